@@ -1,0 +1,51 @@
+/**
+ * The frame: a table as ingestion hands it to the engine. Columnar, typed arrays only, so it
+ * costs little memory and serializes to R2 without a row-by-row pass.
+ *
+ * Two storage forms cover every semantic kind:
+ * - numeric storage (`values`, Float64Array, NaN = missing): numeric, boolean (0/1), datetime
+ *   (epoch milliseconds, UTC);
+ * - dictionary storage (`codes`, Int32Array, -1 = missing, indexes `dictionary`): categorical,
+ *   text, and id-like columns whose values are strings.
+ * An id-like column of integers keeps numeric storage.
+ */
+export type ColumnKind = "numeric" | "boolean" | "datetime" | "categorical" | "text" | "id";
+
+export interface NumericColumn {
+  name: string;
+  kind: "numeric" | "boolean" | "datetime" | "id";
+  storage: "numeric";
+  values: Float64Array;
+}
+
+export interface DictionaryColumn {
+  name: string;
+  kind: "categorical" | "text" | "id";
+  storage: "dictionary";
+  codes: Int32Array;
+  dictionary: string[];
+}
+
+export type Column = NumericColumn | DictionaryColumn;
+
+export interface Frame {
+  rowCount: number;
+  columns: Column[];
+}
+
+export function findColumn(frame: Frame, name: string): Column | undefined {
+  return frame.columns.find((c) => c.name === name);
+}
+
+/** The value of one cell as a plain JS value (null when missing), for previews and look-ups. */
+export function cellValue(column: Column, row: number): string | number | boolean | null {
+  if (column.storage === "dictionary") {
+    const code = column.codes[row];
+    return code < 0 ? null : column.dictionary[code];
+  }
+  const v = column.values[row];
+  if (Number.isNaN(v)) return null;
+  if (column.kind === "boolean") return v !== 0;
+  if (column.kind === "datetime") return new Date(v).toISOString();
+  return v;
+}
