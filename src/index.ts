@@ -1,5 +1,13 @@
+import { createApp } from "./api/app";
+import { handleQueueBatch } from "./queue/consumer";
+
+export { JobDO } from "./durable/job";
+
+const app = createApp();
+
 export default {
-  async fetch(): Promise<Response> {
-    return new Response("not yet", { status: 503 });
+  fetch: app.fetch,
+  async queue(batch, env): Promise<void> {
+    await handleQueueBatch(batch, { env, bucket: env.BUCKET });
   },
-};
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,40 @@
+import { Hono } from "hono";
+import { SERVICE_RUNTIME_VERSION } from "../version";
+import { authenticate } from "./auth";
+import type { AppEnv } from "./context";
+import { ApiError, errorResponse, notFound } from "./errors";
+import { allowedMethods } from "./method-not-allowed";
+import { datasetRoutes } from "./routes/datasets";
+import { jobRoutes } from "./routes/jobs";
+import { uploadRoutes } from "./routes/uploads";
+
+export function createApp(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.get("/health", (c) => c.json({ status: "ok", service_runtime_version: SERVICE_RUNTIME_VERSION }));
+  app.route("/", uploadRoutes);
+
+  // Every API route needs a key; the published form of the completion endpoint also takes X-API-Key.
+  app.use("/api/datasets/:id/complete", authenticate({ allowXApiKey: true }));
+  app.use("/datasets/:id/complete", authenticate({ allowXApiKey: true }));
+  app.use("/datasets/*", authenticate());
+  app.use("/datasets", authenticate());
+  app.use("/api/*", authenticate());
+  app.use("/jobs/*", authenticate());
+  app.use("/jobs", authenticate());
+  app.use("/models/*", authenticate());
+  app.use("/models", authenticate());
+
+  app.route("/", datasetRoutes);
+  app.route("/", jobRoutes);
+
+  app.notFound((c) => {
+    const allow = allowedMethods(app, c.req.path);
+    if (allow.length > 0) {
+      return errorResponse(c, new ApiError(405, "Method Not Allowed", { Allow: allow.join(", ") }));
+    }
+    return errorResponse(c, notFound());
+  });
+  app.onError((err, c) => errorResponse(c, err));
+  return app;
+}

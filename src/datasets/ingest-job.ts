@@ -1,0 +1,70 @@
+import { asc, and, eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { datasetFiles, datasetVersions } from "../db/schema";
+import { encodeFrame } from "../ingest/columnar";
+import { concatFrames } from "../ingest/concat";
+import { readCsv } from "../ingest/csv";
+import { readParquet } from "../ingest/parquet";
+import { profileFrame } from "../ingest/profile";
+import type { IngestResult } from "../ingest/types";
+import { JobInputError } from "../jobs/errors";
+import type { JobRecord } from "../jobs/types";
+import type { JobControl } from "../queue/control";
+import { frameKey } from "../storage/keys";
+
+/**
+ * What one Worker invocation should parse. Bigger inputs belong to the trainer container (more
+ * memory, no CPU limit), which takes over ingestion of large files together with training; until
+ * then they fail with a clear message instead of exhausting the Worker.
+ */
+export const WORKER_INGEST_MAX_BYTES = 50 * 1024 * 1024;
+
+export interface IngestDeps {
+  db: Db;
+  bucket: R2Bucket;
+}
+
+/** The dataset_ingest job: source files in R2 → canonical columnar frame + column profile. */
+export async function runIngestJob(deps: IngestDeps, job: JobRecord, control: JobControl) {
+  if (!job.datasetVersionId) throw new JobInputError("The job names no dataset version.");
+  const [version] = await deps.db.select().from(datasetVersions).where(eq(datasetVersions.id, job.datasetVersionId)).limit(1);
+  if (!version) throw new JobInputError("The dataset version no longer exists (the dataset was deleted).");
+  const files = await deps.db
+    .select()
+    .from(datasetFiles)
+    .where(and(eq(datasetFiles.datasetVersionId, version.id), eq(datasetFiles.status, "uploaded")))
+    .orderBy(asc(datasetFiles.createdAt), asc(datasetFiles.id));
+  if (files.length === 0) throw new JobInputError("The dataset version has no uploaded file.");
+  const totalBytes = files.reduce((s, f) => s + f.bytes, 0);
+  if (totalBytes > WORKER_INGEST_MAX_BYTES) {
+    throw new JobInputError(
+      `Files over ${WORKER_INGEST_MAX_BYTES / 1024 / 1024} MB in total are ingested by the trainer container, which this deployment does not provide yet.`,
+    );
+  }
+  await control.report({ progress: 5 });
+  const results: IngestResult[] = [];
+  for (const [i, f] of files.entries()) {
+    const obj = await deps.bucket.get(f.objectKey);
+    if (!obj) throw new JobInputError(`The uploaded file '${f.filename}' is missing from storage; upload it again.`);
+    results.push(version.format === "parquet" ? await readParquet(await obj.arrayBuffer()) : await readCsv(obj.body));
+    await control.report({ progress: 5 + Math.round((70 * (i + 1)) / files.length) });
+  }
+  const idGenerated = results.every((r) => r.idGenerated);
+  const frame =
+    results.length === 1
+      ? results[0].frame
+      : concatFrames(results.map((r, i) => ({ frame: r.frame, name: files[i].filename })), idGenerated);
+  const profile = profileFrame(frame);
+  const key = frameKey(version.orgId, version.datasetId, version.id);
+  await deps.bucket.put(key, encodeFrame(frame));
+  await control.report({ progress: 95, rows_processed: frame.rowCount });
+  const columnCount = frame.columns.length - (idGenerated ? 1 : 0);
+  await deps.db
+    .update(datasetVersions)
+    .set({ rowCount: frame.rowCount, columnCount, columnsJson: JSON.stringify(profile), frameKey: key, idsGenerated: idGenerated })
+    .where(eq(datasetVersions.id, version.id));
+  return {
+    output: { row_count: frame.rowCount, column_count: columnCount, format: version.format, bytes: totalBytes, files: files.length },
+    rowsProcessed: frame.rowCount,
+  };
+}

@@ -1,0 +1,82 @@
+import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import type { Principal } from "../api/context";
+import { decodeCursor, toPage } from "../api/pagination";
+import { inChunks, type Db } from "../db/client";
+import { datasets, datasetVersions, models, modelVersions } from "../db/schema";
+import { presentDataset, presentDatasetDetail, presentVersion } from "./presenter";
+import { findDataset, type VersionRow } from "./records";
+
+/** The current version of each dataset: its latest version that is not archived. */
+async function currentVersions(db: Db, datasetIds: string[]): Promise<Map<string, VersionRow>> {
+  const rows = await inChunks(datasetIds, (ids) =>
+    db
+      .select()
+      .from(datasetVersions)
+      .where(and(inArray(datasetVersions.datasetId, ids), eq(datasetVersions.archived, false)))
+      .orderBy(desc(datasetVersions.version)),
+  );
+  const out = new Map<string, VersionRow>();
+  for (const r of rows) if (!out.has(r.datasetId)) out.set(r.datasetId, r);
+  return out;
+}
+
+export async function listDatasets(db: Db, principal: Principal, q: { limit: number; cursor?: string; search?: string }) {
+  const cursor = decodeCursor(q.cursor);
+  const where: (SQL | undefined)[] = [eq(datasets.orgId, principal.orgId)];
+  if (q.search) {
+    // Case-insensitive substring; LIKE wildcards in the search are matched literally.
+    const escaped = q.search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`);
+    where.push(sql`lower(${datasets.name}) like ${`%${escaped}%`} escape '\\'`);
+  }
+  if (cursor) {
+    where.push(or(lt(datasets.createdAt, cursor.createdAt), and(eq(datasets.createdAt, cursor.createdAt), lt(datasets.id, cursor.id))));
+  }
+  const rows = await db
+    .select()
+    .from(datasets)
+    .where(and(...where))
+    .orderBy(desc(datasets.createdAt), desc(datasets.id))
+    .limit(q.limit + 1);
+  const current = await currentVersions(db, rows.map((r) => r.id));
+  return toPage(rows, q.limit, (d) => presentDataset(d, current.get(d.id)));
+}
+
+export async function getDataset(db: Db, principal: Principal, id: string) {
+  const d = await findDataset(db, principal, id);
+  const current = await currentVersions(db, [d.id]);
+  return presentDatasetDetail(d, current.get(d.id));
+}
+
+export async function listVersions(db: Db, principal: Principal, id: string) {
+  const d = await findDataset(db, principal, id);
+  const rows = await db
+    .select()
+    .from(datasetVersions)
+    .where(eq(datasetVersions.datasetId, d.id))
+    .orderBy(desc(datasetVersions.version));
+  return { items: rows.map(presentVersion) };
+}
+
+/** Models with at least one version trained on any version of the dataset, newest first. */
+export async function listModelsOfDataset(db: Db, principal: Principal, id: string, q: { limit: number; cursor?: string }) {
+  const d = await findDataset(db, principal, id);
+  const cursor = decodeCursor(q.cursor);
+  const trained = db.select({ id: modelVersions.modelId }).from(modelVersions).where(eq(modelVersions.datasetId, d.id));
+  const where: (SQL | undefined)[] = [eq(models.orgId, principal.orgId), inArray(models.id, trained)];
+  if (cursor) where.push(or(lt(models.createdAt, cursor.createdAt), and(eq(models.createdAt, cursor.createdAt), lt(models.id, cursor.id))));
+  const rows = await db
+    .select()
+    .from(models)
+    .where(and(...where))
+    .orderBy(desc(models.createdAt), desc(models.id))
+    .limit(q.limit + 1);
+  return toPage(rows, q.limit, (m) => ({
+    model_id: m.id,
+    model_name: m.name,
+    model_type: m.modelType,
+    label_column: m.labelColumn,
+    created_at: m.createdAt,
+    updated_at: m.updatedAt,
+  }));
+}
+

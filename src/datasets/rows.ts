@@ -1,0 +1,79 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { Principal } from "../api/context";
+import { conflict, notFound } from "../api/errors";
+import type { Db } from "../db/client";
+import { datasetVersions } from "../db/schema";
+import { decodeFrame, sliceRows } from "../ingest/columnar";
+import type { Frame } from "../ml/frame";
+import { findDataset, type VersionRow } from "./records";
+
+/** The version rows are read from: the one asked for, else the latest ready one. */
+async function readyVersion(db: Db, principal: Principal, datasetId: string, versionId?: string): Promise<VersionRow> {
+  const d = await findDataset(db, principal, datasetId);
+  const where = versionId
+    ? and(eq(datasetVersions.datasetId, d.id), eq(datasetVersions.id, versionId))
+    : and(eq(datasetVersions.datasetId, d.id), eq(datasetVersions.status, "ready"), eq(datasetVersions.archived, false));
+  const [v] = await db.select().from(datasetVersions).where(where).orderBy(desc(datasetVersions.version)).limit(1);
+  if (!v) {
+    if (versionId) throw notFound();
+    throw conflict("The dataset has no ready version yet: wait for its ingest job to succeed.");
+  }
+  if (v.status !== "ready" || !v.frameKey) throw conflict(`Dataset version ${v.version} is not ready (status: ${v.status}).`);
+  return v;
+}
+
+export async function loadFrame(bucket: R2Bucket, key: string): Promise<Frame> {
+  const obj = await bucket.get(key);
+  if (!obj) throw new Error(`canonical frame missing from storage: ${key}`);
+  return decodeFrame(new Uint8Array(await obj.arrayBuffer()));
+}
+
+export async function previewRows(db: Db, bucket: R2Bucket, principal: Principal, datasetId: string, q: { limit: number; dataset_version_id?: string }) {
+  const v = await readyVersion(db, principal, datasetId, q.dataset_version_id);
+  const frame = await loadFrame(bucket, v.frameKey!);
+  const n = Math.min(q.limit, frame.rowCount);
+  return {
+    dataset_id: v.datasetId,
+    dataset_version_id: v.id,
+    version_number: v.version,
+    columns: frame.columns.map((c) => ({ name: c.name, type: c.kind })),
+    total_rows: frame.rowCount,
+    rows: sliceRows(frame, Array.from({ length: n }, (_, i) => i)),
+  };
+}
+
+/** Rows by their ingest-time id, in the order asked; ids not found are listed apart. */
+export async function lookupRows(
+  db: Db,
+  bucket: R2Bucket,
+  principal: Principal,
+  datasetId: string,
+  body: { ids: (number | string)[]; dataset_version_id?: string },
+) {
+  const v = await readyVersion(db, principal, datasetId, body.dataset_version_id);
+  const frame = await loadFrame(bucket, v.frameKey!);
+  const index = rowIndexById(frame);
+  const found: number[] = [];
+  const missing: (number | string)[] = [];
+  for (const id of body.ids) {
+    const row = index.get(String(id));
+    if (row === undefined) missing.push(id);
+    else found.push(row);
+  }
+  return { dataset_id: v.datasetId, dataset_version_id: v.id, items: sliceRows(frame, found), missing_ids: missing };
+}
+
+/** id (as a string, so 7 and "7" agree) → row index, from the frame's first column `id`. */
+function rowIndexById(frame: Frame): Map<string, number> {
+  const col = frame.columns.find((c) => c.name === "id");
+  const map = new Map<string, number>();
+  if (!col) return map;
+  for (let r = 0; r < frame.rowCount; r++) {
+    if (col.storage === "numeric") {
+      if (!Number.isNaN(col.values[r])) map.set(String(col.values[r]), r);
+    } else if (col.codes[r] >= 0) {
+      map.set(col.dictionary[col.codes[r]], r);
+    }
+  }
+  return map;
+}

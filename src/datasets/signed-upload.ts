@@ -1,0 +1,193 @@
+import { and, eq } from "drizzle-orm";
+import type { Principal } from "../api/context";
+import { ApiError, conflict, invalid, notFound } from "../api/errors";
+import { datasetFiles, datasetVersions, jobs } from "../db/schema";
+import { detectFormat } from "../ingest/detect";
+import { createJob, dispatch } from "../jobs/service";
+import { jobStub } from "../jobs/stub";
+import { sourceFileKey } from "../storage/keys";
+import { signUploadToken, UPLOAD_URL_TTL_S, verifyUploadToken } from "../storage/signed-upload";
+import { SIGNED_UPLOAD_MAX_BYTES, type DatasetDeps } from "./deps";
+import { unsupportedType } from "./direct-upload";
+import { createVersion, findDatasetByName, findVersion } from "./records";
+import { sha256OfObject } from "./checksum";
+
+interface FileSpec {
+  filename: string;
+  bytes: number;
+  content_type: string;
+  checksum_sha256?: string;
+}
+
+interface PrepareRequest {
+  datasetId?: string;
+  name?: string;
+  description?: string;
+  files: FileSpec[];
+  input?: Record<string, unknown>;
+}
+
+/**
+ * Prepare a signed-URL upload of one or more files: a dataset version waiting for its files, an
+ * ingest job in `waiting_for_upload`, and one signed PUT URL per file.
+ */
+export async function prepareUpload(deps: DatasetDeps, principal: Principal, origin: string, req: PrepareRequest) {
+  const formats = new Set<string>();
+  req.files.forEach((f, i) => {
+    if (f.bytes > SIGNED_UPLOAD_MAX_BYTES) {
+      throw invalid(["body", "files", i, "bytes"], `File is larger than the ${SIGNED_UPLOAD_MAX_BYTES / 1024 / 1024} MB upload limit`, f.bytes, "less_than_equal");
+    }
+    const format = detectFormat(f.filename, f.content_type, null);
+    if (!format) throw unsupportedType(f.filename);
+    formats.add(format);
+  });
+  if (formats.size > 1) throw invalid(["body", "files"], "All files of one dataset version must have the same format", null);
+  const format = [...formats][0];
+  const totalBytes = req.files.reduce((s, f) => s + f.bytes, 0);
+  const { dataset, version } = await createVersion(
+    deps.db,
+    principal,
+    { datasetId: req.datasetId, name: req.name, description: req.description },
+    {
+      status: "waiting_for_upload",
+      sourceFilename: req.files.map((f) => f.filename).join(", ").slice(0, 500),
+      contentType: req.files[0].content_type,
+      format,
+      sizeBytes: totalBytes,
+    },
+  );
+  const expiresAtMs = Date.now() + UPLOAD_URL_TTL_S * 1000;
+  const uploads = [];
+  for (const f of req.files) {
+    const fileId = crypto.randomUUID();
+    const objectKey = sourceFileKey(principal.orgId, dataset.id, version.id, fileId, f.filename);
+    await deps.db.insert(datasetFiles).values({
+      id: fileId,
+      datasetVersionId: version.id,
+      orgId: principal.orgId,
+      filename: f.filename,
+      contentType: f.content_type,
+      bytes: f.bytes,
+      checksumSha256: f.checksum_sha256?.toLowerCase() ?? null,
+      objectKey,
+      status: "pending",
+      errorMessage: null,
+      createdAt: version.createdAt,
+    });
+    const token = await signUploadToken(deps.signingSecret, {
+      file_id: fileId,
+      org_id: principal.orgId,
+      content_type: f.content_type,
+      bytes: f.bytes,
+      exp: Math.floor(expiresAtMs / 1000),
+    });
+    uploads.push({ file_id: fileId, filename: f.filename, bytes: f.bytes, content_type: f.content_type, upload_url: `${origin}/uploads/${token}`, object_name: objectKey });
+  }
+  const job = await createJob(
+    deps,
+    principal,
+    {
+      type: "dataset_ingest",
+      datasetId: dataset.id,
+      datasetVersionId: version.id,
+      datasetName: dataset.name,
+      inputFilename: req.files.length === 1 ? req.files[0].filename : `${req.files.length} files`,
+      input: { source: "signed_upload", format, bytes: totalBytes, files: req.files.length, ...req.input },
+    },
+    { status: "waiting_for_upload", uploadExpiresAtMs: expiresAtMs },
+  );
+  return { dataset, version, job, uploads, expiresAt: new Date(expiresAtMs).toISOString() };
+}
+
+/** Resolve the dataset a batch upload targets: explicit id, same name when `overrides`, or new. */
+export async function batchTargetDataset(deps: DatasetDeps, principal: Principal, body: { dataset_id?: string; dataset_name?: string; overrides?: boolean }) {
+  if (body.dataset_id) return body.dataset_id;
+  if (body.overrides && body.dataset_name) return (await findDatasetByName(deps.db, principal, body.dataset_name))?.id;
+  return undefined;
+}
+
+/** PUT /uploads/{token}: the bytes of one file, checked against what was declared. */
+export async function receiveUpload(deps: DatasetDeps, token: string, req: Request) {
+  const check = await verifyUploadToken(deps.signingSecret, token);
+  if (check.status === "expired") throw new ApiError(403, "This upload URL has expired. Prepare a new upload.");
+  if (check.status === "invalid") throw new ApiError(403, "Forbidden");
+  const claim = check.claim;
+  const [file] = await deps.db
+    .select({ f: datasetFiles, versionStatus: datasetVersions.status })
+    .from(datasetFiles)
+    .innerJoin(datasetVersions, eq(datasetVersions.id, datasetFiles.datasetVersionId))
+    .where(and(eq(datasetFiles.id, claim.file_id), eq(datasetFiles.orgId, claim.org_id)))
+    .limit(1);
+  if (!file) throw notFound();
+  if (file.versionStatus !== "waiting_for_upload") throw conflict("This upload was already completed; its file can no longer be replaced.");
+  const contentType = (req.headers.get("Content-Type") ?? "").split(";")[0].trim();
+  if (contentType !== claim.content_type.split(";")[0].trim()) {
+    throw new ApiError(400, `Content-Type must be '${claim.content_type}' as declared when the upload was prepared (got '${contentType || "none"}').`);
+  }
+  const length = Number(req.headers.get("Content-Length"));
+  if (!req.headers.get("Content-Length") || !Number.isInteger(length)) throw new ApiError(411, "Content-Length header required.");
+  if (length !== claim.bytes) throw new ApiError(400, `File is ${length} bytes but ${claim.bytes} bytes were declared when the upload was prepared.`);
+  if (!req.body) throw new ApiError(400, "Empty request body.");
+  await deps.bucket.put(file.f.objectKey, req.body, { httpMetadata: { contentType: claim.content_type } });
+  let status = "uploaded";
+  let errorMessage: string | null = null;
+  if (file.f.checksumSha256) {
+    const actual = await sha256OfObject(deps.bucket, file.f.objectKey);
+    if (actual !== file.f.checksumSha256) {
+      status = "failed";
+      errorMessage = `SHA-256 mismatch for '${file.f.filename}': declared ${file.f.checksumSha256}, received ${actual}.`;
+      await deps.bucket.delete(file.f.objectKey);
+    }
+  }
+  await deps.db.update(datasetFiles).set({ status, errorMessage }).where(eq(datasetFiles.id, file.f.id));
+  if (errorMessage) throw new ApiError(400, errorMessage);
+  return { file_id: file.f.id, filename: file.f.filename, bytes: length, status };
+}
+
+/** POST /datasets/{dataset_version_id}/complete: every file is in, start ingestion. */
+export async function completeUpload(deps: DatasetDeps, principal: Principal, versionId: string) {
+  const version = await findVersion(deps.db, principal, versionId);
+  const files = await deps.db.select().from(datasetFiles).where(eq(datasetFiles.datasetVersionId, version.id));
+  const ingestJobId = await ingestJobIdOf(deps, version.id);
+  if (version.status !== "waiting_for_upload" || !ingestJobId) {
+    throw conflict(`This upload is already completed (dataset version status: ${version.status}).`);
+  }
+  for (const f of files) {
+    // The record says uploaded only after the bytes were stored; check that they are still there.
+    if (f.status === "uploaded" && !(await deps.bucket.head(f.objectKey))) f.status = "pending";
+  }
+  const counts = {
+    expected: files.length,
+    uploaded: files.filter((f) => f.status === "uploaded").length,
+    failed: files.filter((f) => f.status === "failed").length,
+  };
+  const stub = jobStub(deps.jobs, ingestJobId);
+  if (counts.failed > 0) {
+    const reasons = files.filter((f) => f.status === "failed").map((f) => f.errorMessage ?? f.filename);
+    await stub.fail(`${counts.failed} of ${counts.expected} files failed verification: ${reasons.join("; ")}`);
+  } else if (counts.uploaded < counts.expected) {
+    const missing = files.filter((f) => f.status !== "uploaded").map((f) => f.filename);
+    throw conflict(`${counts.expected - counts.uploaded} of ${counts.expected} files have not been uploaded yet: ${missing.join(", ")}. PUT each file to its upload_url first.`);
+  } else {
+    const moved = await stub.markUploaded();
+    if (!moved.ok) throw conflict(`This upload can no longer be completed (job status: ${moved.status}).`);
+    await dispatch(deps.queue, ingestJobId);
+  }
+  const job = await stub.get();
+  return {
+    dataset_id: version.datasetId,
+    dataset_version_id: version.id,
+    job_id: ingestJobId,
+    status: job?.status ?? "failed",
+    counts,
+  };
+}
+
+async function ingestJobIdOf(deps: DatasetDeps, versionId: string): Promise<string | undefined> {
+  const rows = await deps.db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.datasetVersionId, versionId), eq(jobs.type, "dataset_ingest"), eq(jobs.status, "waiting_for_upload")))
+    .limit(1);
+  return rows[0]?.id;
+}

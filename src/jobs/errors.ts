@@ -1,0 +1,18 @@
+/**
+ * A job cannot succeed because of its input (a bad file, a missing column, data gone): it fails
+ * at once with this message, without retries. Any other error is taken as transient and retried.
+ */
+export class JobInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "JobInputError";
+  }
+}
+
+/** Thrown inside a job's work when the job was canceled meanwhile: stop, write nothing more. */
+export class JobCanceledError extends Error {
+  constructor() {
+    super("job canceled");
+    this.name = "JobCanceledError";
+  }
+}

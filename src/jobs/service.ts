@@ -1,0 +1,182 @@
+import { and, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
+import { conflict, notFound } from "../api/errors";
+import type { Principal } from "../api/context";
+import { decodeCursor, toPage } from "../api/pagination";
+import { inChunks, nowIso, type Db } from "../db/client";
+import { datasetVersions, jobs, modelVersions } from "../db/schema";
+import type { JobDO } from "../durable/job";
+import { SERVICE_RUNTIME_VERSION } from "../version";
+import { parseJobId } from "./ids";
+import { fromRow } from "./mirror";
+import { presentJob, type RefLookup } from "./presenter";
+import { jobStub } from "./stub";
+import type { JobRecord, JobStatus, JobType } from "./types";
+
+export interface JobDeps {
+  db: Db;
+  jobs: DurableObjectNamespace<JobDO>;
+  queue: Queue;
+}
+
+export type NewJob = Partial<JobRecord> & { type: JobType };
+
+/**
+ * Create a job through its Durable Object (which mirrors it to D1) and, when it is queued,
+ * dispatch it. A failed send is not fatal: the object's watchdog dispatches again.
+ */
+export async function createJob(
+  deps: JobDeps,
+  principal: Principal,
+  fields: NewJob,
+  opts: { status?: JobStatus; uploadExpiresAtMs?: number } = {},
+): Promise<JobRecord> {
+  const now = nowIso();
+  const job: JobRecord = {
+    orgId: principal.orgId,
+    status: opts.status ?? "queued",
+    createdAt: now,
+    updatedAt: now,
+    startedAt: null,
+    finishedAt: null,
+    principalType: "api_key",
+    userId: principal.userId,
+    apiKeyId: principal.apiKeyId,
+    actorName: principal.actorName,
+    modelType: null,
+    modelId: null,
+    modelVersionId: null,
+    datasetId: null,
+    datasetVersionId: null,
+    datasetName: null,
+    inputFilename: null,
+    parentJobId: null,
+    retryOfJobId: null,
+    input: null,
+    output: null,
+    errorMessage: null,
+    serviceRuntimeVersion: SERVICE_RUNTIME_VERSION,
+    creditsConsumed: null,
+    progress: null,
+    currentStep: null,
+    totalSteps: null,
+    currentPhase: null,
+    metricsHistory: null,
+    ...fields,
+    id: fields.id ?? crypto.randomUUID(),
+  };
+  const created = await jobStub(deps.jobs, job.id).create(job, { uploadExpiresAtMs: opts.uploadExpiresAtMs });
+  if (created.status === "queued") await dispatch(deps.queue, created.id);
+  return created;
+}
+
+export async function dispatch(queue: Queue, jobId: string): Promise<void> {
+  try {
+    await queue.send({ job_id: jobId });
+  } catch (e) {
+    console.error(`queue send failed for job ${jobId}; the watchdog will dispatch it again`, e);
+  }
+}
+
+/** The job as stored for this organization, or 404 (also for another organization's job). */
+export async function findJob(db: Db, principal: Principal, rawId: string): Promise<JobRecord> {
+  const id = parseJobId(rawId);
+  if (!id) throw notFound();
+  const rows = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.id, id), eq(jobs.orgId, principal.orgId)))
+    .limit(1);
+  if (!rows[0]) throw notFound();
+  return fromRow(rows[0]);
+}
+
+/** Live state from the job's object (fresher progress than the D1 copy). */
+export async function getJobDetail(deps: JobDeps, principal: Principal, rawId: string) {
+  const row = await findJob(deps.db, principal, rawId);
+  const live = (await jobStub(deps.jobs, row.id).get()) ?? row;
+  return presentJob(live, await lookupRefs(deps.db, [live]));
+}
+
+export interface JobFilters {
+  limit: number;
+  cursor?: string;
+  type?: JobType;
+  status?: JobStatus;
+  model_id?: string;
+  dataset_id?: string;
+}
+
+export async function listJobs(db: Db, principal: Principal, f: JobFilters) {
+  const cursor = decodeCursor(f.cursor);
+  const where: (SQL | undefined)[] = [eq(jobs.orgId, principal.orgId)];
+  if (f.type) where.push(eq(jobs.type, f.type));
+  if (f.status) where.push(eq(jobs.status, f.status));
+  if (f.model_id) where.push(eq(jobs.modelId, f.model_id));
+  if (f.dataset_id) where.push(eq(jobs.datasetId, f.dataset_id));
+  if (cursor) {
+    where.push(or(lt(jobs.createdAt, cursor.createdAt), and(eq(jobs.createdAt, cursor.createdAt), lt(jobs.id, cursor.id))));
+  }
+  const rows = (
+    await db
+      .select()
+      .from(jobs)
+      .where(and(...where))
+      .orderBy(desc(jobs.createdAt), desc(jobs.id))
+      .limit(f.limit + 1)
+  ).map(fromRow);
+  const refs = await lookupRefs(db, rows);
+  return toPage(rows, f.limit, (j) => presentJob(j, refs));
+}
+
+export async function cancelJob(deps: JobDeps, principal: Principal, rawId: string) {
+  const row = await findJob(deps.db, principal, rawId);
+  const result = await jobStub(deps.jobs, row.id).cancel();
+  if (!result.ok) throw conflict(`Job is already ${result.status}; only queued or running jobs can be canceled.`);
+  return { job_id: row.id, status: "canceled" as const };
+}
+
+/** Only a failed job can be retried: a new job with the same parameters. */
+export async function retryJob(deps: JobDeps, principal: Principal, rawId: string) {
+  const row = await findJob(deps.db, principal, rawId);
+  const live = (await jobStub(deps.jobs, row.id).get()) ?? row;
+  if (live.status !== "failed") throw conflict(`Only failed jobs can be retried; this job is ${live.status}.`);
+  const job = await createJob(deps, principal, {
+    type: live.type,
+    modelType: live.modelType,
+    modelId: live.modelId,
+    modelVersionId: live.modelVersionId,
+    datasetId: live.datasetId,
+    datasetVersionId: live.datasetVersionId,
+    datasetName: live.datasetName,
+    inputFilename: live.inputFilename,
+    parentJobId: live.parentJobId,
+    input: live.input,
+    retryOfJobId: live.id,
+  });
+  return { job_id: job.id, status: job.status };
+}
+
+export async function lookupRefs(db: Db, list: JobRecord[]): Promise<RefLookup> {
+  const dvIds = [...new Set(list.map((j) => j.datasetVersionId).filter((x): x is string => !!x))];
+  const mvIds = [...new Set(list.map((j) => j.modelVersionId).filter((x): x is string => !!x))];
+  const refs: RefLookup = { datasetVersions: new Map(), modelVersions: new Map() };
+  if (dvIds.length) {
+    const rows = await inChunks(dvIds, (ids) =>
+      db
+        .select({ id: datasetVersions.id, datasetId: datasetVersions.datasetId, version: datasetVersions.version, archived: datasetVersions.archived })
+        .from(datasetVersions)
+        .where(inArray(datasetVersions.id, ids)),
+    );
+    for (const r of rows) refs.datasetVersions.set(r.id, r);
+  }
+  if (mvIds.length) {
+    const rows = await inChunks(mvIds, (ids) =>
+      db
+        .select({ id: modelVersions.id, modelId: modelVersions.modelId, version: modelVersions.version })
+        .from(modelVersions)
+        .where(inArray(modelVersions.id, ids)),
+    );
+    for (const r of rows) refs.modelVersions.set(r.id, r);
+  }
+  return refs;
+}

@@ -1,0 +1,81 @@
+import { JobInputError, JobCanceledError } from "../jobs/errors";
+import { jobStub } from "../jobs/stub";
+import { IngestError } from "../ingest/errors";
+import { MAX_ATTEMPTS } from "../durable/job";
+import { controlFor } from "./control";
+import { jobHandlers, type WorkDeps } from "./handlers";
+import { jobMessageSchema } from "./messages";
+
+/** Back-off between attempts after a transient error: 5 s, 10 s, 20 s … */
+const retryDelaySeconds = (attempt: number) => 5 * 2 ** Math.max(0, attempt - 1);
+
+/** Errors that retrying cannot fix: the job fails at once with the error's message. */
+function isPermanent(e: unknown): e is Error {
+  return e instanceof JobInputError || e instanceof IngestError || (e instanceof Error && e.name === "MlInputError");
+}
+
+/**
+ * One queue delivery of `{job_id}`. The job's object decides whether this delivery may start the
+ * work (duplicates and canceled jobs do nothing). The message is acked once the outcome is
+ * recorded; a transient error puts the job back to queued and asks the queue for a retry, and
+ * the last attempt fails the job with the error's message, so no job is left running.
+ */
+export async function processJobMessage(deps: WorkDeps, msg: Message<unknown>): Promise<void> {
+  const parsed = jobMessageSchema.safeParse(msg.body);
+  if (!parsed.success) {
+    console.error("dropping malformed job message", msg.body);
+    msg.ack();
+    return;
+  }
+  const stub = jobStub(deps.env.JOB, parsed.data.job_id);
+  const begun = await stub.begin({ messageId: msg.id, attempt: msg.attempts });
+  const job = begun.job;
+  if (!job) {
+    msg.ack();
+    return;
+  }
+  const handler = jobHandlers[job.type];
+  try {
+    if (!handler) throw new JobInputError(`Jobs of type ${job.type} cannot run in this version of the service.`);
+    const outcome = await handler(deps, job, controlFor(stub));
+    await stub.succeed(outcome.output, outcome.rowsProcessed);
+    msg.ack();
+  } catch (e) {
+    if (e instanceof JobCanceledError) {
+      msg.ack();
+    } else if (isPermanent(e)) {
+      await stub.fail(e.message);
+      msg.ack();
+    } else if (begun.attempt >= MAX_ATTEMPTS) {
+      console.error(`job ${parsed.data.job_id} failed on its last attempt`, e);
+      await stub.fail(`The job failed after ${begun.attempt} attempts: ${errorText(e)}`);
+      msg.ack();
+    } else {
+      console.warn(`job ${parsed.data.job_id} attempt ${begun.attempt} failed; retrying`, e);
+      await stub.requeue(`Attempt ${begun.attempt} failed (${errorText(e)}); retrying.`);
+      msg.retry({ delaySeconds: retryDelaySeconds(begun.attempt) });
+    }
+  }
+}
+
+/** A message the queue gave up on: its job ends failed, never stuck. */
+export async function processDeadLetter(deps: WorkDeps, msg: Message<unknown>): Promise<void> {
+  const parsed = jobMessageSchema.safeParse(msg.body);
+  if (parsed.success) {
+    await jobStub(deps.env.JOB, parsed.data.job_id).fail(
+      "The job could not be processed: its queue message was moved to the dead-letter queue after repeated failures.",
+    );
+  }
+  msg.ack();
+}
+
+export async function handleQueueBatch(batch: MessageBatch<unknown>, deps: WorkDeps): Promise<void> {
+  const deadLetters = batch.queue.endsWith("-dlq");
+  for (const msg of batch.messages) {
+    await (deadLetters ? processDeadLetter(deps, msg) : processJobMessage(deps, msg));
+  }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,18 @@
+import { JobCanceledError } from "../jobs/errors";
+import type { JobStub } from "../jobs/stub";
+import type { ProgressReport } from "../jobs/types";
+
+/** What a job's work uses to talk to its Durable Object: progress, heartbeat, cancellation. */
+export interface JobControl {
+  /** Report progress; throws JobCanceledError when the job was canceled meanwhile. */
+  report(r: ProgressReport & { rows_processed?: number }): Promise<void>;
+}
+
+export function controlFor(stub: JobStub): JobControl {
+  return {
+    async report(r) {
+      const { canceled, status } = await stub.report(r);
+      if (canceled || status !== "running") throw new JobCanceledError();
+    },
+  };
+}

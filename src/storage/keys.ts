@@ -1,0 +1,35 @@
+/**
+ * Where bytes live in R2. Everything of an organization sits under its prefix, everything of a
+ * dataset under the dataset's, so deleting a dataset is deleting one prefix.
+ */
+export const datasetPrefix = (orgId: string, datasetId: string) => `orgs/${orgId}/datasets/${datasetId}/`;
+
+export const versionPrefix = (orgId: string, datasetId: string, versionId: string) =>
+  `${datasetPrefix(orgId, datasetId)}versions/${versionId}/`;
+
+/** An uploaded source file, kept as uploaded. The file id keeps names of batch files apart. */
+export const sourceFileKey = (orgId: string, datasetId: string, versionId: string, fileId: string, filename: string) =>
+  `${versionPrefix(orgId, datasetId, versionId)}source/${fileId}/${safeName(filename)}`;
+
+/** The canonical columnar copy written by ingestion, read by training, previews and look-ups. */
+export const frameKey = (orgId: string, datasetId: string, versionId: string) =>
+  `${versionPrefix(orgId, datasetId, versionId)}frame.bin`;
+
+function safeName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? "file";
+  return base.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 200) || "file";
+}
+
+/** Delete every object under a prefix (R2 lists at most 1000 keys a page). */
+export async function deletePrefix(bucket: R2Bucket, prefix: string): Promise<number> {
+  let deleted = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ prefix, cursor });
+    const keys = page.objects.map((o) => o.key);
+    if (keys.length) await bucket.delete(keys);
+    deleted += keys.length;
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return deleted;
+}
