@@ -1,0 +1,88 @@
+import type { Column } from "../ml/frame";
+import { DictionaryBuilder } from "./dictionary-builder";
+import { IngestError } from "./errors";
+import { validateHeader } from "./header";
+import { ID_COLUMN, keptIdFromStrings } from "./ids";
+import { inferColumn } from "./infer";
+
+interface PapaError {
+  code: string;
+  row?: number;
+}
+
+/**
+ * Receives parsed records batch by batch, in file order: the first non-blank one is the header,
+ * the rest are dictionary-encoded into one builder per column. Tracks physical line numbers
+ * (records may span lines inside quotes) so errors can say where they are.
+ */
+export class CsvTable {
+  names: string[] | undefined;
+  rowCount = 0;
+  /** Line number at which the next record starts (1-based). */
+  line = 1;
+  private builders: DictionaryBuilder[] = [];
+
+  constructor(private readonly lineChar: string) {}
+
+  /** `quoted`: the batch's text contained a quote, so fields may hold line breaks. `final`: the
+   * batch ends the file; otherwise errors past the last complete record are about a record cut
+   * by the piece boundary, which is parsed again with the next piece. */
+  add(records: string[][], allErrors: PapaError[], quoted: boolean, final: boolean): void {
+    const errors = final ? allErrors : allErrors.filter((e) => (e.row ?? Infinity) < records.length);
+    const errorRow = errors.length === 0 ? Infinity : Math.min(...errors.map((e) => e.row ?? Infinity));
+    for (let r = 0; r < records.length; r++) {
+      const fields = records[r];
+      const line = this.line;
+      this.line += 1 + (quoted ? this.breaksIn(fields) : 0);
+      if (r === errorRow) throw quoteError(errors[0].code, line);
+      if (fields.length === 1 && fields[0].trim() === "") continue; // blank line
+      if (this.names === undefined) {
+        this.start(fields);
+        continue;
+      }
+      if (fields.length !== this.builders.length) throw raggedError(line, fields.length, this.builders.length);
+      for (let j = 0; j < fields.length; j++) this.builders[j].push(fields[j]);
+      this.rowCount++;
+    }
+    if (errors.length > 0) throw quoteError(errors[0].code, this.line);
+  }
+
+  /** The columns, inferred from their distinct values; the file's `id` column is validated. */
+  finish(): Column[] {
+    const names = this.names ?? [];
+    return names.map((name, j) => {
+      const b = this.builders[j];
+      const codes = b.finish();
+      return name === ID_COLUMN
+        ? keptIdFromStrings(b.dictionary, codes, this.rowCount)
+        : inferColumn(name, b.dictionary, codes, b.missingCount, this.rowCount);
+    });
+  }
+
+  private start(header: string[]): void {
+    if (header[0]?.charCodeAt(0) === 0xfeff) header[0] = header[0].slice(1);
+    this.names = validateHeader(header);
+    this.builders = this.names.map(() => new DictionaryBuilder());
+  }
+
+  private breaksIn(fields: string[]): number {
+    let n = 0;
+    for (const f of fields) for (let i = f.indexOf(this.lineChar); i >= 0; i = f.indexOf(this.lineChar, i + 1)) n++;
+    return n;
+  }
+}
+
+function raggedError(line: number, got: number, want: number): IngestError {
+  return new IngestError(
+    "ragged_row",
+    `Line ${line} has ${got} field${got === 1 ? "" : "s"} but the header has ${want} columns. Check that line for an extra or missing delimiter, or a value containing the delimiter that is not quoted.`,
+  );
+}
+
+function quoteError(code: string, line: number): IngestError {
+  const what =
+    code === "MissingQuotes"
+      ? `a quoted field starting on or before line ${line} is never closed (a missing closing quote)`
+      : `a quoted field on line ${line} has characters between its closing quote and the next delimiter`;
+  return new IngestError("bad_quotes", `The CSV is malformed: ${what}. Quotes inside a quoted field must be doubled ("").`);
+}

@@ -1,0 +1,82 @@
+import Papa from "papaparse";
+import { byteChunks } from "./chunks";
+import { detectDelimiter, detectNewline, type Newline } from "./csv-sniff";
+import { CsvTable } from "./csv-table";
+import { IngestError } from "./errors";
+import { withRowIds } from "./ids";
+import { MAX_RECORD_CHARS, PARSE_CHUNK_CHARS } from "./limits";
+import type { IngestResult, ReadCsvOptions } from "./types";
+import { Utf8Stream } from "./utf8";
+
+/**
+ * Reads a CSV (or TSV, semicolon- or pipe-separated) file into a Frame, streaming: bytes are
+ * decoded incrementally as strict UTF-8, text is handed to papaparse's parser in pieces of about
+ * 256k characters, and the parser's cursor tells where the last complete record ended; the
+ * unfinished tail (possibly a quoted field spanning pieces) is carried into the next piece.
+ * Only the per-column codes and distinct values are kept, never the rows.
+ */
+export async function readCsv(input: ReadableStream<Uint8Array> | Uint8Array, options: ReadCsvOptions = {}): Promise<IngestResult> {
+  const utf8 = new Utf8Stream();
+  let reader: PieceReader | undefined;
+  let pending = "";
+  let bytes = 0;
+
+  const feed = (text: string, final: boolean): string => {
+    if (reader === undefined) {
+      if (!final && text.length < PARSE_CHUNK_CHARS) return text;
+      reader = new PieceReader(text, final, options.delimiter);
+    }
+    return reader.parse(text, final);
+  };
+
+  for await (const chunk of byteChunks(input)) {
+    bytes += chunk.length;
+    pending += utf8.decode(chunk);
+    if (pending.length >= PARSE_CHUNK_CHARS) pending = feed(pending, false);
+  }
+  pending += utf8.end();
+  feed(pending, true);
+
+  const table = reader?.table;
+  if (table?.names === undefined) throw new IngestError("empty_file", "The file is empty: it has no header row and no data.");
+  if (table.rowCount === 0) {
+    throw new IngestError("no_data_rows", `The file has a header row (${table.names.length} columns) but no data rows.`);
+  }
+  const { columns, idGenerated } = withRowIds(table.finish(), table.rowCount);
+  return { frame: { rowCount: table.rowCount, columns }, format: "csv", delimiter: reader!.delimiter, idGenerated, bytes };
+}
+
+/** The parser state once the first piece has fixed the line ending and delimiter. */
+class PieceReader {
+  readonly table: CsvTable;
+  readonly delimiter: string;
+  private readonly parser: Papa.Parser;
+
+  constructor(firstPiece: string, final: boolean, delimiter: string | undefined) {
+    // NUL never occurs in text; without this check binary data that happens to be valid UTF-8
+    // would fail later with a confusing "one column" or "ragged row" message.
+    if (firstPiece.slice(0, 65536).includes("\u0000")) {
+      throw new IngestError("unsupported_format", "The file is not a CSV or Parquet file: it contains binary data. Upload a CSV (UTF-8 text) or a Parquet file.");
+    }
+    const newline: Newline = detectNewline(firstPiece);
+    // Sniff on complete lines only, at most the first 64k characters.
+    const end = final ? firstPiece.length : firstPiece.lastIndexOf(newline, 65536);
+    this.delimiter = delimiter ?? detectDelimiter(firstPiece.slice(0, end > 0 ? end : undefined), newline);
+    this.parser = new Papa.Parser({ delimiter: this.delimiter, newline, quoteChar: '"' });
+    this.table = new CsvTable(newline === "\r" ? "\r" : "\n");
+  }
+
+  /** Parses the complete records of `text` (all of it when final); returns the unparsed tail. */
+  parse(text: string, final: boolean): string {
+    const result = this.parser.parse(text, 0, !final);
+    this.table.add(result.data, result.errors, text.includes('"'), final);
+    const rest = text.slice(result.meta.cursor);
+    if (rest.length > MAX_RECORD_CHARS) {
+      throw new IngestError(
+        "row_too_long",
+        `The record starting on line ${this.table.line} is longer than ${MAX_RECORD_CHARS / (1024 * 1024)} MB; most likely a quote is opened and never closed.`,
+      );
+    }
+    return rest;
+  }
+}

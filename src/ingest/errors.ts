@@ -1,0 +1,32 @@
+/**
+ * The one error type of ingestion. Its message becomes the failed job's `error_message`, so it is
+ * written for the person who uploaded the file: what is wrong, where, and what to do about it.
+ * Anything else thrown out of the readers is a bug or an infrastructure fault, not bad input.
+ */
+export class IngestError extends Error {
+  /** A stable machine-readable reason, for logs and tests; the message is for humans. */
+  readonly code: IngestErrorCode;
+
+  constructor(code: IngestErrorCode, message: string) {
+    super(message);
+    this.name = "IngestError";
+    this.code = code;
+  }
+}
+
+export type IngestErrorCode =
+  | "empty_file"
+  | "no_data_rows"
+  | "unsupported_format"
+  | "corrupt_parquet"
+  | "unsupported_parquet"
+  | "invalid_utf8"
+  | "ragged_row"
+  | "bad_quotes"
+  | "row_too_long"
+  | "duplicate_columns"
+  | "empty_column_name"
+  | "too_few_columns"
+  | "too_many_columns"
+  | "bad_id_column"
+  | "column_mismatch";

@@ -1,0 +1,97 @@
+import { IngestError } from "./errors";
+
+/**
+ * Incremental strict UTF-8 decoding. TextDecoder with `fatal` rejects bad bytes but does not say
+ * where; on failure we locate the first bad byte ourselves so the message can point at it.
+ * Also counts line feeds in the raw bytes, only to name the line of a bad byte.
+ */
+export class Utf8Stream {
+  private readonly decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+  private bytesBefore = 0;
+  private linesBefore = 0;
+  /** The previous chunk's last bytes: a bad sequence may have started there. */
+  private tail = new Uint8Array(0);
+
+  decode(chunk: Uint8Array): string {
+    let text: string;
+    try {
+      text = this.decoder.decode(chunk, { stream: true });
+    } catch {
+      throw this.errorIn(chunk);
+    }
+    this.bytesBefore += chunk.length;
+    this.linesBefore += countByte(chunk, 0x0a, chunk.length);
+    this.tail = chunk.slice(Math.max(0, chunk.length - 3));
+    return text;
+  }
+
+  /** Flushes the decoder; fails if the input ended inside a multi-byte character. */
+  end(): string {
+    try {
+      return this.decoder.decode();
+    } catch {
+      throw invalid(this.bytesBefore, this.linesBefore + 1, "it ends in the middle of a character");
+    }
+  }
+
+  private errorIn(chunk: Uint8Array): IngestError {
+    const joined = new Uint8Array(this.tail.length + Math.min(chunk.length, 1 << 20));
+    joined.set(this.tail);
+    joined.set(chunk.subarray(0, joined.length - this.tail.length), this.tail.length);
+    const at = firstInvalidUtf8(joined);
+    const linesInTail = countByte(this.tail, 0x0a, this.tail.length);
+    return invalid(this.bytesBefore - this.tail.length + at, this.linesBefore - linesInTail + 1 + countByte(joined, 0x0a, at));
+  }
+}
+
+function invalid(byte: number, line: number, detail = "bytes that are not a UTF-8 character"): IngestError {
+  return new IngestError(
+    "invalid_utf8",
+    `The file is not valid UTF-8 text: ${detail} at byte ${byte} (line ${line}). Save the file with UTF-8 encoding and upload it again.`,
+  );
+}
+
+function countByte(bytes: Uint8Array, b: number, end: number): number {
+  let n = 0;
+  for (let i = bytes.indexOf(b); i >= 0 && i < end; i = bytes.indexOf(b, i + 1)) n++;
+  return n;
+}
+
+/**
+ * Offset of the first byte that starts an invalid sequence (per the UTF-8 rules TextDecoder
+ * applies: no overlongs, no surrogates, nothing past U+10FFFF). Leading continuation bytes are
+ * skipped as the tail of a character begun in the previous chunk; a sequence cut off by the end
+ * of the chunk counts as fine (it continues in the next one). Returns the chunk length if all
+ * is well, which can only happen when the previous chunk's tail was the real culprit.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length && i < 3 && (bytes[i] & 0xc0) === 0x80) i++;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) need = 1;
+    else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      if (b === 0xe0) lo = 0xa0;
+      if (b === 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      if (b === 0xf0) lo = 0x90;
+      if (b === 0xf4) hi = 0x8f;
+    } else return i;
+    for (let k = 1; k <= need; k++) {
+      if (i + k >= bytes.length) return bytes.length;
+      const c = bytes[i + k];
+      if (k === 1 ? c < lo || c > hi : (c & 0xc0) !== 0x80) return i;
+    }
+    i += need + 1;
+  }
+  return bytes.length;
+}

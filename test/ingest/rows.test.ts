@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { rowIndexesForIds, sliceRows } from "../../src/ingest/rows";
+import { csv } from "./helpers";
+
+describe("rows for preview and look-up", () => {
+  it("slices rows as plain objects with JSON values", async () => {
+    const { frame } = await csv("n,c,b,t\n1.5,red,yes,2024-01-01\n,NA,no,\n");
+    expect(sliceRows(frame, [1, 0])).toEqual([
+      { id: 1, n: null, c: null, b: false, t: null },
+      { id: 0, n: 1.5, c: "red", b: true, t: "2024-01-01T00:00:00.000Z" },
+    ]);
+  });
+
+  it("refuses row indexes outside the frame", async () => {
+    const { frame } = await csv("a,b\n1,2\n");
+    expect(() => sliceRows(frame, [1])).toThrow(RangeError);
+  });
+
+  it("finds rows by numeric id, accepting numeric strings, skipping unknown ids", async () => {
+    const { frame } = await csv("id,a\n10,x\n20,y\n30,z\n");
+    expect(rowIndexesForIds(frame, [30, "10", 99])).toEqual([2, 0]);
+  });
+
+  it("finds rows by string id", async () => {
+    const { frame } = await csv("id,a\nk1,x\nk2,y\n");
+    expect(rowIndexesForIds(frame, ["k2", "nope"])).toEqual([1]);
+  });
+});
