@@ -1,0 +1,292 @@
+/**
+ * Featurizer: turns a Frame into the row-major float32 matrix the models train on.
+ *
+ * The spec is plain JSON, built once from training data and applied identically at training and
+ * at inference. Rules:
+ * - numeric columns: the value; missing = NaN; ±Infinity is clamped to ±FLOAT32_MAX (order is
+ *   kept, and the float32 matrix never holds an infinity);
+ * - boolean columns: 0 / 1;
+ * - categorical columns: an integer code = index in the spec's stored `vocabulary` (the most
+ *   frequent MAX_CATEGORIES values seen in training, by frequency). Mapping is BY STRING, so an
+ *   inference file with its own dictionary codes maps correctly. Unseen, rare (outside the
+ *   vocabulary) and missing values become NaN. Marked categorical for native splits;
+ * - datetime columns: year, month (1-12), day of month, day of week (0 = Sunday), hour (only when
+ *   not all zero), epoch days — all UTC, each kept only when not constant;
+ * - dropped, each with a stated reason: the label, columns outside `inputColumns`, id-like
+ *   columns, constant columns (all missing or a single value without missing), free text.
+ * At inference, extra columns are ignored and absent ones are all missing.
+ */
+import type { Column, ColumnKind, Frame } from "./frame";
+
+export const FLOAT32_MAX = 3.4028234663852886e38;
+/** Largest vocabulary kept per categorical column (fits the GBDT's 255 value bins). */
+export const MAX_CATEGORIES = 254;
+
+export type FeatureTransform =
+  | "numeric"
+  | "boolean"
+  | "category"
+  | "year"
+  | "month"
+  | "day"
+  | "dayofweek"
+  | "hour"
+  | "epoch_days";
+
+export interface FeatureDef {
+  /** Output feature name (column name, or `column.part` for datetime parts). */
+  name: string;
+  /** Source column in the frame. */
+  source: string;
+  transform: FeatureTransform;
+  /** Categories only: code i <=> vocabulary[i]. */
+  vocabulary?: string[];
+}
+
+export interface ColumnReport {
+  name: string;
+  kind: ColumnKind;
+  used: boolean;
+  /** Why the column was dropped (or a note when used, e.g. rare categories folded into missing). */
+  reason?: string;
+  /** Names of the features made from this column. */
+  features: string[];
+}
+
+export interface FeaturizerSpec {
+  format: "featurizer-v1";
+  labelColumn: string | null;
+  features: FeatureDef[];
+  columns: ColumnReport[];
+}
+
+/** What a model needs to know about each feature. */
+export type FeatureKind = { type: "numeric" } | { type: "categorical"; cardinality: number };
+
+export interface FeatureMatrix {
+  /** Row-major [numRows x numFeatures]. */
+  data: Float32Array;
+  numRows: number;
+  numFeatures: number;
+}
+
+export interface BuildFeaturizerOptions {
+  labelColumn?: string | null;
+  inputColumns?: string[];
+}
+
+const DAY_MS = 86_400_000;
+
+export function buildFeaturizer(frame: Frame, opts: BuildFeaturizerOptions = {}): FeaturizerSpec {
+  const label = opts.labelColumn ?? null;
+  const inputs = opts.inputColumns ? new Set(opts.inputColumns) : null;
+  const features: FeatureDef[] = [];
+  const columns: ColumnReport[] = [];
+  for (const col of frame.columns) {
+    const report: ColumnReport = { name: col.name, kind: col.kind, used: false, features: [] };
+    columns.push(report);
+    let defs: FeatureDef[] = [];
+    if (col.name === label) report.reason = "label column";
+    else if (inputs && !inputs.has(col.name)) report.reason = "not in input_columns";
+    else {
+      const r = describeColumn(col, frame.rowCount);
+      if (typeof r === "string") report.reason = r;
+      else {
+        defs = r.defs;
+        if (r.note) report.reason = r.note;
+      }
+    }
+    if (defs.length > 0) {
+      report.used = true;
+      report.features = defs.map((d) => d.name);
+      features.push(...defs);
+    }
+  }
+  return { format: "featurizer-v1", labelColumn: label, features, columns };
+}
+
+/** Feature definitions for one column, or the reason it is dropped. */
+function describeColumn(col: Column, rowCount: number): { defs: FeatureDef[]; note?: string } | string {
+  if (col.kind === "id") return "id-like column";
+  if (col.kind === "text") return "free text is not used by this model";
+  if (col.storage === "dictionary") {
+    const counts = new Float64Array(col.dictionary.length);
+    let present = 0;
+    for (let i = 0; i < rowCount; i++) {
+      const c = col.codes[i];
+      if (c >= 0) {
+        counts[c]++;
+        present++;
+      }
+    }
+    const used: number[] = [];
+    for (let c = 0; c < counts.length; c++) if (counts[c] > 0) used.push(c);
+    if (used.length === 0) return "constant column (all values missing)";
+    if (used.length === 1 && present === rowCount) return "constant column (a single value)";
+    if (present >= 20 && used.length >= 0.95 * present && used.length > 2) return "id-like column (almost every value is distinct)";
+    used.sort((a, b) => counts[b] - counts[a] || (col.dictionary[a] < col.dictionary[b] ? -1 : 1));
+    const kept = used.slice(0, MAX_CATEGORIES);
+    const vocabulary = kept.map((c) => col.dictionary[c]);
+    const note = used.length > MAX_CATEGORIES
+      ? `${used.length} categories: the ${MAX_CATEGORIES} most frequent are kept, rarer ones count as missing`
+      : undefined;
+    return { defs: [{ name: col.name, source: col.name, transform: "category", vocabulary }], note };
+  }
+  const v = col.values;
+  let min = Infinity;
+  let max = -Infinity;
+  let present = 0;
+  for (let i = 0; i < rowCount; i++) {
+    const x = v[i];
+    if (x === x) {
+      present++;
+      if (x < min) min = x;
+      if (x > max) max = x;
+    }
+  }
+  if (present === 0) return "constant column (all values missing)";
+  if (min === max && present === rowCount) return "constant column (a single value)";
+  if (col.kind === "boolean") return { defs: [{ name: col.name, source: col.name, transform: "boolean" }] };
+  if (col.kind === "numeric") return { defs: [{ name: col.name, source: col.name, transform: "numeric" }] };
+  // datetime: keep the parts that vary
+  const parts: FeatureTransform[] = ["year", "month", "day", "dayofweek", "hour", "epoch_days"];
+  const defs: FeatureDef[] = [];
+  for (const part of parts) {
+    let first = NaN;
+    let varies = false;
+    for (let i = 0; i < rowCount && !varies; i++) {
+      const x = v[i];
+      if (x !== x) continue;
+      const p = datePart(part, x);
+      if (first !== first) first = p;
+      else if (p !== first) varies = true;
+    }
+    if (varies || (part === "epoch_days" && present < rowCount)) {
+      defs.push({ name: `${col.name}.${part}`, source: col.name, transform: part });
+    }
+  }
+  if (defs.length === 0) return "constant column (a single date)";
+  return { defs };
+}
+
+/** Civil date parts from epoch milliseconds (UTC), without allocating Date objects. */
+function datePart(part: FeatureTransform, ms: number): number {
+  const days = Math.floor(ms / DAY_MS);
+  switch (part) {
+    case "epoch_days":
+      return days;
+    case "hour":
+      return Math.floor((ms - days * DAY_MS) / 3_600_000);
+    case "dayofweek":
+      return (((days + 4) % 7) + 7) % 7;
+    default: {
+      // Howard Hinnant's civil_from_days
+      const z = days + 719468;
+      const era = Math.floor(z / 146097);
+      const doe = z - era * 146097;
+      const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+      const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+      const mp = Math.floor((5 * doy + 2) / 153);
+      const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+      const m = mp < 10 ? mp + 3 : mp - 9;
+      if (part === "day") return d;
+      if (part === "month") return m;
+      return yoe + era * 400 + (m <= 2 ? 1 : 0);
+    }
+  }
+}
+
+export function featureKinds(spec: FeaturizerSpec): FeatureKind[] {
+  return spec.features.map((f) =>
+    f.transform === "category" ? { type: "categorical", cardinality: f.vocabulary!.length } : { type: "numeric" },
+  );
+}
+
+export function featureNames(spec: FeaturizerSpec): string[] {
+  return spec.features.map((f) => f.name);
+}
+
+/** A spec restricted to features whose source column passes `keep` (reports updated). */
+export function selectFeatures(spec: FeaturizerSpec, keep: (source: string) => boolean, why = "not selected"): FeaturizerSpec {
+  const features = spec.features.filter((f) => keep(f.source));
+  const columns = spec.columns.map((c) =>
+    c.used && !keep(c.name) ? { ...c, used: false, reason: why, features: [] } : { ...c },
+  );
+  return { ...spec, features, columns };
+}
+
+export function applyFeaturizer(spec: FeaturizerSpec, frame: Frame): FeatureMatrix {
+  const n = frame.rowCount;
+  const F = spec.features.length;
+  const data = new Float32Array(n * F);
+  const byName = new Map<string, Column>();
+  for (const c of frame.columns) if (!byName.has(c.name)) byName.set(c.name, c);
+  for (let j = 0; j < F; j++) {
+    const def = spec.features[j];
+    const col = byName.get(def.source);
+    if (!col) {
+      for (let i = 0; i < n; i++) data[i * F + j] = NaN;
+    } else if (def.transform === "category") {
+      fillCategory(data, F, j, n, col, def.vocabulary!);
+    } else if (col.storage === "dictionary") {
+      // a column that was numeric in training but arrives as strings: parse each value
+      const parsed = col.dictionary.map((s) => {
+        const t = s.trim().toLowerCase();
+        if (def.transform === "boolean" && (t === "true" || t === "yes")) return 1;
+        if (def.transform === "boolean" && (t === "false" || t === "no")) return 0;
+        const x = t === "" ? NaN : Number(t);
+        return def.transform === "numeric" || def.transform === "boolean" ? x : datePart(def.transform, Date.parse(s));
+      });
+      for (let i = 0; i < n; i++) {
+        const c = col.codes[i];
+        data[i * F + j] = clampF32(c < 0 ? NaN : parsed[c]);
+      }
+    } else {
+      const v = col.values;
+      const t = def.transform;
+      if (t === "numeric" || t === "boolean") {
+        for (let i = 0; i < n; i++) data[i * F + j] = clampF32(v[i]);
+      } else {
+        for (let i = 0; i < n; i++) {
+          const x = v[i];
+          data[i * F + j] = x === x ? clampF32(datePart(t, x)) : NaN;
+        }
+      }
+    }
+  }
+  return { data, numRows: n, numFeatures: F };
+}
+
+function fillCategory(data: Float32Array, F: number, j: number, n: number, col: Column, vocabulary: string[]): void {
+  const index = new Map<string, number>();
+  vocabulary.forEach((s, i) => index.set(s, i));
+  if (col.storage === "dictionary") {
+    const map = new Float64Array(col.dictionary.length);
+    for (let c = 0; c < map.length; c++) map[c] = index.get(col.dictionary[c]) ?? NaN;
+    for (let i = 0; i < n; i++) {
+      const c = col.codes[i];
+      data[i * F + j] = c < 0 ? NaN : map[c];
+    }
+  } else {
+    // numeric storage at inference for a column that was categorical: map by the value's string
+    const cache = new Map<number, number>();
+    for (let i = 0; i < n; i++) {
+      const x = col.values[i];
+      if (x !== x) {
+        data[i * F + j] = NaN;
+        continue;
+      }
+      let code = cache.get(x);
+      if (code === undefined) {
+        const s = col.kind === "boolean" ? (x !== 0 ? "true" : "false") : String(x);
+        code = index.get(s) ?? NaN;
+        cache.set(x, code);
+      }
+      data[i * F + j] = code;
+    }
+  }
+}
+
+function clampF32(x: number): number {
+  return x > FLOAT32_MAX ? FLOAT32_MAX : x < -FLOAT32_MAX ? -FLOAT32_MAX : x;
+}

@@ -1,0 +1,239 @@
+/**
+ * Leaf-wise tree growth on binned rows: always split the leaf with the largest gain, build the
+ * histogram of the smaller child only and get the larger one by subtraction, partition a
+ * row-index array in place. All buffers are allocated once per training run.
+ */
+import type { Tree } from "./model";
+import { binCount, type FeatureBins } from "./bins";
+import { buildHistogram, buildHistogramUnitHess, countsToHess, subtractHistogram, zeroHistogram } from "./histogram";
+import { findBestSplit, SplitSearch, type SplitParams } from "./split";
+
+export interface GrowParams extends SplitParams {
+  numLeaves: number;
+  /** <= 0: unlimited. */
+  maxDepth: number;
+  learningRate: number;
+}
+
+export class TreeGrower {
+  readonly F: number;
+  readonly n: number;
+  readonly nb: Int32Array;
+  readonly off3: Int32Array;
+  readonly isCat: Uint8Array;
+  private readonly pool: Float64Array[] = [];
+  /** Row indices grouped by leaf: leaf l owns rowIdx[leafStart[l] .. + leafCount[l]). */
+  readonly rowIdx: Int32Array;
+  private readonly scratch: Int32Array;
+  readonly leafStart: Int32Array;
+  readonly leafCount: Int32Array;
+  private readonly leafHist: Int32Array;
+  private readonly leafG: Float64Array;
+  private readonly leafH: Float64Array;
+  private readonly leafDepth: Int32Array;
+  private readonly leafParent: Int32Array;
+  private readonly leafIsLeft: Uint8Array;
+  private readonly search: SplitSearch;
+  /** goLeft lookup per internal node of the last tree: nodeTable[node * 256 + bin]. */
+  readonly nodeTable: Uint8Array;
+  readonly nodeFeature: Int32Array;
+  numLeaves = 0;
+  numNodes = 0;
+
+  constructor(
+    readonly bins: Uint8Array,
+    numRows: number,
+    readonly featureBins: FeatureBins[],
+    readonly p: GrowParams,
+  ) {
+    const F = (this.F = featureBins.length);
+    this.n = numRows;
+    this.nb = Int32Array.from(featureBins, binCount);
+    this.off3 = new Int32Array(F);
+    let total = 0;
+    for (let f = 0; f < F; f++) {
+      this.off3[f] = total * 3;
+      total += this.nb[f];
+    }
+    this.isCat = Uint8Array.from(featureBins, (b) => (b.kind === "categorical" ? 1 : 0));
+    const L = Math.max(2, p.numLeaves);
+    for (let i = 0; i < L; i++) this.pool.push(new Float64Array(total * 3));
+    this.rowIdx = new Int32Array(numRows);
+    this.scratch = new Int32Array(numRows);
+    this.leafStart = new Int32Array(L);
+    this.leafCount = new Int32Array(L);
+    this.leafHist = new Int32Array(L);
+    this.leafG = new Float64Array(L);
+    this.leafH = new Float64Array(L);
+    this.leafDepth = new Int32Array(L);
+    this.leafParent = new Int32Array(L);
+    this.leafIsLeft = new Uint8Array(L);
+    this.search = new SplitSearch(L, p);
+    this.nodeTable = new Uint8Array(L * 256);
+    this.nodeFeature = new Int32Array(L);
+  }
+
+  /**
+   * Grow one tree on rows `bag` (null = all rows) with the given gradients, over the selected
+   * features. Returns the tree; leaf ranges stay readable until the next call.
+   */
+  grow(grad: Float64Array, hess: Float64Array, unitHess: boolean, bag: Int32Array | null, sel: Int32Array, nSel: number): Tree {
+    const p = this.p;
+    const m = bag ? bag.length : this.n;
+    if (bag) this.rowIdx.set(bag);
+    else for (let i = 0; i < m; i++) this.rowIdx[i] = i;
+    const tree: Tree = {
+      splitFeature: [], threshold: [], isCategorical: [], leftCategories: [], defaultLeft: [],
+      left: [], right: [], internalCover: [], gain: [], leafValue: [], leafCover: [],
+    };
+    let G = 0;
+    let H = 0;
+    for (let i = 0; i < m; i++) {
+      const r = this.rowIdx[i];
+      G += grad[r];
+      H += hess[r];
+    }
+    this.numLeaves = 1;
+    this.numNodes = 0;
+    this.leafStart[0] = 0;
+    this.leafCount[0] = m;
+    this.leafG[0] = G;
+    this.leafH[0] = H;
+    this.leafDepth[0] = 0;
+    this.leafParent[0] = -1;
+    this.leafHist[0] = 0;
+    let nextHist = 1;
+    if (p.numLeaves > 1 && this.canSplit(0)) {
+      this.build(0, grad, hess, unitHess, sel, nSel);
+      this.findSplit(0, sel, nSel);
+    } else this.search.gain[0] = -Infinity;
+
+    const gainArr = this.search.gain;
+    while (this.numLeaves < p.numLeaves) {
+      let best = -1;
+      let bestGain = 0;
+      for (let l = 0; l < this.numLeaves; l++) {
+        if (gainArr[l] > bestGain) {
+          bestGain = gainArr[l];
+          best = l;
+        }
+      }
+      if (best < 0) break;
+      const l = best;
+      const r = this.splitLeaf(l, tree);
+      if (this.numLeaves >= p.numLeaves) break;
+      const splitL = this.canSplit(l);
+      const splitR = this.canSplit(r);
+      gainArr[l] = -Infinity;
+      gainArr[r] = -Infinity;
+      if (!splitL && !splitR) continue;
+      const small = this.leafCount[l] <= this.leafCount[r] ? l : r;
+      const large = small === l ? r : l;
+      const parentHist = this.leafHist[l];
+      this.leafHist[small] = nextHist++;
+      this.leafHist[large] = parentHist;
+      this.build(small, grad, hess, unitHess, sel, nSel);
+      if (small === l ? splitR : splitL) {
+        subtractHistogram(this.pool[parentHist], this.pool[this.leafHist[small]], this.off3, this.nb, sel, nSel);
+      }
+      if (splitL) this.findSplit(l, sel, nSel);
+      if (splitR) this.findSplit(r, sel, nSel);
+    }
+    for (let l = 0; l < this.numLeaves; l++) {
+      tree.leafValue.push(Math.fround((-this.leafG[l] / (this.leafH[l] + p.lambdaL2)) * p.learningRate));
+      tree.leafCover.push(this.leafH[l]);
+    }
+    return tree;
+  }
+
+  private canSplit(l: number): boolean {
+    const p = this.p;
+    return this.leafCount[l] >= 2 * p.minDataInLeaf && (p.maxDepth <= 0 || this.leafDepth[l] < p.maxDepth);
+  }
+
+  private build(l: number, grad: Float64Array, hess: Float64Array, unitHess: boolean, sel: Int32Array, nSel: number): void {
+    const hist = this.pool[this.leafHist[l]];
+    zeroHistogram(hist, this.off3, this.nb, sel, nSel);
+    const s = this.leafStart[l];
+    const e = s + this.leafCount[l];
+    if (unitHess) {
+      buildHistogramUnitHess(hist, this.bins, this.F, this.off3, sel, nSel, this.rowIdx, s, e, grad);
+      countsToHess(hist, this.off3, this.nb, sel, nSel);
+    } else {
+      buildHistogram(hist, this.bins, this.F, this.off3, sel, nSel, this.rowIdx, s, e, grad, hess);
+    }
+  }
+
+  private findSplit(l: number, sel: Int32Array, nSel: number): void {
+    findBestSplit(
+      this.search, l, this.pool[this.leafHist[l]], this.off3, this.nb, this.isCat, sel, nSel,
+      this.leafG[l], this.leafH[l], this.leafCount[l],
+    );
+  }
+
+  /** Apply leaf l's best split: new node, partition, children l (left) and a new leaf (right). */
+  private splitLeaf(l: number, tree: Tree): number {
+    const s = this.search;
+    const f = s.feature[l];
+    const node = this.numNodes++;
+    const table = this.nodeTable.subarray(node * 256, node * 256 + 256);
+    s.fillTable(l, table);
+    this.nodeFeature[node] = f;
+    const fb = this.featureBins[f];
+    tree.splitFeature.push(f);
+    tree.defaultLeft.push(table[0]);
+    tree.internalCover.push(this.leafH[l]);
+    tree.gain.push(s.gain[l]);
+    if (fb.kind === "categorical") {
+      tree.isCategorical.push(1);
+      tree.threshold.push(0);
+      const cats: number[] = [];
+      for (let b = 1; b <= fb.codes.length; b++) if (table[b]) cats.push(fb.codes[b - 1]);
+      tree.leftCategories.push(cats);
+    } else {
+      tree.isCategorical.push(0);
+      const t = s.threshold[l];
+      // t == number of value bins: "everything present goes left" (only missing goes right)
+      tree.threshold.push(t - 1 < fb.upper.length ? fb.upper[t - 1] : 3.4028234663852886e38);
+      tree.leftCategories.push([]);
+    }
+    const r = this.numLeaves++;
+    tree.left.push(~l);
+    tree.right.push(~r);
+    const parent = this.leafParent[l];
+    if (parent >= 0) {
+      if (this.leafIsLeft[l]) tree.left[parent] = node;
+      else tree.right[parent] = node;
+    }
+    // stable in-place partition of the leaf's rows
+    const start = this.leafStart[l];
+    const count = this.leafCount[l];
+    const rows = this.rowIdx;
+    const scratch = this.scratch;
+    const bins = this.bins;
+    const F = this.F;
+    let nl = 0;
+    let nr = 0;
+    for (let i = start, e = start + count; i < e; i++) {
+      const row = rows[i];
+      if (table[bins[row * F + f]]) rows[start + nl++] = row;
+      else scratch[nr++] = row;
+    }
+    rows.set(scratch.subarray(0, nr), start + nl);
+    const depth = this.leafDepth[l] + 1;
+    this.leafStart[r] = start + nl;
+    this.leafCount[r] = nr;
+    this.leafG[r] = this.leafG[l] - s.leftG[l];
+    this.leafH[r] = this.leafH[l] - s.leftH[l];
+    this.leafDepth[r] = depth;
+    this.leafParent[r] = node;
+    this.leafIsLeft[r] = 0;
+    this.leafCount[l] = nl;
+    this.leafG[l] = s.leftG[l];
+    this.leafH[l] = s.leftH[l];
+    this.leafDepth[l] = depth;
+    this.leafParent[l] = node;
+    this.leafIsLeft[l] = 1;
+    return r;
+  }
+}

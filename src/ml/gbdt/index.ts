@@ -1,0 +1,12 @@
+export type { GbdtModel, Objective, Tree } from "./model";
+export { applyBins, binCount, computeBins, MAX_VALUE_BINS, type FeatureBins } from "./bins";
+export { predict, predictRaw } from "./predict";
+export {
+  DEFAULT_GBDT_PARAMS,
+  trainGbdt,
+  type GbdtParams,
+  type IterationInfo,
+  type StopReason,
+  type TrainGbdtInput,
+  type TrainGbdtResult,
+} from "./train";

@@ -1,0 +1,139 @@
+/**
+ * Objectives: base score, gradients/hessians, loss. Scores are row-major [rows x K].
+ * Losses: regression = RMSE, binary = mean log-loss, multiclass = mean multi-class log-loss.
+ * Gradients for multiclass class k are stored at grad[k * n + i].
+ */
+import type { Objective } from "./model";
+
+const EPS = 1e-15;
+
+export function baseScore(objective: Objective, label: Float64Array, K: number): number[] {
+  const n = label.length;
+  if (objective === "regression") {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += label[i];
+    return [Math.fround(n ? s / n : 0)];
+  }
+  if (objective === "binary") {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += label[i];
+    const p = Math.min(1 - 1e-6, Math.max(1e-6, n ? s / n : 0.5));
+    return [Math.fround(Math.log(p / (1 - p)))];
+  }
+  const counts = new Float64Array(K);
+  for (let i = 0; i < n; i++) counts[label[i]]++;
+  const logs = Array.from(counts, (c) => Math.log(Math.max(c / Math.max(n, 1), 1e-6)));
+  const mean = logs.reduce((a, b) => a + b, 0) / K;
+  return logs.map((v) => Math.fround(v - mean));
+}
+
+/**
+ * Fill grad/hess for the current scores and return the loss at those scores.
+ * (Regression hessians are all 1 and are not rewritten.)
+ */
+export function gradients(
+  objective: Objective,
+  scores: Float64Array,
+  label: Float64Array,
+  K: number,
+  grad: Float64Array,
+  hess: Float64Array,
+  prob: Float64Array,
+): number {
+  const n = label.length;
+  if (n === 0) return 0;
+  if (objective === "regression") {
+    let se = 0;
+    for (let i = 0; i < n; i++) {
+      const d = scores[i] - label[i];
+      grad[i] = d;
+      se += d * d;
+    }
+    return Math.sqrt(se / n);
+  }
+  if (objective === "binary") {
+    let ll = 0;
+    for (let i = 0; i < n; i++) {
+      const s = scores[i];
+      const y = label[i];
+      const p = 1 / (1 + Math.exp(-s));
+      grad[i] = p - y;
+      hess[i] = Math.max(p * (1 - p), 1e-16);
+      // log(1 + exp(-|s|)) + max(s, 0) - y*s  (stable log-loss)
+      ll += (s > 0 ? s : 0) - y * s + Math.log1p(Math.exp(-Math.abs(s)));
+    }
+    return ll / n;
+  }
+  const factor = K / (K - 1);
+  let ll = 0;
+  for (let i = 0; i < n; i++) {
+    const base = i * K;
+    let max = -Infinity;
+    for (let k = 0; k < K; k++) if (scores[base + k] > max) max = scores[base + k];
+    let sum = 0;
+    for (let k = 0; k < K; k++) {
+      const e = Math.exp(scores[base + k] - max);
+      prob[k] = e;
+      sum += e;
+    }
+    const y = label[i];
+    for (let k = 0; k < K; k++) {
+      const pk = prob[k] / sum;
+      const isY = k === y ? 1 : 0;
+      grad[k * n + i] = pk - isY;
+      hess[k * n + i] = Math.max(factor * pk * (1 - pk), 1e-16);
+    }
+    ll -= Math.log(Math.max(prob[y] / sum, EPS));
+  }
+  return ll / n;
+}
+
+/** Loss only (validation). */
+export function loss(objective: Objective, scores: Float64Array, label: Float64Array, K: number): number {
+  const n = label.length;
+  if (n === 0) return NaN;
+  let acc = 0;
+  if (objective === "regression") {
+    for (let i = 0; i < n; i++) {
+      const d = scores[i] - label[i];
+      acc += d * d;
+    }
+    return Math.sqrt(acc / n);
+  }
+  if (objective === "binary") {
+    for (let i = 0; i < n; i++) {
+      const s = scores[i];
+      acc += (s > 0 ? s : 0) - label[i] * s + Math.log1p(Math.exp(-Math.abs(s)));
+    }
+    return acc / n;
+  }
+  for (let i = 0; i < n; i++) {
+    const base = i * K;
+    let max = -Infinity;
+    for (let k = 0; k < K; k++) if (scores[base + k] > max) max = scores[base + k];
+    let sum = 0;
+    for (let k = 0; k < K; k++) sum += Math.exp(scores[base + k] - max);
+    acc += Math.log(sum) + max - scores[base + label[i]];
+  }
+  return acc / n;
+}
+
+/** Raw scores to predictions in place: sigmoid (binary), softmax (multiclass), identity. */
+export function transformScores(objective: Objective, raw: Float64Array, K: number): Float64Array {
+  if (objective === "binary") {
+    for (let i = 0; i < raw.length; i++) raw[i] = 1 / (1 + Math.exp(-raw[i]));
+  } else if (objective === "multiclass") {
+    for (let base = 0; base < raw.length; base += K) {
+      let max = -Infinity;
+      for (let k = 0; k < K; k++) if (raw[base + k] > max) max = raw[base + k];
+      let sum = 0;
+      for (let k = 0; k < K; k++) {
+        const e = Math.exp(raw[base + k] - max);
+        raw[base + k] = e;
+        sum += e;
+      }
+      for (let k = 0; k < K; k++) raw[base + k] /= sum;
+    }
+  }
+  return raw;
+}

@@ -1,0 +1,229 @@
+/**
+ * Histogram gradient boosting: the boosting loop (objectives, bagging, feature subsampling,
+ * validation, early stopping, progress callback, cancellation). Deterministic for a seed.
+ */
+import type { GbdtModel, Objective, Tree } from "./model";
+import { applyBins, computeBins, type FeatureBins } from "./bins";
+import { TreeGrower } from "./grower";
+import { baseScore, gradients, loss } from "./objective";
+import { Rng } from "./random";
+
+export interface GbdtParams {
+  objective: Objective;
+  /** Multiclass only. */
+  numClasses: number;
+  learningRate: number;
+  numLeaves: number;
+  /** <= 0: unlimited (leaf-wise growth bounded by numLeaves). */
+  maxDepth: number;
+  maxRounds: number;
+  /** Stop when the validation loss has not improved for this many rounds (0 = never). */
+  earlyStoppingRounds: number;
+  minDataInLeaf: number;
+  minSumHessianInLeaf: number;
+  lambdaL2: number;
+  minGainToSplit: number;
+  /** Row subsampling per round (1 = all rows). */
+  subsample: number;
+  /** Feature subsampling per tree (1 = all features). */
+  featureFraction: number;
+  maxBins: number;
+  seed: number;
+  maxCatThreshold: number;
+  catSmooth: number;
+  catL2: number;
+  minDataPerGroup: number;
+}
+
+export const DEFAULT_GBDT_PARAMS: Omit<GbdtParams, "objective" | "numClasses"> = {
+  learningRate: 0.1,
+  numLeaves: 31,
+  maxDepth: -1,
+  maxRounds: 500,
+  earlyStoppingRounds: 30,
+  minDataInLeaf: 20,
+  minSumHessianInLeaf: 1e-3,
+  lambdaL2: 1,
+  minGainToSplit: 0,
+  subsample: 1,
+  featureFraction: 1,
+  maxBins: 255,
+  seed: 0,
+  maxCatThreshold: 32,
+  catSmooth: 10,
+  catL2: 10,
+  minDataPerGroup: 20,
+};
+
+export interface IterationInfo {
+  /** 1-based number of boosting rounds done. */
+  iteration: number;
+  trainLoss: number;
+  valLoss: number | null;
+}
+
+export interface TrainGbdtInput {
+  /** Row-major float32 feature matrix [numRows x numFeatures]. */
+  data: Float32Array;
+  numRows: number;
+  numFeatures: number;
+  /** Per feature: categorical (integer codes, native splits) or numeric. */
+  categorical: ArrayLike<boolean | number>;
+  featureNames?: string[];
+  /** Per row: target value (regression) or class index 0..K-1 (classification). */
+  label: Float64Array;
+  trainRows?: Int32Array;
+  valRows?: Int32Array;
+  /** Precomputed bins (e.g. from the shared representation); computed on train rows otherwise. */
+  bins?: FeatureBins[];
+  classes?: string[];
+  params: Partial<GbdtParams> & { objective: Objective };
+  /** Called after every round; returning false stops training cleanly. */
+  onIteration?: (info: IterationInfo) => boolean | void;
+  shouldStop?: () => boolean;
+}
+
+export type StopReason = "max_rounds" | "early_stopping" | "cancelled";
+
+export interface TrainGbdtResult {
+  model: GbdtModel;
+  bins: FeatureBins[];
+  history: IterationInfo[];
+  stopReason: StopReason;
+  /** Rounds kept in the model (best validation round when a validation set is given). */
+  rounds: number;
+}
+
+export function trainGbdt(input: TrainGbdtInput): TrainGbdtResult {
+  const p: GbdtParams = { ...DEFAULT_GBDT_PARAMS, numClasses: 2, ...input.params } as GbdtParams;
+  const obj = p.objective;
+  const K = obj === "multiclass" ? p.numClasses : 1;
+  if (obj === "multiclass" && !(K >= 2)) throw new Error("multiclass needs numClasses >= 2");
+  const F = input.numFeatures;
+  const all = input.trainRows ?? Int32Array.from({ length: input.numRows }, (_, i) => i);
+  const n = all.length;
+  const bins =
+    input.bins ?? computeBins(input.data, input.numRows, F, input.categorical, { rows: all, maxBins: p.maxBins, seed: p.seed });
+  if (bins.length !== F) throw new Error(`bins for ${bins.length} features, data has ${F}`);
+  const trainBins = applyBins(input.data, input.numRows, F, bins, all);
+  const valRows = input.valRows && input.valRows.length > 0 ? input.valRows : null;
+  const valBins = valRows ? applyBins(input.data, input.numRows, F, bins, valRows) : null;
+  const nv = valRows ? valRows.length : 0;
+  const y = Float64Array.from(all, (r) => input.label[r]);
+  const yv = valRows ? Float64Array.from(valRows, (r) => input.label[r]) : new Float64Array(0);
+
+  const base = baseScore(obj, y, K);
+  const scores = new Float64Array(n * K);
+  const vscores = new Float64Array(nv * K);
+  for (let i = 0; i < n * K; i++) scores[i] = base[i % K];
+  for (let i = 0; i < nv * K; i++) vscores[i] = base[i % K];
+  const grad = new Float64Array(n * K);
+  const hess = new Float64Array(n * K).fill(1);
+  const prob = new Float64Array(K);
+  const unitHess = obj === "regression";
+
+  const grower = new TreeGrower(trainBins, n, bins, p);
+  const rng = new Rng(p.seed);
+  const perm = Int32Array.from({ length: F }, (_, i) => i);
+  const sel = new Int32Array(F);
+  const nSel = p.featureFraction < 1 ? Math.max(1, Math.round(p.featureFraction * F)) : F;
+  const bagSize = p.subsample < 1 ? Math.max(1, Math.round(p.subsample * n)) : n;
+  const bag = bagSize < n ? new Int32Array(bagSize) : null;
+
+  const trees: Tree[] = [];
+  const history: IterationInfo[] = [];
+  let bestRound = -1;
+  let bestLoss = Infinity;
+  let stopReason: StopReason = "max_rounds";
+  gradients(obj, scores, y, K, grad, hess, prob);
+  if (input.shouldStop?.()) stopReason = "cancelled";
+  for (let round = 0; round < p.maxRounds && stopReason === "max_rounds"; round++) {
+    if (bag) sampleSorted(rng, n, bag);
+    if (nSel < F) {
+      for (let i = 0; i < nSel; i++) {
+        const j = i + rng.int(F - i);
+        const t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+      }
+      sel.set(perm.subarray(0, nSel));
+      sel.subarray(0, nSel).sort();
+    } else for (let f = 0; f < F; f++) sel[f] = f;
+    for (let k = 0; k < K; k++) {
+      const g = K > 1 ? grad.subarray(k * n, (k + 1) * n) : grad;
+      const h = K > 1 ? hess.subarray(k * n, (k + 1) * n) : hess;
+      const tree = grower.grow(g, h, unitHess, bag, sel, nSel);
+      trees.push(tree);
+      if (bag) addTreeBinned(tree, grower, trainBins, F, n, scores, K, k);
+      else addTreeByLeaf(tree, grower, scores, K, k);
+      if (valBins) addTreeBinned(tree, grower, valBins, F, nv, vscores, K, k);
+    }
+    const valLoss = valBins ? loss(obj, vscores, yv, K) : null;
+    const trainLoss = gradients(obj, scores, y, K, grad, hess, prob);
+    const info: IterationInfo = { iteration: round + 1, trainLoss, valLoss };
+    history.push(info);
+    if (valLoss !== null) {
+      if (bestRound < 0 || valLoss < bestLoss - 1e-12 * Math.abs(bestLoss)) {
+        bestLoss = valLoss;
+        bestRound = round;
+      } else if (p.earlyStoppingRounds > 0 && round - bestRound >= p.earlyStoppingRounds) {
+        stopReason = "early_stopping";
+      }
+    } else bestRound = round;
+    if (input.onIteration?.(info) === false || input.shouldStop?.()) stopReason = "cancelled";
+  }
+  const rounds = bestRound + 1;
+  const model: GbdtModel = {
+    format: "gbdt-v1",
+    objective: obj,
+    numOutputs: K,
+    baseScore: base,
+    trees: trees.slice(0, rounds * K),
+    numFeatures: F,
+    featureNames: input.featureNames ?? Array.from({ length: F }, (_, i) => `f${i}`),
+    bestIteration: Math.max(0, bestRound),
+  };
+  if (input.classes) model.classes = input.classes;
+  return { model, bins, history, stopReason, rounds };
+}
+
+/** Exactly `bag.length` rows out of n, in increasing order (selection sampling). */
+function sampleSorted(rng: Rng, n: number, bag: Int32Array): void {
+  let need = bag.length;
+  let m = 0;
+  for (let i = 0; i < n && need > 0; i++) {
+    if (rng.next() * (n - i) < need) {
+      bag[m++] = i;
+      need--;
+    }
+  }
+}
+
+function addTreeByLeaf(tree: Tree, g: TreeGrower, scores: Float64Array, K: number, k: number): void {
+  const rows = g.rowIdx;
+  for (let l = 0; l < tree.leafValue.length; l++) {
+    const v = tree.leafValue[l];
+    const s = g.leafStart[l];
+    const e = s + g.leafCount[l];
+    for (let i = s; i < e; i++) scores[rows[i] * K + k] += v;
+  }
+}
+
+/** Add a just-grown tree's output using the grower's per-node bin tables. */
+function addTreeBinned(tree: Tree, g: TreeGrower, bins: Uint8Array, F: number, n: number, scores: Float64Array, K: number, k: number): void {
+  const leafValue = Float64Array.from(tree.leafValue);
+  if (tree.left.length === 0) {
+    for (let i = 0; i < n; i++) scores[i * K + k] += leafValue[0];
+    return;
+  }
+  const left = Int32Array.from(tree.left);
+  const right = Int32Array.from(tree.right);
+  const table = g.nodeTable;
+  const feat = g.nodeFeature;
+  for (let i = 0; i < n; i++) {
+    const base = i * F;
+    let node = 0;
+    while (node >= 0) node = table[node * 256 + bins[base + feat[node]]] ? left[node] : right[node];
+    scores[i * K + k] += leafValue[~node];
+  }
+}

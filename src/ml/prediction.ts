@@ -1,0 +1,341 @@
+/**
+ * The prediction model, end to end: label handling, task inference, featurizer from the shared
+ * representation, deterministic train/validation split, GBDT training with early stopping,
+ * validation metrics. This is what the trainer service calls.
+ */
+import type { Frame } from "./frame";
+import { findColumn } from "./frame";
+import { MlInputError } from "./errors";
+import { applyFeaturizer, featureKinds, type FeaturizerSpec } from "./featurize";
+import type { GbdtModel } from "./gbdt/model";
+import { predict } from "./gbdt/predict";
+import { Rng } from "./gbdt/random";
+import { DEFAULT_GBDT_PARAMS, trainGbdt, type GbdtParams, type IterationInfo, type StopReason } from "./gbdt/train";
+import { classificationMetrics, regressionMetrics, type MetricValue } from "./metrics";
+import { buildRepresentation, deriveModelFeatures, type Representation } from "./representation";
+import type { Column } from "./frame";
+
+export type Task = "classification" | "regression";
+/** Most classes a classification label may have. */
+export const MAX_CLASSES = 100;
+
+export interface PredictionParams {
+  learning_rate?: number;
+  num_leaves?: number;
+  max_depth?: number;
+  max_rounds?: number;
+  early_stopping_rounds?: number;
+  min_data_in_leaf?: number;
+  l2?: number;
+  subsample?: number;
+  feature_fraction?: number;
+  seed?: number;
+  /** Fraction of labelled rows held out for validation when no explicit split is given. */
+  validation_fraction?: number;
+}
+
+export const DEFAULT_PREDICTION_PARAMS: Required<PredictionParams> = {
+  learning_rate: DEFAULT_GBDT_PARAMS.learningRate,
+  num_leaves: DEFAULT_GBDT_PARAMS.numLeaves,
+  max_depth: DEFAULT_GBDT_PARAMS.maxDepth,
+  max_rounds: DEFAULT_GBDT_PARAMS.maxRounds,
+  early_stopping_rounds: DEFAULT_GBDT_PARAMS.earlyStoppingRounds,
+  min_data_in_leaf: DEFAULT_GBDT_PARAMS.minDataInLeaf,
+  l2: DEFAULT_GBDT_PARAMS.lambdaL2,
+  subsample: DEFAULT_GBDT_PARAMS.subsample,
+  feature_fraction: DEFAULT_GBDT_PARAMS.featureFraction,
+  seed: 0,
+  validation_fraction: 0.1,
+};
+
+export interface TrainPredictionOptions {
+  labelColumn: string;
+  inputColumns?: string[];
+  task?: Task;
+  params?: PredictionParams;
+  /** Shared representation of this dataset (built when absent; returned either way). */
+  representation?: Representation;
+  /** Explicit split (frame row indices); rows with a missing label are dropped from it. */
+  split?: { train: ArrayLike<number>; val: ArrayLike<number> };
+  onIteration?: (info: IterationInfo) => boolean | void;
+  shouldStop?: () => boolean;
+}
+
+export interface PredictionModelResult {
+  model: GbdtModel;
+  featurizer: FeaturizerSpec;
+  representation: Representation;
+  task: Task;
+  /** Class labels in output order (classification), else null. */
+  classes: string[] | null;
+  /** Metrics on the validation rows (on the training rows when there are too few rows to hold any out). */
+  metrics: Record<string, MetricValue>;
+  validation: {
+    method: "stratified" | "random" | "explicit" | "none";
+    trainRows: number;
+    valRows: number;
+    /** Rows dropped because their label is missing. */
+    droppedRows: number;
+    metricsOn: "validation" | "train";
+  };
+  history: IterationInfo[];
+  stopReason: StopReason;
+  rounds: number;
+}
+
+/** Below this many labelled rows nothing is held out. */
+const MIN_ROWS_FOR_VALIDATION = 10;
+
+export function trainPredictionModel(frame: Frame, opts: TrainPredictionOptions): PredictionModelResult {
+  if (frame.rowCount === 0) throw new MlInputError("the dataset has no rows");
+  const labelCol = findColumn(frame, opts.labelColumn);
+  if (!labelCol) throw new MlInputError(`label column "${opts.labelColumn}" not found`);
+  if (opts.inputColumns) {
+    const unknown = opts.inputColumns.filter((c) => !findColumn(frame, c));
+    if (unknown.length) throw new MlInputError(`input columns not found: ${unknown.join(", ")}`);
+  }
+  const p = { ...DEFAULT_PREDICTION_PARAMS, ...stripUndefined(opts.params ?? {}) };
+  validateParams(p);
+  const lab = extractLabel(labelCol, frame.rowCount, opts.task);
+  const rep = opts.representation ?? buildRepresentation(frame, { seed: p.seed });
+  const { featurizer, bins } = deriveModelFeatures(rep, opts.labelColumn, opts.inputColumns);
+  if (featurizer.features.length === 0) {
+    const why = featurizer.columns.filter((c) => c.name !== opts.labelColumn).map((c) => `${c.name}: ${c.reason ?? "unused"}`);
+    throw new MlInputError(`no usable feature columns${why.length ? ` (${why.join("; ")})` : ""}`);
+  }
+  const m = applyFeaturizer(featurizer, frame);
+
+  // split
+  let train: Int32Array;
+  let val: Int32Array;
+  let method: PredictionModelResult["validation"]["method"];
+  const labelled = lab.rows;
+  if (opts.split) {
+    const has = new Uint8Array(frame.rowCount);
+    for (const r of labelled) has[r] = 1;
+    train = Int32Array.from(opts.split.train).filter((r) => has[r] === 1);
+    val = Int32Array.from(opts.split.val).filter((r) => has[r] === 1);
+    if (train.length === 0) throw new MlInputError("the training split has no rows with a label");
+    method = "explicit";
+  } else if (labelled.length < MIN_ROWS_FOR_VALIDATION || p.validation_fraction <= 0) {
+    train = labelled;
+    val = new Int32Array(0);
+    method = "none";
+  } else {
+    ({ train, val } = splitRows(labelled, lab.task === "classification" ? lab.y : null, p.validation_fraction, p.seed));
+    method = lab.task === "classification" ? "stratified" : "random";
+  }
+
+  const K = lab.classes ? lab.classes.length : 1;
+  const objective = lab.task === "regression" ? "regression" : K === 2 ? "binary" : "multiclass";
+  const explicitMinData = opts.params?.min_data_in_leaf !== undefined;
+  const params: Partial<GbdtParams> & { objective: GbdtParams["objective"] } = {
+    objective,
+    numClasses: K,
+    learningRate: p.learning_rate,
+    numLeaves: p.num_leaves,
+    maxDepth: p.max_depth,
+    maxRounds: p.max_rounds,
+    earlyStoppingRounds: p.early_stopping_rounds,
+    // small data: keep leaves possible (20 rows per leaf would forbid any split on 30 rows)
+    minDataInLeaf: explicitMinData ? p.min_data_in_leaf : Math.min(p.min_data_in_leaf, Math.max(2, Math.floor(train.length / 20))),
+    lambdaL2: p.l2,
+    subsample: p.subsample,
+    featureFraction: p.feature_fraction,
+    seed: p.seed,
+  };
+  if (!explicitMinData) params.minDataPerGroup = Math.min(DEFAULT_GBDT_PARAMS.minDataPerGroup, params.minDataInLeaf!);
+  const res = trainGbdt({
+    data: m.data,
+    numRows: m.numRows,
+    numFeatures: m.numFeatures,
+    categorical: featureKinds(featurizer).map((k) => k.type === "categorical"),
+    featureNames: featurizer.features.map((f) => f.name),
+    label: lab.y,
+    trainRows: train,
+    valRows: val,
+    bins,
+    classes: lab.classes ?? undefined,
+    params,
+    onIteration: opts.onIteration,
+    shouldStop: opts.shouldStop,
+  });
+
+  const evalRows = val.length > 0 ? val : train;
+  const F = m.numFeatures;
+  const ev = new Float32Array(evalRows.length * F);
+  for (let i = 0; i < evalRows.length; i++) ev.set(m.data.subarray(evalRows[i] * F, evalRows[i] * F + F), i * F);
+  const pred = predict(res.model, ev, evalRows.length);
+  const yEval = Float64Array.from(evalRows, (r) => lab.y[r]);
+  const metrics: Record<string, MetricValue> =
+    lab.task === "regression"
+      ? { ...regressionMetrics(yEval, pred) }
+      : { ...classificationMetrics(yEval, pred, K) };
+  return {
+    model: res.model,
+    featurizer,
+    representation: rep,
+    task: lab.task,
+    classes: lab.classes,
+    metrics,
+    validation: {
+      method,
+      trainRows: train.length,
+      valRows: val.length,
+      droppedRows: frame.rowCount - labelled.length,
+      metricsOn: val.length > 0 ? "validation" : "train",
+    },
+    history: res.history,
+    stopReason: res.stopReason,
+    rounds: res.rounds,
+  };
+}
+
+/** Deterministic split; stratified by class when `cls` is given (each class keeps its share). */
+export function splitRows(rows: Int32Array, cls: Float64Array | null, fraction: number, seed: number): { train: Int32Array; val: Int32Array } {
+  const rng = new Rng(seed ^ 0x5eed);
+  const groups = new Map<number, number[]>();
+  for (const r of rows) {
+    const k = cls ? cls[r] : 0;
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = []));
+    g.push(r);
+  }
+  const val: number[] = [];
+  const train: number[] = [];
+  for (const k of [...groups.keys()].sort((a, b) => a - b)) {
+    const g = Int32Array.from(groups.get(k)!);
+    rng.shuffle(g);
+    // at least one validation row per class when the class has >= 2 rows
+    const nv = g.length >= 2 ? Math.max(1, Math.round(g.length * fraction)) : 0;
+    for (let i = 0; i < g.length; i++) (i < nv ? val : train).push(g[i]);
+  }
+  return { train: Int32Array.from(train).sort(), val: Int32Array.from(val).sort() };
+}
+
+export interface FramePredictions {
+  /** Regression values, or predicted class labels. */
+  predictions: (number | string)[];
+  /** Classification: row-major [rows x classes] probabilities (class order = model.classes). */
+  probabilities: Float64Array | null;
+}
+
+/** Predict a frame with a trained model and its featurizer (extra columns ignored, missing ones = missing). */
+export function predictFrame(model: GbdtModel, featurizer: FeaturizerSpec, frame: Frame): FramePredictions {
+  const m = applyFeaturizer(featurizer, frame);
+  const out = predict(model, m.data, m.numRows);
+  if (model.objective === "regression") return { predictions: Array.from(out), probabilities: null };
+  const classes = model.classes ?? [];
+  const K = model.objective === "binary" ? 2 : model.numOutputs;
+  const probs = new Float64Array(m.numRows * K);
+  const predictions: string[] = new Array(m.numRows);
+  for (let i = 0; i < m.numRows; i++) {
+    if (model.objective === "binary") {
+      probs[i * 2] = 1 - out[i];
+      probs[i * 2 + 1] = out[i];
+    } else probs.set(out.subarray(i * K, i * K + K), i * K);
+    let best = 0;
+    for (let k = 1; k < K; k++) if (probs[i * K + k] > probs[i * K + best]) best = k;
+    predictions[i] = classes[best] ?? String(best);
+  }
+  return { predictions, probabilities: probs };
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function validateParams(p: Required<PredictionParams>): void {
+  const check = (name: string, v: number, ok: boolean) => {
+    if (typeof v !== "number" || !Number.isFinite(v) || !ok) throw new MlInputError(`invalid parameter ${name}: ${v}`);
+  };
+  check("learning_rate", p.learning_rate, p.learning_rate > 0 && p.learning_rate <= 1);
+  check("num_leaves", p.num_leaves, Number.isInteger(p.num_leaves) && p.num_leaves >= 2 && p.num_leaves <= 4096);
+  check("max_depth", p.max_depth, Number.isInteger(p.max_depth));
+  check("max_rounds", p.max_rounds, Number.isInteger(p.max_rounds) && p.max_rounds >= 1 && p.max_rounds <= 100_000);
+  check("early_stopping_rounds", p.early_stopping_rounds, Number.isInteger(p.early_stopping_rounds) && p.early_stopping_rounds >= 0);
+  check("min_data_in_leaf", p.min_data_in_leaf, Number.isInteger(p.min_data_in_leaf) && p.min_data_in_leaf >= 1);
+  check("l2", p.l2, p.l2 >= 0);
+  check("subsample", p.subsample, p.subsample > 0 && p.subsample <= 1);
+  check("feature_fraction", p.feature_fraction, p.feature_fraction > 0 && p.feature_fraction <= 1);
+  check("seed", p.seed, Number.isInteger(p.seed));
+  check("validation_fraction", p.validation_fraction, p.validation_fraction >= 0 && p.validation_fraction < 1);
+}
+
+export interface Label {
+  task: Task;
+  /** Per frame row: class index or target value (NaN where missing). */
+  y: Float64Array;
+  /** Rows with a label. */
+  rows: Int32Array;
+  classes: string[] | null;
+}
+
+/**
+ * Label values, task (inferred when absent: dictionary or boolean label, or numeric with at most
+ * 10 distinct integer values -> classification) and classes (sorted; numerically when all
+ * numeric). Rows with a missing label are left out of `rows`.
+ */
+export function extractLabel(col: Column, rowCount: number, task?: Task): Label {
+  const name = col.name;
+  let present = 0;
+  for (let i = 0; i < rowCount; i++) if (col.storage === "dictionary" ? col.codes[i] >= 0 : col.values[i] === col.values[i]) present++;
+  if (present === 0) throw new MlInputError(`label column "${name}" has no values (all missing)`);
+  if (col.storage === "numeric") {
+    let inf = 0;
+    for (let i = 0; i < rowCount; i++) if (col.values[i] === Infinity || col.values[i] === -Infinity) inf++;
+    if (inf > 0) throw new MlInputError(`label column "${name}" contains ${inf} infinite value(s)`);
+  }
+  const inferred = task ?? inferTask(col, rowCount);
+  const y = new Float64Array(rowCount).fill(NaN);
+  const rows: number[] = [];
+  if (inferred === "regression") {
+    if (col.storage === "dictionary") {
+      const parsed = col.dictionary.map((s) => (s.trim() === "" ? NaN : Number(s)));
+      const bad = col.dictionary.find((s, c) => !Number.isFinite(parsed[c]));
+      if (bad !== undefined) throw new MlInputError(`regression label "${name}" has a non-numeric value: "${bad}"`);
+      for (let i = 0; i < rowCount; i++) if (col.codes[i] >= 0) y[i] = parsed[col.codes[i]];
+    } else y.set(col.values.subarray(0, rowCount));
+    for (let i = 0; i < rowCount; i++) if (y[i] === y[i]) rows.push(i);
+    return { task: "regression", y, rows: Int32Array.from(rows), classes: null };
+  }
+  // classification: class strings
+  const str: (string | null)[] = new Array(rowCount);
+  for (let i = 0; i < rowCount; i++) {
+    if (col.storage === "dictionary") str[i] = col.codes[i] >= 0 ? col.dictionary[col.codes[i]] : null;
+    else {
+      const v = col.values[i];
+      str[i] = v !== v ? null : col.kind === "boolean" ? (v !== 0 ? "true" : "false") : String(v);
+    }
+  }
+  const distinct = [...new Set(str.filter((s): s is string => s !== null))];
+  if (distinct.length > MAX_CLASSES) {
+    throw new MlInputError(`label column "${name}" has ${distinct.length} distinct classes; the limit for classification is ${MAX_CLASSES}`);
+  }
+  if (distinct.length < 2) throw new MlInputError(`label column "${name}" has only one class ("${distinct[0]}"); at least two are needed`);
+  const allNumeric = distinct.every((s) => s.trim() !== "" && Number.isFinite(Number(s)));
+  const classes = allNumeric ? distinct.sort((a, b) => Number(a) - Number(b)) : distinct.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const index = new Map(classes.map((c, k) => [c, k]));
+  for (let i = 0; i < rowCount; i++) {
+    const s = str[i];
+    if (s !== null) {
+      y[i] = index.get(s)!;
+      rows.push(i);
+    }
+  }
+  return { task: "classification", y, rows: Int32Array.from(rows), classes };
+}
+
+function inferTask(col: Column, rowCount: number): Task {
+  if (col.storage === "dictionary" || col.kind === "boolean") return "classification";
+  if (col.kind === "datetime") return "regression";
+  const seen = new Set<number>();
+  for (let i = 0; i < rowCount; i++) {
+    const v = col.values[i];
+    if (v !== v) continue;
+    if (v !== Math.floor(v)) return "regression";
+    seen.add(v);
+    if (seen.size > 10) return "regression";
+  }
+  return "classification";
+}

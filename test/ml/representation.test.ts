@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import type { Frame } from "../../src/ml/frame";
+import { Rng } from "../../src/ml/gbdt/random";
+import { buildRepresentation, deriveModelFeatures, parseRepresentation, serializeRepresentation } from "../../src/ml/representation";
+import { trainPredictionModel } from "../../src/ml/prediction";
+
+function frame(n = 600): Frame {
+  const rng = new Rng(3);
+  const x = Float64Array.from({ length: n }, () => rng.next());
+  const z = Float64Array.from({ length: n }, () => rng.next());
+  const cat = Int32Array.from({ length: n }, () => rng.int(3));
+  const y = Float64Array.from({ length: n }, (_, i) => 2 * x[i] + cat[i] + 0.1 * rng.next());
+  return {
+    rowCount: n,
+    columns: [
+      { name: "x", kind: "numeric", storage: "numeric", values: x },
+      { name: "z", kind: "numeric", storage: "numeric", values: z },
+      { name: "g", kind: "categorical", storage: "dictionary", codes: cat, dictionary: ["a", "b", "c"] },
+      { name: "y", kind: "numeric", storage: "numeric", values: y },
+    ],
+  };
+}
+
+describe("representation", () => {
+  it("round-trips through JSON with profile, featurizer and bins", () => {
+    const rep = buildRepresentation(frame());
+    const back = parseRepresentation(serializeRepresentation(rep));
+    expect(back).toEqual(rep);
+    expect(rep.profile.map((c) => c.name)).toEqual(["x", "z", "g", "y"]);
+    expect(rep.profile[2].top?.length).toBe(3);
+    expect(rep.bins.length).toBe(rep.featurizer.features.length);
+    expect(rep.bins[2]).toEqual({ kind: "categorical", codes: [0, 1, 2] });
+  });
+
+  it("derives a model's features: label and non-inputs removed, bins kept", () => {
+    const rep = buildRepresentation(frame());
+    const { featurizer, bins } = deriveModelFeatures(rep, "y", ["x", "g"]);
+    expect(featurizer.features.map((f) => f.name)).toEqual(["x", "g"]);
+    expect(bins).toEqual([rep.bins[0], rep.bins[2]]);
+    expect(featurizer.columns.find((c) => c.name === "y")!.reason).toBe("label column");
+  });
+
+  it("a second model on a stored representation equals one trained from scratch", () => {
+    const f = frame();
+    const first = trainPredictionModel(f, { labelColumn: "y", params: { max_rounds: 20 } });
+    const stored = parseRepresentation(serializeRepresentation(first.representation));
+    const second = trainPredictionModel(f, { labelColumn: "y", params: { max_rounds: 20 }, representation: stored });
+    expect(second.model).toEqual(first.model);
+  });
+});
