@@ -103,6 +103,14 @@ describe("ONNX export (TreeEnsemble v5, double) run in onnxruntime-web", () => {
     expect(toNumbers(out.prediction)).toEqual([-1, 10, -1, 20, -1, 20, -1]);
   });
 
+  it("categorical sets with large codes (up to 253) and non-code values", async () => {
+    const big = [3, 31, 32, 63, 64, 100, 200, 253];
+    const t = tree({ f: 1, cats: big, dl: 0, l: { f: 0, cats: [0, 250], dl: 1, l: { leaf: 1 }, r: { leaf: 2 } }, r: { leaf: 3 } });
+    const codes = [0, 3, 4, 31, 32, 33, 63, 64, 65, 100, 199, 200, 252, 253, 254, 2.5, -1, NaN];
+    const rows = codes.flatMap((c) => [[c, c], [250, c], [NaN, c]]);
+    await checkModel(model([t], 2, "regression"), rows);
+  });
+
   it("regression with large values keeps double precision", async () => {
     const rand = rng(11);
     const trees = Array.from({ length: 60 }, () => tree(randomSpec(rand, 5, 3000)));
