@@ -47,11 +47,16 @@ export class CsvTable {
     if (errors.length > 0) throw quoteError(errors[0].code, this.line);
   }
 
-  /** The columns, inferred from their distinct values; the file's `id` column is validated. */
+  /** The columns, inferred from their distinct values; the file's `id` column is validated.
+   * Each builder is dropped as soon as its column is built: a numeric column's codes are then
+   * garbage, so codes and values of all columns are never alive at once (peak memory). */
   finish(): Column[] {
     const names = this.names ?? [];
+    const builders: Array<DictionaryBuilder | undefined> = this.builders;
+    this.builders = [];
     return names.map((name, j) => {
-      const b = this.builders[j];
+      const b = builders[j]!;
+      builders[j] = undefined;
       const codes = b.finish();
       return name === ID_COLUMN
         ? keptIdFromStrings(b.dictionary, codes, this.rowCount)
