@@ -1,0 +1,82 @@
+/**
+ * `npm start`: the whole service on this machine. Applies migrations to the local D1, makes sure
+ * a local organization and API key exist (kept in .wrangler/local-api-key.json), then runs
+ * `wrangler dev` with embedded D1, R2, Durable Objects and Queues and prints the key.
+ * PORT picks the port (default: the first free one from 8787).
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { applyMigrations, createKey, keyIsValid, PERSIST_DIR } from "./d1";
+
+const KEY_FILE = ".wrangler/local-api-key.json";
+const local = { remote: false };
+
+function randomSecret(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex");
+}
+
+function ensureDevVars(): void {
+  if (existsSync(".dev.vars")) return;
+  writeFileSync(".dev.vars", `INTERNAL_SECRET=${randomSecret()}\nSIGNING_SECRET=${randomSecret()}\n`);
+}
+
+function portFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once("error", () => resolve(false));
+    srv.listen(port, host, () => srv.close(() => resolve(true)));
+  });
+}
+
+async function choosePort(host: string): Promise<number> {
+  if (process.env.PORT) return Number(process.env.PORT);
+  for (let p = 8787; p < 8887; p++) if (await portFree(p, host)) return p;
+  throw new Error("no free port between 8787 and 8886; set PORT");
+}
+
+async function ensureLocalKey(): Promise<string> {
+  if (existsSync(KEY_FILE)) {
+    const saved = JSON.parse(readFileSync(KEY_FILE, "utf8")) as { key: string };
+    if (await keyIsValid(local, saved.key)) return saved.key;
+  }
+  const created = await createKey(local, { orgName: "Local organization", keyName: "local development", userName: "Local Developer" });
+  mkdirSync(".wrangler", { recursive: true });
+  writeFileSync(KEY_FILE, JSON.stringify(created, null, 2));
+  return created.key;
+}
+
+async function waitForHealth(base: string, child: ReturnType<typeof spawn>): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with code ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("wrangler dev did not become healthy within 60 s");
+}
+
+const host = process.env.HOST ?? "127.0.0.1";
+ensureDevVars();
+console.log("Applying D1 migrations to the local database…");
+applyMigrations(local);
+const key = await ensureLocalKey();
+const port = await choosePort(host);
+const base = `http://${host}:${port}`;
+const child = spawn(
+  "npx",
+  ["wrangler", "dev", "--ip", host, "--port", String(port), "--persist-to", PERSIST_DIR, "--show-interactive-dev-session=false"],
+  { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+);
+for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => child.kill(sig));
+child.on("exit", (code) => process.exit(code ?? 0));
+await waitForHealth(base, child);
+console.log(`
+  Tabular ML service running at ${base}
+  API key: ${key}
+
+  Try:  curl -H "Authorization: Bearer ${key}" ${base}/datasets
+`);
