@@ -9,6 +9,10 @@ import { ApiError, notAuthenticated } from "./errors";
 /** Resolve `Authorization: Bearer <key>` (or `X-API-Key` where allowed) to a principal. */
 export function authenticate(opts: { allowXApiKey?: boolean } = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    // Several patterns can match one path (e.g. `/api/*` and `/api/datasets/:id/complete`): the
+    // first that authenticates wins, so a later, stricter one neither refuses X-API-Key where it
+    // is allowed nor counts the request against the rate limit a second time.
+    if (c.get("principal")) return next();
     const db = createDb(c.env.DB);
     const key = bearerToken(c.req.header("Authorization")) ?? (opts.allowXApiKey ? c.req.header("X-API-Key") : undefined);
     if (!key) throw notAuthenticated();
