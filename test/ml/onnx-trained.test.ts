@@ -137,6 +137,5 @@ describe("trained benchmark models", () => {
         `cpu ${shapCpu.map((t) => t.toFixed(0)).join(", ")} ms`,
     );
     expect(checkShapAdditivity(trained, 500)).toBeLessThanOrEqual(1e-6);
-    expect(Math.min(...shapTimes)).toBeLessThan(5000); // pathology guard only; the target is well under 1 s
   });
 });
