@@ -1,7 +1,7 @@
 import { asc, and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { datasetFiles, datasetVersions } from "../db/schema";
-import { compressors } from "hyparquet-compressors";
+import { portableCompressors } from "../ingest/portable-compressors";
 import { frameChunks } from "../ingest/columnar";
 import { concatFrames } from "../ingest/concat";
 import { readCsv } from "../ingest/csv";
@@ -51,7 +51,7 @@ export async function runIngestJob(deps: IngestDeps, job: JobRecord, control: Jo
     const obj = await deps.bucket.get(f.objectKey);
     if (!obj) throw new JobInputError(`The uploaded file '${f.filename}' is missing from storage; upload it again.`);
     results.push(
-      version.format === "parquet" ? await readParquet(await obj.arrayBuffer(), { compressors }) : await readCsv(obj.body),
+      version.format === "parquet" ? await readParquet(await obj.arrayBuffer(), { compressors: portableCompressors }) : await readCsv(obj.body),
     );
     await control.report({ progress: 5 + Math.round((70 * (i + 1)) / files.length) });
   }
