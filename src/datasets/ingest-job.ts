@@ -1,4 +1,4 @@
-import { asc, and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { datasetFiles, datasetVersions } from "../db/schema";
 import { portableCompressors } from "../ingest/portable-compressors";
@@ -37,7 +37,9 @@ export async function runIngestJob(deps: IngestDeps, job: JobRecord, control: Jo
     .select()
     .from(datasetFiles)
     .where(and(eq(datasetFiles.datasetVersionId, version.id), eq(datasetFiles.status, "uploaded")))
-    .orderBy(asc(datasetFiles.createdAt), asc(datasetFiles.id));
+    // Insertion order (SQLite's rowid) is the order the files were listed in the request: all files
+    // of a version share created_at, and their ids are random, so neither orders them.
+    .orderBy(sql`rowid`);
   if (files.length === 0) throw new JobInputError("The dataset version has no uploaded file.");
   const totalBytes = files.reduce((s, f) => s + f.bytes, 0);
   if (totalBytes > WORKER_INGEST_MAX_BYTES) {

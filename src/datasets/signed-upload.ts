@@ -25,6 +25,8 @@ interface PrepareRequest {
   description?: string;
   files: FileSpec[];
   input?: Record<string, unknown>;
+  /** Where file `i` sits in the request body, for 422 locations (`file` or `files[i]`). */
+  fileLoc?: (i: number) => (string | number)[];
 }
 
 /**
@@ -35,7 +37,8 @@ export async function prepareUpload(deps: DatasetDeps, principal: Principal, ori
   const formats = new Set<string>();
   req.files.forEach((f, i) => {
     if (f.bytes > SIGNED_UPLOAD_MAX_BYTES) {
-      throw invalid(["body", "files", i, "bytes"], `File is larger than the ${SIGNED_UPLOAD_MAX_BYTES / 1024 / 1024} MB upload limit`, f.bytes, "less_than_equal");
+      const loc = req.fileLoc ? req.fileLoc(i) : ["body", "files", i];
+      throw invalid([...loc, "bytes"], `File is larger than the ${SIGNED_UPLOAD_MAX_BYTES / 1024 / 1024} MB upload limit`, f.bytes, "less_than_equal");
     }
     const format = detectFormat(f.filename, f.content_type, null);
     if (!format) throw unsupportedType(f.filename);

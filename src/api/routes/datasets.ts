@@ -42,6 +42,7 @@ datasetRoutes.post("/datasets/upload", async (c) => {
     name: body.dataset_name,
     description: body.description,
     files: [body.file],
+    fileLoc: () => ["body", "file"],
   });
   const u = r.uploads[0];
   return c.json(
