@@ -9,11 +9,14 @@ import { applyFeaturizer, buildFeaturizer, featureKinds, selectFeatures, type Fe
 import { computeBins, type FeatureBins } from "./gbdt/bins";
 import { MlInputError } from "./errors";
 
+const PROFILE_SAMPLE = 100_000;
+
 export interface ColumnProfile {
   name: string;
   kind: ColumnKind;
   storage: "numeric" | "dictionary";
   missing: number;
+  /** Exact when the column has at most 100,000 present values; above that, estimated from a sample. */
   distinct: number;
   /** Numeric storage only (over present finite values; null when there are none). */
   min?: number | null;
@@ -91,9 +94,14 @@ export function profileFrame(frame: Frame): ColumnProfile[] {
       if (x < min) min = x;
       if (x > max) max = x;
     }
-    const s = sorted.subarray(0, m).sort();
+    // distinct count: exact up to PROFILE_SAMPLE present values, else estimated on an even sample
+    const step = Math.max(1, Math.ceil(m / PROFILE_SAMPLE));
+    let k = 0;
+    for (let i = 0; i < m; i += step) sorted[k++] = sorted[i];
+    const s = sorted.subarray(0, k).sort();
     let distinct = 0;
-    for (let i = 0; i < m; i++) if (i === 0 || s[i] !== s[i - 1]) distinct++;
+    for (let i = 0; i < k; i++) if (i === 0 || s[i] !== s[i - 1]) distinct++;
+    if (step > 1 && distinct > 0.5 * k) distinct = Math.round((distinct / k) * m);
     const mean = finite ? sum / finite : null;
     const std = finite && mean !== null ? Math.sqrt(Math.max(0, sum2 / finite - mean * mean)) : null;
     return {

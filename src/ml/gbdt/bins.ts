@@ -48,16 +48,52 @@ export function computeBins(
   const n = rows ? rows.length : numRows;
   const out: FeatureBins[] = [];
   const buf = new Float32Array(n);
+  const tmpA = new Uint32Array(n);
+  const tmpB = new Uint32Array(n);
   for (let f = 0; f < numFeatures; f++) {
     let m = 0;
     for (let i = 0; i < n; i++) {
       const x = data[(rows ? rows[i] : i) * numFeatures + f];
       if (x === x) buf[m++] = x;
     }
-    const vals = buf.subarray(0, m).sort();
+    const vals = sortFloat32(buf.subarray(0, m), tmpA, tmpB);
     out.push(isCategorical[f] ? categoricalBins(vals, maxBins - 1) : numericBins(vals, maxBins));
   }
   return out;
+}
+
+/** LSD radix sort (2 x 16 bits) of NaN-free float32 values, in place; returns `vals`. */
+function sortFloat32(vals: Float32Array, a: Uint32Array, b: Uint32Array): Float32Array {
+  const n = vals.length;
+  if (n < 2048) return vals.sort();
+  const bits = new Uint32Array(vals.buffer, vals.byteOffset, n);
+  for (let i = 0; i < n; i++) {
+    const u = bits[i];
+    a[i] = u & 0x80000000 ? ~u >>> 0 : (u | 0x80000000) >>> 0;
+  }
+  const count = new Int32Array(65536);
+  for (let pass = 0; pass < 2; pass++) {
+    const src = pass === 0 ? a : b;
+    const dst = pass === 0 ? b : a;
+    const shift = pass * 16;
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(src[i] >>> shift) & 0xffff]++;
+    let sum = 0;
+    for (let k = 0; k < 65536; k++) {
+      const c = count[k];
+      count[k] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const v = src[i];
+      dst[count[(v >>> shift) & 0xffff]++] = v;
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    const k = a[i];
+    bits[i] = k & 0x80000000 ? (k & 0x7fffffff) >>> 0 : ~k >>> 0;
+  }
+  return vals;
 }
 
 function categoricalBins(sorted: Float32Array, maxCodes: number): FeatureBins {
@@ -79,36 +115,33 @@ function categoricalBins(sorted: Float32Array, maxCodes: number): FeatureBins {
 }
 
 function numericBins(sorted: Float32Array, maxBins: number): FeatureBins {
-  const distinct: number[] = [];
-  const counts: number[] = [];
-  for (let i = 0; i < sorted.length; ) {
-    const x = sorted[i];
-    let j = i + 1;
-    while (j < sorted.length && sorted[j] === x) j++;
-    distinct.push(x);
-    counts.push(j - i);
-    i = j;
-  }
+  const m = sorted.length;
+  let distinct = 0;
+  for (let i = 0; i < m && distinct <= maxBins; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) distinct++;
   const upper: number[] = [];
-  const d = distinct.length;
-  if (d <= maxBins) {
-    for (let k = 0; k + 1 < d; k++) upper.push(edge(distinct[k], distinct[k + 1]));
+  if (distinct <= maxBins) {
+    for (let i = 1; i < m; i++) if (sorted[i] !== sorted[i - 1]) upper.push(edge(sorted[i - 1], sorted[i]));
     return { kind: "numeric", upper };
   }
-  // greedy quantiles over distinct values: close a bin once it holds its share of the rest
-  let remaining = sorted.length;
+  // greedy quantiles: each bin takes its share of the remaining values, extended to the end
+  // of the run of equal values it stops in (a heavy value gets a bin of its own)
+  let i = 0;
   let binsLeft = maxBins;
-  let acc = 0;
-  for (let k = 0; k + 1 < d && binsLeft > 1; k++) {
-    acc += counts[k];
-    const target = remaining / binsLeft;
-    // close when full, or when the next value alone would overfill this bin
-    if (acc >= target || (acc > 0 && acc + counts[k + 1] > 1.5 * target && acc >= 0.5 * target)) {
-      upper.push(edge(distinct[k], distinct[k + 1]));
-      remaining -= acc;
-      binsLeft--;
-      acc = 0;
+  while (binsLeft > 1 && i < m) {
+    const cut = Math.min(m - 1, i + Math.max(1, Math.ceil((m - i) / binsLeft)) - 1);
+    const v = sorted[cut];
+    // e = first index with sorted[e] > v
+    let lo = cut + 1;
+    let hi = m;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid] > v) hi = mid;
+      else lo = mid + 1;
     }
+    if (lo >= m) break;
+    upper.push(edge(v, sorted[lo]));
+    i = lo;
+    binsLeft--;
   }
   return { kind: "numeric", upper };
 }
@@ -127,37 +160,78 @@ export function applyBins(
   bins: FeatureBins[],
   rows?: Int32Array,
 ): Uint8Array {
-  const n = rows ? rows.length : numRows;
+  const idx = rows ?? Int32Array.from({ length: numRows }, (_, i) => i);
+  const n = idx.length;
   const F = numFeatures;
   const out = new Uint8Array(n * F);
   for (let f = 0; f < F; f++) {
     const b = bins[f];
-    if (b.kind === "numeric") {
-      const up = Float64Array.from(b.upper);
-      const last = up.length;
-      for (let i = 0; i < n; i++) {
-        const x = data[(rows ? rows[i] : i) * F + f];
-        if (x !== x) continue; // bin 0
-        let lo = 0;
-        let hi = last;
-        while (lo < hi) {
-          const mid = (lo + hi) >> 1;
-          if (x <= up[mid]) hi = mid;
-          else lo = mid + 1;
-        }
-        out[i * F + f] = lo + 1;
-      }
-    } else {
-      const other = b.codes.length + 1;
+    if (b.kind === "numeric") binNumeric(data, F, f, idx, Float64Array.from(b.upper), out);
+    else {
       const maxCode = b.codes.length ? b.codes[b.codes.length - 1] : -1;
-      const lookup = new Uint8Array(maxCode + 1).fill(other);
+      const lookup = new Uint8Array(maxCode + 1).fill(b.codes.length + 1);
       b.codes.forEach((c, k) => (lookup[c] = k + 1));
-      for (let i = 0; i < n; i++) {
-        const x = data[(rows ? rows[i] : i) * F + f];
-        if (x !== x) continue;
-        out[i * F + f] = x >= 0 && x <= maxCode && x === Math.floor(x) ? lookup[x] : other;
-      }
+      binCategorical(data, F, f, idx, lookup, b.codes.length + 1, out);
     }
   }
   return out;
+}
+
+function binNumeric(data: Float32Array, F: number, f: number, rows: Int32Array, up: Float64Array, out: Uint8Array): void {
+  const n = rows.length;
+  const last = up.length;
+  // a bucket table over [up[0], up[last-1]] narrows the search to a few edges
+  const B = 1024;
+  const lo0 = last ? up[0] : 0;
+  const span = last ? up[last - 1] - lo0 : 0;
+  const useTable = last > 8 && span > 0 && Number.isFinite(span);
+  const scale = useTable ? B / span : 0;
+  const start = new Int32Array(B + 1);
+  if (useTable) {
+    let k = 0;
+    for (let j = 0; j <= B; j++) {
+      const left = lo0 + j / scale;
+      while (k < last && up[k] < left) k++;
+      start[j] = k;
+    }
+    start[B] = last;
+  }
+  for (let i = 0; i < n; i++) {
+    const x = data[rows[i] * F + f];
+    if (x !== x) continue; // bin 0
+    let s = 0;
+    let e = last;
+    if (useTable) {
+      if (x <= lo0) e = 0;
+      else if (x > up[last - 1]) s = last;
+      else {
+        let j = Math.floor((x - lo0) * scale);
+        if (j >= B) j = B - 1;
+        s = start[j];
+        e = start[j + 1];
+        // guard against rounding at bucket borders
+        if ((s > 0 && up[s - 1] >= x) || (e < last && up[e] < x)) {
+          s = 0;
+          e = last;
+        }
+      }
+    }
+    // lower bound in [s, e]: first k with x <= up[k]
+    while (s < e) {
+      const mid = (s + e) >> 1;
+      if (x <= up[mid]) e = mid;
+      else s = mid + 1;
+    }
+    out[i * F + f] = s + 1;
+  }
+}
+
+function binCategorical(data: Float32Array, F: number, f: number, rows: Int32Array, lookup: Uint8Array, other: number, out: Uint8Array): void {
+  const n = rows.length;
+  const maxCode = lookup.length - 1;
+  for (let i = 0; i < n; i++) {
+    const x = data[rows[i] * F + f];
+    if (x !== x) continue;
+    out[i * F + f] = x >= 0 && x <= maxCode && x === Math.floor(x) ? lookup[x] : other;
+  }
 }

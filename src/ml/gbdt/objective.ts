@@ -56,11 +56,13 @@ export function gradients(
     for (let i = 0; i < n; i++) {
       const s = scores[i];
       const y = label[i];
-      const p = 1 / (1 + Math.exp(-s));
+      // one exp: e = exp(-|s|); p = sigmoid(s); loss = max(s, 0) - y*s + log(1 + e)
+      const e = Math.exp(s > 0 ? -s : s);
+      const inv = 1 / (1 + e);
+      const p = s > 0 ? inv : e * inv;
       grad[i] = p - y;
       hess[i] = Math.max(p * (1 - p), 1e-16);
-      // log(1 + exp(-|s|)) + max(s, 0) - y*s  (stable log-loss)
-      ll += (s > 0 ? s : 0) - y * s + Math.log1p(Math.exp(-Math.abs(s)));
+      ll += (s > 0 ? s : 0) - y * s + Math.log1p(e);
     }
     return ll / n;
   }
