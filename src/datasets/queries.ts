@@ -24,9 +24,9 @@ export async function listDatasets(db: Db, principal: Principal, q: { limit: num
   const cursor = decodeCursor(q.cursor);
   const where: (SQL | undefined)[] = [eq(datasets.orgId, principal.orgId)];
   if (q.search) {
-    // Case-insensitive substring; LIKE wildcards in the search are matched literally.
-    const escaped = q.search.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`);
-    where.push(sql`lower(${datasets.name}) like ${`%${escaped}%`} escape '\\'`);
+    // Case-insensitive substring. instr, not LIKE: D1 refuses LIKE patterns over 50 bytes ("LIKE
+    // or GLOB pattern too complex"), and instr has no wildcards to escape.
+    where.push(sql`instr(lower(${datasets.name}), lower(${q.search})) > 0`);
   }
   if (cursor) {
     where.push(or(lt(datasets.createdAt, cursor.createdAt), and(eq(datasets.createdAt, cursor.createdAt), lt(datasets.id, cursor.id))));

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { csvForm, fileForm, ingest, json, newOrg, prepareSigned, SIMPLE_PARQUET, SMALL_CSV, upload, waitForJob } from "./helpers";
+import { csvForm, expect422, fileForm, ingest, json, newOrg, prepareSigned, SIMPLE_PARQUET, SMALL_CSV, upload, waitForJob } from "./helpers";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -119,6 +119,24 @@ describe("GET /datasets", () => {
     await makeDatasets(org, ["Sales Q1", "q2 SALES report", "Inventory"]);
     const r = await json("/datasets?search=sAlEs", org);
     expect(r.body.items.map((d: any) => d.name).sort()).toEqual(["Sales Q1", "q2 SALES report"]);
+  });
+
+  it("searches with a long term (up to 200 characters) without failing", async () => {
+    const org = await newOrg();
+    const long = `quarterly-${"x".repeat(120)}`;
+    await makeDatasets(org, [`${long}-2024`, "short"]);
+    const r = await json(`/datasets?search=${encodeURIComponent(long.toUpperCase())}`, org);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.items.map((d: any) => d.name)).toEqual([`${long}-2024`]);
+    const max = await json(`/datasets?search=${"y".repeat(200)}`, org);
+    expect(max.status).toBe(200);
+    expect(max.body.items).toEqual([]);
+  });
+
+  it("answers 422 for a search term over 200 characters", async () => {
+    const org = await newOrg();
+    const [item] = expect422(await json(`/datasets?search=${"y".repeat(201)}`, org));
+    expect(item.loc).toEqual(["query", "search"]);
   });
 
   it("matches LIKE wildcards in the search literally", async () => {

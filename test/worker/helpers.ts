@@ -180,3 +180,14 @@ export function expect422(r: { status: number; body: any }): Array<{ loc: (strin
   }
   return r.body.detail;
 }
+
+/** Like waitForJob, but usable in beforeAll (expect.poll works inside tests only). */
+export async function untilJobEnds(org: TestOrg, jobId: string, timeoutMs = 20_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = (await json(`/jobs/${jobId}`, org)).body;
+    if (/^(succeeded|failed|canceled|rejected)$/.test(job?.status)) return job;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${job?.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
