@@ -214,12 +214,17 @@ export class TreeGrower {
     const F = this.F;
     let nl = 0;
     let nr = 0;
+    // branchless: write the row to both places, advance one of the two counters
+    // (rows[start + nl] was already read: nl <= i - start)
     for (let i = start, e = start + count; i < e; i++) {
       const row = rows[i];
-      if (table[bins[row * F + f]]) rows[start + nl++] = row;
-      else scratch[nr++] = row;
+      const goLeft = table[bins[row * F + f]];
+      rows[start + nl] = row;
+      scratch[nr] = row;
+      nl += goLeft;
+      nr += 1 - goLeft;
     }
-    rows.set(scratch.subarray(0, nr), start + nl);
+    for (let i = 0, o = start + nl; i < nr; i++) rows[o + i] = scratch[i];
     const depth = this.leafDepth[l] + 1;
     this.leafStart[r] = start + nl;
     this.leafCount[r] = nr;
