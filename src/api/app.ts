@@ -30,7 +30,9 @@ export function createApp(): Hono<AppEnv> {
 
   app.notFound((c) => {
     const allow = allowedMethods(app, c.req.path);
-    if (allow.length > 0) {
+    // A method the path does allow got here only through a variant Hono does not route (e.g. a
+    // trailing slash): that is an unknown route, not a 405 whose Allow names the method itself.
+    if (allow.length > 0 && !allow.includes(c.req.method)) {
       return errorResponse(c, new ApiError(405, "Method Not Allowed", { Allow: allow.join(", ") }));
     }
     return errorResponse(c, notFound());

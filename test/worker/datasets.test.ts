@@ -55,6 +55,25 @@ describe("POST /datasets", () => {
     expect(jobs.body.items).toHaveLength(1);
   });
 
+  it("releases an Idempotency-Key whose request failed, so a corrected retry goes through", async () => {
+    const org = await newOrg();
+    const bad = await json("/datasets", org, { method: "POST", headers: { "Idempotency-Key": "k-retry" }, body: csvForm(SMALL_CSV, { dataset_name: " " }) });
+    expect(bad.status).toBe(422);
+    const good = await json("/datasets", org, { method: "POST", headers: { "Idempotency-Key": "k-retry" }, body: csvForm(SMALL_CSV) });
+    expect(good.status).toBe(201);
+    expect((await json("/datasets", org)).body.items).toHaveLength(1);
+  });
+
+  it("scopes Idempotency-Key to the organization", async () => {
+    const a = await newOrg();
+    const b = await newOrg();
+    const ra = await json("/datasets", a, { method: "POST", headers: { "Idempotency-Key": "shared" }, body: csvForm(SMALL_CSV) });
+    const rb = await json("/datasets", b, { method: "POST", headers: { "Idempotency-Key": "shared" }, body: csvForm(SMALL_CSV) });
+    expect(rb.status).toBe(201);
+    expect(rb.body.dataset.id).not.toBe(ra.body.dataset.id);
+    expect((await json(`/datasets/${rb.body.dataset.id}`, b)).status).toBe(200);
+  });
+
   it("creates a second dataset for a different Idempotency-Key", async () => {
     const org = await newOrg();
     const a = await json("/datasets", org, { method: "POST", headers: { "Idempotency-Key": "k-a" }, body: csvForm(SMALL_CSV) });

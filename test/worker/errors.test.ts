@@ -60,6 +60,19 @@ describe("405 Method Not Allowed", () => {
   });
 });
 
+describe("trailing slashes", () => {
+  it.each([
+    ["GET", "/datasets/"],
+    ["POST", "/datasets/"],
+    ["GET", "/jobs/"],
+  ])("%s %s is an unknown route (404), not a 405 that allows the method itself", async (method, path) => {
+    const org = await newOrg();
+    const r = await json(path, org, { method });
+    expect(r.status).toBe(404);
+    expect(r.body).toEqual({ detail: "Not found" });
+  });
+});
+
 describe("413 Payload Too Large", () => {
   it("refuses a body declared above 30 MB by Content-Length, naming the signed-URL flow", async () => {
     const org = await newOrg();
@@ -205,6 +218,34 @@ describe("422 validation in the pydantic shape", () => {
       expect(item.loc).toEqual(["query", "cursor"]);
     },
   );
+
+  it.each([
+    ["/datasets/00000000-0000-4000-8000-000000000000/preview?limit=0", ["query", "limit"]],
+    ["/datasets/00000000-0000-4000-8000-000000000000/preview?limit=501", ["query", "limit"]],
+    ["/datasets/00000000-0000-4000-8000-000000000000/preview?dataset_version_id=v1", ["query", "dataset_version_id"]],
+  ])("preview query %s", async (path, loc) => {
+    const org = await newOrg();
+    const [item] = expect422(await json(path, org));
+    expect(item.loc).toEqual(loc);
+  });
+
+  it.each<[string, unknown, (string | number)[]]>([
+    ["no ids", {}, ["body", "ids"]],
+    ["empty ids", { ids: [] }, ["body", "ids"]],
+    ["501 ids", { ids: Array.from({ length: 501 }, (_, i) => i) }, ["body", "ids"]],
+    ["an empty string id", { ids: [""] }, ["body", "ids", 0]],
+  ])("rows lookup with %s", async (_what, body, loc) => {
+    const org = await newOrg();
+    const items = expect422(await json("/datasets/00000000-0000-4000-8000-000000000000/rows/lookup", org, { method: "POST", body: body as any }));
+    expect(items.map((i) => i.loc.slice(0, loc.length))).toContainEqual(loc);
+  });
+
+  it("explain with invalid JSON", async () => {
+    const org = await newOrg();
+    const p = await json("/datasets/upload", org, { method: "POST", body: { dataset_name: "x", file: { filename: "d.csv", bytes: 5, content_type: "text/csv" } } });
+    const [item] = expect422(await json(`/jobs/${p.body.job_id}/explain`, org, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{ids: [1]}" }));
+    expect(item.type).toBe("json_invalid");
+  });
 
   it("an unknown job type or status filter", async () => {
     const org = await newOrg();
