@@ -17,7 +17,10 @@ export interface GbdtParams {
   /** <= 0: unlimited (leaf-wise growth bounded by numLeaves). */
   maxDepth: number;
   maxRounds: number;
-  /** Stop when the validation loss has not improved for this many rounds (0 = never). */
+  /**
+   * Stop when the validation loss has not improved for this many rounds; the model keeps the
+   * rounds up to the best one. 0 = never stop early and keep every round.
+   */
   earlyStoppingRounds: number;
   minDataInLeaf: number;
   minSumHessianInLeaf: number;
@@ -90,7 +93,10 @@ export interface TrainGbdtResult {
   bins: FeatureBins[];
   history: IterationInfo[];
   stopReason: StopReason;
-  /** Rounds kept in the model (best validation round when a validation set is given). */
+  /**
+   * Rounds kept in the model: up to the best validation round with early stopping, else all.
+   * model.bestIteration = rounds - 1 (0-based index of the last kept round; 0 when none).
+   */
   rounds: number;
 }
 
@@ -162,7 +168,7 @@ export function trainGbdt(input: TrainGbdtInput): TrainGbdtResult {
     const trainLoss = gradients(obj, scores, y, K, grad, hess, prob);
     const info: IterationInfo = { iteration: round + 1, trainLoss, valLoss };
     history.push(info);
-    if (valLoss !== null) {
+    if (valLoss !== null && p.earlyStoppingRounds > 0) {
       if (bestRound < 0 || valLoss < bestLoss - 1e-12 * Math.abs(bestLoss)) {
         bestLoss = valLoss;
         bestRound = round;
