@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signUploadToken } from "../../src/storage/signed-upload";
-import { call, expect422, json, newOrg, prepareSigned, putSigned, sha256Hex, signedIngest, SMALL_CSV, upload, waitForJob } from "./helpers";
+import { call, expect422, json, newOrg, prepareSigned, putSigned, sha256Hex, SIMPLE_PARQUET, signedIngest, SMALL_CSV, upload, waitForJob } from "./helpers";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const complete = (org: Awaited<ReturnType<typeof newOrg>>, versionId: string, prefix = "") =>
@@ -38,6 +38,18 @@ describe("signed-URL upload: prepare, PUT, complete", () => {
     expect(job.status).toBe("succeeded");
     const d = await json(`/datasets/${p.dataset.id}`, org);
     expect(d.body.current_version).toMatchObject({ status: "ready", row_count: 4, column_count: 4 });
+  });
+
+  it("ingests a Parquet file sent through the signed URL", async () => {
+    const org = await newOrg();
+    const type = "application/vnd.apache.parquet";
+    const p = await prepareSigned(org, { filename: "simple.parquet", bytes: SIMPLE_PARQUET.length, content_type: type });
+    expect((await putSigned(p.upload.upload_url, SIMPLE_PARQUET, type)).status).toBe(200);
+    expect((await complete(org, p.dataset.version_id)).body.counts).toEqual({ expected: 1, uploaded: 1, failed: 0 });
+    const job = await waitForJob(org, p.job_id);
+    expect(job.error_message).toBeNull();
+    const d = await json(`/datasets/${p.dataset.id}`, org);
+    expect(d.body.current_version).toMatchObject({ status: "ready", row_count: 3, column_count: 2 });
   });
 
   it("prepare with dataset_id adds a version to an existing dataset", async () => {
@@ -103,6 +115,20 @@ describe("signed-URL upload errors", () => {
     const res = await putSigned(p.upload.upload_url, enc(SMALL_CSV));
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).detail).toMatch(/999 bytes were declared/);
+  });
+
+  it("PUT without a Content-Length (a streamed body) answers 411", async () => {
+    const org = await newOrg();
+    const p = await prepareSigned(org, { bytes: 3 });
+    const body = new ReadableStream({
+      start(c) {
+        c.enqueue(enc("a,b"));
+        c.close();
+      },
+    });
+    const res = await putSigned(p.upload.upload_url, body);
+    expect(res.status).toBe(411);
+    expect(((await res.json()) as any).detail).toMatch(/Content-Length/);
   });
 
   it("PUT with a tampered token answers 403", async () => {
