@@ -86,27 +86,39 @@ export class TreeGrower {
       splitFeature: [], threshold: [], isCategorical: [], leftCategories: [], defaultLeft: [],
       left: [], right: [], internalCover: [], gain: [], leafValue: [], leafCover: [],
     };
-    let G = 0;
-    let H = 0;
-    for (let i = 0; i < m; i++) {
-      const r = this.rowIdx[i];
-      G += grad[r];
-      H += hess[r];
-    }
     this.numLeaves = 1;
     this.numNodes = 0;
     this.leafStart[0] = 0;
     this.leafCount[0] = m;
-    this.leafG[0] = G;
-    this.leafH[0] = H;
     this.leafDepth[0] = 0;
     this.leafParent[0] = -1;
     this.leafHist[0] = 0;
     let nextHist = 1;
-    if (p.numLeaves > 1 && this.canSplit(0)) {
+    if (p.numLeaves > 1 && this.canSplit(0) && nSel > 0) {
       this.build(0, grad, hess, unitHess, sel, nSel);
+      // root sums from the histogram of any built feature (saves a pass over the rows)
+      const hist = this.pool[0];
+      let G = 0;
+      let H = 0;
+      for (let idx = this.off3[sel[0]], e = idx + this.nb[sel[0]] * 3; idx < e; idx += 3) {
+        G += hist[idx];
+        H += hist[idx + 1];
+      }
+      this.leafG[0] = G;
+      this.leafH[0] = H;
       this.findSplit(0, sel, nSel);
-    } else this.search.gain[0] = -Infinity;
+    } else {
+      let G = 0;
+      let H = 0;
+      for (let i = 0; i < m; i++) {
+        const r = this.rowIdx[i];
+        G += grad[r];
+        H += hess[r];
+      }
+      this.leafG[0] = G;
+      this.leafH[0] = H;
+      this.search.gain[0] = -Infinity;
+    }
 
     const gainArr = this.search.gain;
     while (this.numLeaves < p.numLeaves) {
