@@ -6,7 +6,8 @@
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
-import { DATASETS, datasetFiles, readCsvFrame, readFolds } from "./datasets";
+import { loadBenchDataset } from "../../test/ml/helpers/bench-data";
+import { DATASETS, datasetFiles } from "./datasets";
 import { runOurs } from "./engine";
 import { ensurePython, runReference } from "./python";
 import { report, type Row } from "./report";
@@ -23,6 +24,8 @@ const repeats = quick ? 1 : 3;
 const opt = { repeats, oneRowCalls: quick ? 200 : 2000, fitBudgetS: quick ? 0 : 120 };
 const withRef = !flag("--no-ref") && ensurePython();
 
+const sh = (cmd: string) => { try { return execFileSync("sh", ["-c", cmd]).toString().trim(); } catch { return "?"; } };
+const commit = sh("git rev-parse --short HEAD") + (sh("git status --porcelain src/ml test/ml/helpers") ? " + uncommitted engine changes" : "");
 const rows: Row[] = [];
 let versions: Record<string, string> = {};
 for (const spec of specs) {
@@ -30,8 +33,8 @@ for (const spec of specs) {
   const { csv, folds: foldsPath } = datasetFiles(spec.name);
   const row: Row = { spec };
   try {
-    const frame = readCsvFrame(csv);
-    row.ours = await runOurs(spec, frame, readFolds(foldsPath), opt);
+    const { frame, folds } = loadBenchDataset(spec.name, csv);
+    row.ours = await runOurs(spec, frame, folds, opt);
     console.log("  ours:", JSON.stringify(row.ours));
   } catch (e) {
     row.oursError = `engine failed: ${(e as Error).message.split("\n")[0]}`;
@@ -44,11 +47,10 @@ for (const spec of specs) {
   rows.push(row);
 }
 
-const sh = (cmd: string) => { try { return execFileSync("sh", ["-c", cmd]).toString().trim(); } catch { return "?"; } };
 const command = `npm run bench:ml${argv.length ? " -- " + argv.join(" ") : ""}`;
 const header = [
   "# ML benchmark: our GBDT vs XGBoost and scikit-learn HistGradientBoosting", "",
-  `Command: \`${command}\` — ${new Date().toISOString().replace("T", " ").slice(0, 16)} UTC, commit ${sh("git rev-parse --short HEAD")}.`,
+  `Command: \`${command}\` — ${new Date().toISOString().replace("T", " ").slice(0, 16)} UTC, engine at commit ${commit}.`,
   `Machine: ${sh("nproc")} cores (${cpus()[0]?.model ?? "?"}), shared with other work, so timings are noisy; ` +
     `Node ${process.version}; ${Object.entries(versions).map(([k, v]) => `${k} ${v}`).join(", ") || "no Python reference"}. ` +
     "Everything single-threaded (our engine is; XGBoost nthread=1, OMP_NUM_THREADS=1; onnxruntime-web numThreads=1).",
