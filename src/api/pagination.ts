@@ -1,3 +1,5 @@
+import { and, eq, lt, or, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import { invalid } from "./errors";
 
@@ -40,4 +42,10 @@ export function toPage<T extends { createdAt: string; id: string }, U>(
     items: page.map(present),
     next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
   };
+}
+
+/** Rows strictly after the cursor in (created_at, id) descending order. */
+export function afterCursor(createdAt: SQLiteColumn, id: SQLiteColumn, cursor: Cursor | undefined): SQL | undefined {
+  if (!cursor) return undefined;
+  return or(lt(createdAt, cursor.createdAt), and(eq(createdAt, cursor.createdAt), lt(id, cursor.id)));
 }

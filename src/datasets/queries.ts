@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Principal } from "../api/context";
-import { decodeCursor, toPage } from "../api/pagination";
+import { afterCursor, decodeCursor, toPage } from "../api/pagination";
 import { inChunks, type Db } from "../db/client";
 import { datasets, datasetVersions, models, modelVersions } from "../db/schema";
 import { presentDataset, presentDatasetDetail, presentVersion } from "./presenter";
@@ -28,9 +28,7 @@ export async function listDatasets(db: Db, principal: Principal, q: { limit: num
     // or GLOB pattern too complex"), and instr has no wildcards to escape.
     where.push(sql`instr(lower(${datasets.name}), lower(${q.search})) > 0`);
   }
-  if (cursor) {
-    where.push(or(lt(datasets.createdAt, cursor.createdAt), and(eq(datasets.createdAt, cursor.createdAt), lt(datasets.id, cursor.id))));
-  }
+  where.push(afterCursor(datasets.createdAt, datasets.id, cursor));
   const rows = await db
     .select()
     .from(datasets)
@@ -63,7 +61,7 @@ export async function listModelsOfDataset(db: Db, principal: Principal, id: stri
   const cursor = decodeCursor(q.cursor);
   const trained = db.select({ id: modelVersions.modelId }).from(modelVersions).where(eq(modelVersions.datasetId, d.id));
   const where: (SQL | undefined)[] = [eq(models.orgId, principal.orgId), inArray(models.id, trained)];
-  if (cursor) where.push(or(lt(models.createdAt, cursor.createdAt), and(eq(models.createdAt, cursor.createdAt), lt(models.id, cursor.id))));
+  where.push(afterCursor(models.createdAt, models.id, cursor));
   const rows = await db
     .select()
     .from(models)

@@ -1,7 +1,7 @@
-import { and, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
 import { conflict, notFound } from "../api/errors";
 import type { Principal } from "../api/context";
-import { decodeCursor, toPage } from "../api/pagination";
+import { afterCursor, decodeCursor, toPage } from "../api/pagination";
 import { inChunks, nowIso, type Db } from "../db/client";
 import { datasetVersions, jobs, modelVersions } from "../db/schema";
 import type { JobDO } from "../durable/job";
@@ -113,9 +113,7 @@ export async function listJobs(db: Db, principal: Principal, f: JobFilters) {
   if (f.status) where.push(eq(jobs.status, f.status));
   if (f.model_id) where.push(eq(jobs.modelId, f.model_id));
   if (f.dataset_id) where.push(eq(jobs.datasetId, f.dataset_id));
-  if (cursor) {
-    where.push(or(lt(jobs.createdAt, cursor.createdAt), and(eq(jobs.createdAt, cursor.createdAt), lt(jobs.id, cursor.id))));
-  }
+  where.push(afterCursor(jobs.createdAt, jobs.id, cursor));
   const rows = (
     await db
       .select()
