@@ -1,7 +1,7 @@
 /**
  * npm run bench:ml [-- --only diamonds,shuttle] [--quick] [--no-ref] [--no-write]
  * Our GBDT vs XGBoost and scikit-learn HGB on the fixed folds of /work/shared/bench-data;
- * prints the tables and writes bench/RESULTS.md (unless --only/--no-write).
+ * prints the tables and writes bench/RESULTS.md (not with --only, --quick or --no-write).
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -62,7 +62,7 @@ const header = [
 ].join("\n");
 const md = report(rows, header);
 console.log("\n" + md);
-if (!only && !flag("--no-write")) {
+if (!only && !quick && !flag("--no-write")) {
   writeFileSync("bench/RESULTS.md", md);
   console.log("wrote bench/RESULTS.md");
 }
