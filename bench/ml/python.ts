@@ -7,7 +7,7 @@ const PACKAGES = ["python3-xgboost", "python3-sklearn", "python3-pandas", "pytho
 
 export interface RefResult {
   fit_s: number; rounds: number; predict_1_s: number; predict_1000_s: number; predict_all_s: number;
-  test_rows: number; r2?: number; accuracy?: number; auc?: number; logloss?: number;
+  test_rows: number; predict_1_pandas_s?: number; r2?: number; accuracy?: number; auc?: number; logloss?: number;
 }
 export interface RefOutput { versions: Record<string, string>; results: Record<string, RefResult> }
 
