@@ -8,9 +8,10 @@ import { findColumn } from "./frame";
 import { MlInputError } from "./errors";
 import { applyFeaturizer, featureKinds, type FeaturizerSpec } from "./featurize";
 import type { GbdtModel } from "./gbdt/model";
+import { transformScores } from "./gbdt/objective";
 import { predict } from "./gbdt/predict";
 import { Rng } from "./gbdt/random";
-import { DEFAULT_GBDT_PARAMS, trainGbdt, type GbdtParams, type IterationInfo, type StopReason } from "./gbdt/train";
+import { DEFAULT_GBDT_PARAMS, trainGbdt, type GbdtParams, type IterationInfo, type StopReason, type TrainGbdtResult } from "./gbdt/train";
 import { classificationMetrics, regressionMetrics, type MetricValue } from "./metrics";
 import { buildRepresentation, deriveModelFeatures, type Representation } from "./representation";
 import type { Column } from "./frame";
@@ -162,10 +163,7 @@ export function trainPredictionModel(frame: Frame, opts: TrainPredictionOptions)
   });
 
   const evalRows = val.length > 0 ? val : train;
-  const F = m.numFeatures;
-  const ev = new Float32Array(evalRows.length * F);
-  for (let i = 0; i < evalRows.length; i++) ev.set(m.data.subarray(evalRows[i] * F, evalRows[i] * F + F), i * F);
-  const pred = predict(res.model, ev, evalRows.length);
+  const pred = evalPredictions(res, evalRows === val, m.data, m.numFeatures, evalRows);
   const yEval = Float64Array.from(evalRows, (r) => lab.y[r]);
   const metrics: Record<string, MetricValue> =
     lab.task === "regression"
@@ -338,4 +336,16 @@ function inferTask(col: Column, rowCount: number): Task {
     if (seen.size > 10) return "regression";
   }
   return "classification";
+}
+
+/**
+ * Predictions on the rows the metrics are computed on: from the raw scores training kept up to
+ * date when it has them (no second pass over the trees), else by predicting again.
+ */
+function evalPredictions(res: TrainGbdtResult, onVal: boolean, data: Float32Array, F: number, rows: Int32Array): Float64Array {
+  const raw = onVal ? res.valRaw : res.trainRaw;
+  if (raw) return transformScores(res.model.objective, Float64Array.from(raw), res.model.numOutputs);
+  const ev = new Float32Array(rows.length * F);
+  for (let i = 0; i < rows.length; i++) ev.set(data.subarray(rows[i] * F, rows[i] * F + F), i * F);
+  return predict(res.model, ev, rows.length);
 }

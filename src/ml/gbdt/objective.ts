@@ -5,8 +5,6 @@
  */
 import type { Objective } from "./model";
 
-const EPS = 1e-15;
-
 export function baseScore(objective: Objective, label: Float64Array, K: number): number[] {
   const n = label.length;
   if (objective === "regression") {
@@ -28,8 +26,9 @@ export function baseScore(objective: Objective, label: Float64Array, K: number):
 }
 
 /**
- * Fill grad/hess for the current scores and return the loss at those scores.
- * (Regression hessians are all 1 and are not rewritten.)
+ * Fill grad/hess for the current scores. (Regression hessians are all 1 and are not rewritten.)
+ * The loss is computed apart, by `loss`, so that it can run on a sample of the rows: a log per
+ * row per round costs as much as the gradients themselves.
  */
 export function gradients(
   objective: Objective,
@@ -39,35 +38,25 @@ export function gradients(
   grad: Float64Array,
   hess: Float64Array,
   prob: Float64Array,
-): number {
+): void {
   const n = label.length;
-  if (n === 0) return 0;
   if (objective === "regression") {
-    let se = 0;
-    for (let i = 0; i < n; i++) {
-      const d = scores[i] - label[i];
-      grad[i] = d;
-      se += d * d;
-    }
-    return Math.sqrt(se / n);
+    for (let i = 0; i < n; i++) grad[i] = scores[i] - label[i];
+    return;
   }
   if (objective === "binary") {
-    let ll = 0;
     for (let i = 0; i < n; i++) {
       const s = scores[i];
-      const y = label[i];
-      // one exp: e = exp(-|s|); p = sigmoid(s); loss = max(s, 0) - y*s + log(1 + e)
+      // one exp: e = exp(-|s|); p = sigmoid(s)
       const e = Math.exp(s > 0 ? -s : s);
       const inv = 1 / (1 + e);
       const p = s > 0 ? inv : e * inv;
-      grad[i] = p - y;
+      grad[i] = p - label[i];
       hess[i] = Math.max(p * (1 - p), 1e-16);
-      ll += (s > 0 ? s : 0) - y * s + Math.log1p(e);
     }
-    return ll / n;
+    return;
   }
   const factor = K / (K - 1);
-  let ll = 0;
   for (let i = 0; i < n; i++) {
     const base = i * K;
     let max = -Infinity;
@@ -85,31 +74,32 @@ export function gradients(
       grad[k * n + i] = pk - isY;
       hess[k * n + i] = Math.max(factor * pk * (1 - pk), 1e-16);
     }
-    ll -= Math.log(Math.max(prob[y] / sum, EPS));
   }
-  return ll / n;
 }
 
-/** Loss only (validation). */
-export function loss(objective: Objective, scores: Float64Array, label: Float64Array, K: number): number {
-  const n = label.length;
+/** The loss at the given scores, over all rows or over the listed ones (a sample). */
+export function loss(objective: Objective, scores: Float64Array, label: Float64Array, K: number, rows?: Int32Array): number {
+  const n = rows ? rows.length : label.length;
   if (n === 0) return NaN;
   let acc = 0;
   if (objective === "regression") {
-    for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const i = rows ? rows[j] : j;
       const d = scores[i] - label[i];
       acc += d * d;
     }
     return Math.sqrt(acc / n);
   }
   if (objective === "binary") {
-    for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const i = rows ? rows[j] : j;
       const s = scores[i];
       acc += (s > 0 ? s : 0) - label[i] * s + Math.log1p(Math.exp(-Math.abs(s)));
     }
     return acc / n;
   }
-  for (let i = 0; i < n; i++) {
+  for (let j = 0; j < n; j++) {
+    const i = rows ? rows[j] : j;
     const base = i * K;
     let max = -Infinity;
     for (let k = 0; k < K; k++) if (scores[base + k] > max) max = scores[base + k];
