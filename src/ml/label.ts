@@ -1,0 +1,88 @@
+/**
+ * The label of a prediction model: its values per row, the task (given or inferred) and the
+ * classes, with the input checks that turn a bad label into a clear MlInputError.
+ */
+import { MlInputError } from "./errors";
+import type { Column } from "./frame";
+
+export type Task = "classification" | "regression";
+/** Most classes a classification label may have. */
+export const MAX_CLASSES = 100;
+
+export interface Label {
+  task: Task;
+  /** Per frame row: class index or target value (NaN where missing). */
+  y: Float64Array;
+  /** Rows with a label. */
+  rows: Int32Array;
+  classes: string[] | null;
+}
+
+/**
+ * Label values, task (inferred when absent: dictionary or boolean label, or numeric with at most
+ * 10 distinct integer values -> classification) and classes (sorted; numerically when all
+ * numeric). Rows with a missing label are left out of `rows`.
+ */
+export function extractLabel(col: Column, rowCount: number, task?: Task): Label {
+  const name = col.name;
+  let present = 0;
+  for (let i = 0; i < rowCount; i++) if (col.storage === "dictionary" ? col.codes[i] >= 0 : col.values[i] === col.values[i]) present++;
+  if (present === 0) throw new MlInputError(`label column "${name}" has no values (all missing)`);
+  if (col.storage === "numeric") {
+    let inf = 0;
+    for (let i = 0; i < rowCount; i++) if (col.values[i] === Infinity || col.values[i] === -Infinity) inf++;
+    if (inf > 0) throw new MlInputError(`label column "${name}" contains ${inf} infinite value(s)`);
+  }
+  const inferred = task ?? inferTask(col, rowCount);
+  const y = new Float64Array(rowCount).fill(NaN);
+  const rows: number[] = [];
+  if (inferred === "regression") {
+    if (col.storage === "dictionary") {
+      const parsed = col.dictionary.map((s) => (s.trim() === "" ? NaN : Number(s)));
+      const bad = col.dictionary.find((s, c) => !Number.isFinite(parsed[c]));
+      if (bad !== undefined) throw new MlInputError(`regression label "${name}" has a non-numeric value: "${bad}"`);
+      for (let i = 0; i < rowCount; i++) if (col.codes[i] >= 0) y[i] = parsed[col.codes[i]];
+    } else y.set(col.values.subarray(0, rowCount));
+    for (let i = 0; i < rowCount; i++) if (y[i] === y[i]) rows.push(i);
+    return { task: "regression", y, rows: Int32Array.from(rows), classes: null };
+  }
+  // classification: class strings
+  const str: (string | null)[] = new Array(rowCount);
+  for (let i = 0; i < rowCount; i++) {
+    if (col.storage === "dictionary") str[i] = col.codes[i] >= 0 ? col.dictionary[col.codes[i]] : null;
+    else {
+      const v = col.values[i];
+      str[i] = v !== v ? null : col.kind === "boolean" ? (v !== 0 ? "true" : "false") : String(v);
+    }
+  }
+  const distinct = [...new Set(str.filter((s): s is string => s !== null))];
+  if (distinct.length > MAX_CLASSES) {
+    throw new MlInputError(`label column "${name}" has ${distinct.length} distinct classes; the limit for classification is ${MAX_CLASSES}`);
+  }
+  if (distinct.length < 2) throw new MlInputError(`label column "${name}" has only one class ("${distinct[0]}"); at least two are needed`);
+  const allNumeric = distinct.every((s) => s.trim() !== "" && Number.isFinite(Number(s)));
+  const classes = allNumeric ? distinct.sort((a, b) => Number(a) - Number(b)) : distinct.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const index = new Map(classes.map((c, k) => [c, k]));
+  for (let i = 0; i < rowCount; i++) {
+    const s = str[i];
+    if (s !== null) {
+      y[i] = index.get(s)!;
+      rows.push(i);
+    }
+  }
+  return { task: "classification", y, rows: Int32Array.from(rows), classes };
+}
+
+function inferTask(col: Column, rowCount: number): Task {
+  if (col.storage === "dictionary" || col.kind === "boolean") return "classification";
+  if (col.kind === "datetime") return "regression";
+  const seen = new Set<number>();
+  for (let i = 0; i < rowCount; i++) {
+    const v = col.values[i];
+    if (v !== v) continue;
+    if (v !== Math.floor(v)) return "regression";
+    seen.add(v);
+    if (seen.size > 10) return "regression";
+  }
+  return "classification";
+}
