@@ -178,6 +178,8 @@ export const jobs = sqliteTable(
     totalSteps: integer("total_steps"),
     currentPhase: text("current_phase"),
     metricsHistoryJson: text("metrics_history_json"),
+    // Revision of the job object's state this copy reflects (copies only move forward).
+    revision: integer("revision").notNull().default(0),
   },
   (t) => [
     index("jobs_org_created_idx").on(t.orgId, t.createdAt, t.id),

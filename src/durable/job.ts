@@ -2,46 +2,27 @@ import { DurableObject } from "cloudflare:workers";
 import { createDb, nowIso } from "../db/client";
 import { creditsFor } from "../jobs/credits";
 import { syncResourceStatus } from "../jobs/effects";
-import { mirrorJob } from "../jobs/mirror";
 import { capHistory } from "../jobs/metrics-history";
+import { mirrorJob } from "../jobs/mirror";
 import { isTerminal, type JobRecord, type JobStatus, type JsonObject, type ProgressReport } from "../jobs/types";
+import { MAX_ATTEMPTS, MIRROR_INTERVAL_MS, newInternal, nextAlarm, watchdogDeadline, type Stored } from "./job-state";
 
-/** How long a queued job may wait for a worker before its message is sent again. */
-const QUEUE_PICKUP_TIMEOUT_MS = 10 * 60_000;
-/** Re-sends of a lost queue message, and restarts of a worker that went silent. */
-export const MAX_ATTEMPTS = 3;
-/** Progress is mirrored to D1 at most this often; transitions are mirrored at once. */
-const MIRROR_INTERVAL_MS = 1_000;
-
-interface Internal {
-  /** Deliveries that started the work; the watchdog gives up after MAX_ATTEMPTS. */
-  attempts: number;
-  /** Queue message being worked on, so that a redelivery of the same message can take over. */
-  messageId: string | null;
-  lastHeartbeatMs: number | null;
-  queuedAtMs: number | null;
-  dispatches: number;
-  uploadExpiresAtMs: number | null;
-  lastMirrorMs: number;
-  rowsProcessed: number;
-}
-
-interface Stored {
-  job: JobRecord;
-  internal: Internal;
-}
+export { MAX_ATTEMPTS } from "./job-state";
 
 /** `job` is set when the delivery may start the work (RPC results are plain objects, no unions). */
 export interface BeginResult {
   job: JobRecord | null;
+  /** The attempt token: later calls of this worker pass it, and are refused once it is stale. */
   attempt: number;
   status: JobStatus | null;
 }
 
 /**
- * One Durable Object per job: the single writer of the job's state. Every transition goes
- * through here, is mirrored into D1 for listing, and updates the resource the job produces.
- * An alarm acts as watchdog: no job stays queued or running forever.
+ * One Durable Object per job: the single writer of the job's state. Every transition is saved
+ * here first, then mirrored into D1 for listing together with the status of the resource the job
+ * produces; a mirror that fails is retried by the alarm, and D1 only ever moves forward
+ * (revisions), so lists never stay behind or go back. The same alarm is the watchdog: no job
+ * stays queued or running forever.
  */
 export class JobDO extends DurableObject<Env> {
   private cache: Stored | null = null;
@@ -51,16 +32,35 @@ export class JobDO extends DurableObject<Env> {
     return this.cache;
   }
 
-  private async save(s: Stored, opts: { mirror: "now" | "throttled" } = { mirror: "now" }): Promise<void> {
+  private async save(s: Stored, mirror: "now" | "throttled" = "now"): Promise<void> {
     s.job.updatedAt = nowIso();
+    s.internal.revision += 1;
     this.cache = s;
     await this.ctx.storage.put("state", s);
     const now = Date.now();
-    if (opts.mirror === "now" || now - s.internal.lastMirrorMs >= MIRROR_INTERVAL_MS) {
+    if (mirror === "now" || s.internal.mirrorPending || now - s.internal.lastMirrorMs >= MIRROR_INTERVAL_MS) {
       s.internal.lastMirrorMs = now;
+      await this.mirror(s, mirror === "now" || s.internal.mirrorPending);
+    }
+  }
+
+  /** Copy the job to D1 (and the resource's status on transitions); on failure, retry later. */
+  private async mirror(s: Stored, withResource: boolean): Promise<void> {
+    try {
       const db = createDb(this.env.DB);
-      await mirrorJob(db, s.job);
-      if (opts.mirror === "now") await syncResourceStatus(db, s.job);
+      await mirrorJob(db, s.job, s.internal.revision);
+      if (withResource) await syncResourceStatus(db, s.job);
+      if (s.internal.mirrorPending) {
+        s.internal.mirrorPending = false;
+        await this.ctx.storage.put("state", s);
+      }
+    } catch (e) {
+      console.error(`mirroring job ${s.job.id} to D1 failed; the alarm retries it`, e);
+      if (!s.internal.mirrorPending) {
+        s.internal.mirrorPending = true;
+        await this.ctx.storage.put("state", s);
+      }
+      await this.scheduleAlarm(s);
     }
   }
 
@@ -69,25 +69,26 @@ export class JobDO extends DurableObject<Env> {
     return (Number.isFinite(s) && s > 0 ? s : 120) * 1000;
   }
 
+  private async scheduleAlarm(s: Stored): Promise<void> {
+    const at = nextAlarm(s, this.heartbeatTimeoutMs());
+    if (at === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(at);
+  }
+
+  /** A call from a worker whose attempt was superseded (restarted by the watchdog) is refused. */
+  private stale(s: Stored, attempt: number | undefined): boolean {
+    return attempt !== undefined && attempt !== s.internal.attempts;
+  }
+
   /** Create the job. Idempotent: a second call returns the job as it is. */
   async create(job: JobRecord, opts: { uploadExpiresAtMs?: number } = {}): Promise<JobRecord> {
     const existing = await this.load();
     if (existing) return existing.job;
-    const s: Stored = {
-      job,
-      internal: {
-        attempts: 0,
-        messageId: null,
-        lastHeartbeatMs: null,
-        queuedAtMs: job.status === "queued" ? Date.now() : null,
-        dispatches: job.status === "queued" ? 1 : 0,
-        uploadExpiresAtMs: opts.uploadExpiresAtMs ?? null,
-        lastMirrorMs: 0,
-        rowsProcessed: 0,
-      },
-    };
+    const s: Stored = { job, internal: newInternal(job, opts.uploadExpiresAtMs ?? null) };
+    // The watchdog is armed before anything can fail, so even a job whose first mirror failed
+    // is looked after.
+    await this.scheduleAlarm(s);
     await this.save(s);
-    await this.scheduleWatchdog(s);
     return s.job;
   }
 
@@ -103,7 +104,7 @@ export class JobDO extends DurableObject<Env> {
     s.internal.queuedAtMs = Date.now();
     s.internal.dispatches = 1;
     await this.save(s);
-    await this.scheduleWatchdog(s);
+    await this.scheduleAlarm(s);
     return { ok: true, status: s.job.status };
   }
 
@@ -112,7 +113,7 @@ export class JobDO extends DurableObject<Env> {
    * is taken over only by a redelivery of the same message (the earlier attempt died). Anything
    * else is a duplicate delivery and does no work.
    */
-  async begin(delivery: { messageId: string; attempt: number }): Promise<BeginResult> {
+  async begin(delivery: { messageId: string }): Promise<BeginResult> {
     const s = await this.load();
     if (!s) return { job: null, attempt: 0, status: null };
     const takeOver = s.job.status === "running" && s.internal.messageId === delivery.messageId;
@@ -124,15 +125,15 @@ export class JobDO extends DurableObject<Env> {
     s.internal.messageId = delivery.messageId;
     s.internal.lastHeartbeatMs = Date.now();
     await this.save(s);
-    await this.scheduleWatchdog(s);
+    await this.scheduleAlarm(s);
     return { job: s.job, attempt: s.internal.attempts, status: s.job.status };
   }
 
-  /** Progress from the worker; doubles as heartbeat. Answers whether the job was canceled. */
-  async report(r: ProgressReport & { rows_processed?: number }): Promise<{ canceled: boolean; status: JobStatus | null }> {
+  /** Progress from the worker; doubles as heartbeat. Answers whether the worker must stop. */
+  async report(r: ProgressReport & { rows_processed?: number }, attempt?: number): Promise<{ canceled: boolean; status: JobStatus | null }> {
     const s = await this.load();
     if (!s) return { canceled: true, status: null };
-    if (s.job.status !== "running") return { canceled: s.job.status === "canceled", status: s.job.status };
+    if (s.job.status !== "running" || this.stale(s, attempt)) return { canceled: true, status: s.job.status };
     const j = s.job;
     if (r.progress !== undefined) j.progress = r.progress;
     if (r.current_step !== undefined) j.currentStep = r.current_step;
@@ -141,46 +142,46 @@ export class JobDO extends DurableObject<Env> {
     if (r.metric) j.metricsHistory = capHistory([...(j.metricsHistory ?? []), r.metric]);
     if (r.rows_processed !== undefined) s.internal.rowsProcessed = r.rows_processed;
     s.internal.lastHeartbeatMs = Date.now();
-    await this.save(s, { mirror: "throttled" });
+    await this.save(s, "throttled");
     return { canceled: false, status: j.status };
   }
 
-  /** running → succeeded. Refused (returns false) when the job was canceled meanwhile. */
-  async succeed(output: JsonObject, rowsProcessed = 0): Promise<boolean> {
+  /** running → succeeded. Refused (false) when the job was canceled or restarted meanwhile. */
+  async succeed(output: JsonObject, rowsProcessed = 0, attempt?: number): Promise<boolean> {
     const s = await this.load();
-    if (!s || s.job.status !== "running") return false;
+    if (!s || s.job.status !== "running" || this.stale(s, attempt)) return false;
     s.job.status = "succeeded";
     s.job.output = output;
     s.job.progress = 100;
     this.finish(s, rowsProcessed);
     await this.save(s);
-    await this.ctx.storage.deleteAlarm();
+    await this.scheduleAlarm(s);
     return true;
   }
 
   /** Any non-terminal state → failed with a message for the user. */
-  async fail(message: string): Promise<boolean> {
+  async fail(message: string, attempt?: number): Promise<boolean> {
     const s = await this.load();
-    if (!s || isTerminal(s.job.status)) return false;
+    if (!s || isTerminal(s.job.status) || this.stale(s, attempt)) return false;
     const ran = s.job.startedAt !== null;
     s.job.status = "failed";
     s.job.errorMessage = message;
     this.finish(s, s.internal.rowsProcessed, ran);
     await this.save(s);
-    await this.ctx.storage.deleteAlarm();
+    await this.scheduleAlarm(s);
     return true;
   }
 
   /** running → queued after a transient error; the queue redelivers the message. */
-  async requeue(reason: string): Promise<boolean> {
+  async requeue(reason: string, attempt?: number): Promise<boolean> {
     const s = await this.load();
-    if (!s || s.job.status !== "running") return false;
+    if (!s || s.job.status !== "running" || this.stale(s, attempt)) return false;
     s.job.status = "queued";
     s.job.errorMessage = reason;
     s.internal.queuedAtMs = Date.now();
     s.internal.messageId = null;
     await this.save(s);
-    await this.scheduleWatchdog(s);
+    await this.scheduleAlarm(s);
     return true;
   }
 
@@ -193,7 +194,7 @@ export class JobDO extends DurableObject<Env> {
     s.job.status = "canceled";
     this.finish(s, s.internal.rowsProcessed, ran);
     await this.save(s);
-    await this.ctx.storage.deleteAlarm();
+    await this.scheduleAlarm(s);
     return { ok: true, status: s.job.status };
   }
 
@@ -204,37 +205,14 @@ export class JobDO extends DurableObject<Env> {
     s.job.creditsConsumed = ran ? creditsFor(rowsProcessed, seconds) : 0;
   }
 
-  private async scheduleWatchdog(s: Stored): Promise<void> {
-    const at = this.watchdogDeadline(s);
-    if (at === null) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(at);
-  }
-
-  private watchdogDeadline(s: Stored): number | null {
-    const i = s.internal;
-    switch (s.job.status) {
-      case "waiting_for_upload":
-        return i.uploadExpiresAtMs;
-      case "queued":
-        return (i.queuedAtMs ?? Date.now()) + QUEUE_PICKUP_TIMEOUT_MS;
-      case "running":
-        return (i.lastHeartbeatMs ?? Date.now()) + this.heartbeatTimeoutMs();
-      default:
-        return null;
-    }
-  }
-
-  /** The watchdog. Alarms may be delivered more than once: decide from the state alone. */
+  /** Mirror retry and watchdog. Alarms may be delivered more than once: decide from the state. */
   async alarm(): Promise<void> {
     const s = await this.load();
-    if (!s || isTerminal(s.job.status)) return;
-    const deadline = this.watchdogDeadline(s);
-    if (deadline === null) return;
-    if (Date.now() < deadline) {
-      await this.ctx.storage.setAlarm(deadline);
-      return;
-    }
-    await this.onDeadline(s);
+    if (!s) return;
+    if (s.internal.mirrorPending) await this.mirror(s, true);
+    const deadline = isTerminal(s.job.status) ? null : watchdogDeadline(s, this.heartbeatTimeoutMs());
+    if (deadline !== null && Date.now() >= deadline) await this.onDeadline(s);
+    else await this.scheduleAlarm(s);
   }
 
   private async onDeadline(s: Stored): Promise<void> {
@@ -265,6 +243,6 @@ export class JobDO extends DurableObject<Env> {
     s.internal.dispatches += 1;
     await this.save(s);
     await this.env.JOBS_QUEUE.send({ job_id: s.job.id });
-    await this.scheduleWatchdog(s);
+    await this.scheduleAlarm(s);
   }
 }

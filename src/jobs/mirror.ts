@@ -1,14 +1,15 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { jobs } from "../db/schema";
 import type { JobRecord } from "./types";
 
 type JobRow = typeof jobs.$inferSelect;
 
-export function toRow(job: JobRecord): JobRow {
+export function toRow(job: JobRecord, revision = 0): JobRow {
   const { input, output, metricsHistory, ...rest } = job;
   return {
     ...rest,
+    revision,
     inputJson: input ? JSON.stringify(input) : null,
     outputJson: output ? JSON.stringify(output) : null,
     metricsHistoryJson: metricsHistory ? JSON.stringify(metricsHistory) : null,
@@ -16,7 +17,7 @@ export function toRow(job: JobRecord): JobRow {
 }
 
 export function fromRow(row: JobRow): JobRecord {
-  const { inputJson, outputJson, metricsHistoryJson, ...rest } = row;
+  const { inputJson, outputJson, metricsHistoryJson, revision: _revision, ...rest } = row;
   return {
     ...rest,
     type: rest.type as JobRecord["type"],
@@ -28,11 +29,17 @@ export function fromRow(row: JobRow): JobRecord {
   };
 }
 
-/** Write the listing copy of a job (insert or replace the whole row). */
-export async function mirrorJob(db: Db, job: JobRecord): Promise<void> {
-  const row = toRow(job);
+/**
+ * Write the listing copy of a job (insert or replace the whole row), unless D1 already holds a
+ * later revision: mirrors that land out of order never take the copy backwards.
+ */
+export async function mirrorJob(db: Db, job: JobRecord, revision: number): Promise<void> {
+  const row = toRow(job, revision);
   const { id, ...update } = row;
-  await db.insert(jobs).values(row).onConflictDoUpdate({ target: jobs.id, set: update });
+  await db
+    .insert(jobs)
+    .values(row)
+    .onConflictDoUpdate({ target: jobs.id, set: update, setWhere: sql`${jobs.revision} < excluded.revision` });
 }
 
 export async function readJobRow(db: Db, id: string): Promise<JobRecord | null> {

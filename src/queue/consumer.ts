@@ -1,7 +1,7 @@
 import { JobInputError, JobCanceledError } from "../jobs/errors";
 import { jobStub } from "../jobs/stub";
 import { IngestError } from "../ingest/errors";
-import { MAX_ATTEMPTS } from "../durable/job";
+import { MAX_ATTEMPTS } from "../durable/job-state";
 import { controlFor } from "./control";
 import { jobHandlers, type WorkDeps } from "./handlers";
 import { jobMessageSchema } from "./messages";
@@ -28,7 +28,7 @@ export async function processJobMessage(deps: WorkDeps, msg: Message<unknown>): 
     return;
   }
   const stub = jobStub(deps.env.JOB, parsed.data.job_id);
-  const begun = await stub.begin({ messageId: msg.id, attempt: msg.attempts });
+  const begun = await stub.begin({ messageId: msg.id });
   const job = begun.job;
   if (!job) {
     msg.ack();
@@ -37,22 +37,22 @@ export async function processJobMessage(deps: WorkDeps, msg: Message<unknown>): 
   const handler = jobHandlers[job.type];
   try {
     if (!handler) throw new JobInputError(`Jobs of type ${job.type} cannot run in this version of the service.`);
-    const outcome = await handler(deps, job, controlFor(stub));
-    await stub.succeed(outcome.output, outcome.rowsProcessed);
+    const outcome = await handler(deps, job, controlFor(stub, begun.attempt));
+    await stub.succeed(outcome.output, outcome.rowsProcessed, begun.attempt);
     msg.ack();
   } catch (e) {
     if (e instanceof JobCanceledError) {
       msg.ack();
     } else if (isPermanent(e)) {
-      await stub.fail(e.message);
+      await stub.fail(e.message, begun.attempt);
       msg.ack();
     } else if (begun.attempt >= MAX_ATTEMPTS) {
       console.error(`job ${parsed.data.job_id} failed on its last attempt`, e);
-      await stub.fail(`The job failed after ${begun.attempt} attempts: ${errorText(e)}`);
+      await stub.fail(`The job failed after ${begun.attempt} attempts: ${errorText(e)}`, begun.attempt);
       msg.ack();
     } else {
       console.warn(`job ${parsed.data.job_id} attempt ${begun.attempt} failed; retrying`, e);
-      await stub.requeue(`Attempt ${begun.attempt} failed (${errorText(e)}); retrying.`);
+      await stub.requeue(`Attempt ${begun.attempt} failed (${errorText(e)}); retrying.`, begun.attempt);
       msg.retry({ delaySeconds: retryDelaySeconds(begun.attempt) });
     }
   }

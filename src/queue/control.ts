@@ -8,10 +8,11 @@ export interface JobControl {
   report(r: ProgressReport & { rows_processed?: number }): Promise<void>;
 }
 
-export function controlFor(stub: JobStub): JobControl {
+/** `attempt` is the token `begin` handed out: once the job was restarted, this worker must stop. */
+export function controlFor(stub: JobStub, attempt: number): JobControl {
   return {
     async report(r) {
-      const { canceled, status } = await stub.report(r);
+      const { canceled, status } = await stub.report(r, attempt);
       if (canceled || status !== "running") throw new JobCanceledError();
     },
   };

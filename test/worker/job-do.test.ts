@@ -2,7 +2,9 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { JobDO } from "../../src/durable/job";
+import { createDb } from "../../src/db/client";
 import { MAX_HISTORY_POINTS } from "../../src/jobs/metrics-history";
+import { mirrorJob } from "../../src/jobs/mirror";
 import { json, newOrg, undispatchedIngestJob, waitForJob } from "./helpers";
 
 /** Make the job look as if its worker last reported long ago (and had `attempts` deliveries). */
@@ -20,8 +22,8 @@ describe("job durable object", () => {
   it("lets exactly one delivery start a queued job", async () => {
     const org = await newOrg();
     const { stub } = await undispatchedIngestJob(org);
-    const first = await stub.begin({ messageId: "m1", attempt: 1 });
-    const duplicate = await stub.begin({ messageId: "m2", attempt: 1 });
+    const first = await stub.begin({ messageId: "m1" });
+    const duplicate = await stub.begin({ messageId: "m2" });
     expect(first.job?.status).toBe("running");
     expect(duplicate.job).toBeNull();
     expect(duplicate.status).toBe("running");
@@ -30,8 +32,8 @@ describe("job durable object", () => {
   it("lets a redelivery of the same message take over a running job", async () => {
     const org = await newOrg();
     const { stub } = await undispatchedIngestJob(org);
-    await stub.begin({ messageId: "m1", attempt: 1 });
-    const again = await stub.begin({ messageId: "m1", attempt: 2 });
+    await stub.begin({ messageId: "m1" });
+    const again = await stub.begin({ messageId: "m1" });
     expect(again.job?.status).toBe("running");
     expect(again.attempt).toBe(2);
   });
@@ -39,7 +41,7 @@ describe("job durable object", () => {
   it("records progress and tells the worker when the job was canceled", async () => {
     const org = await newOrg();
     const { stub, jobId } = await undispatchedIngestJob(org);
-    await stub.begin({ messageId: "m1", attempt: 1 });
+    await stub.begin({ messageId: "m1" });
     expect(await stub.report({ progress: 40 })).toEqual({ canceled: false, status: "running" });
     expect((await json(`/jobs/${jobId}`, org)).body.progress).toBe(40);
     await stub.cancel();
@@ -51,7 +53,7 @@ describe("job durable object", () => {
   it("keeps at most 200 metric points, first and newest included", async () => {
     const org = await newOrg();
     const { stub } = await undispatchedIngestJob(org);
-    await stub.begin({ messageId: "m1", attempt: 1 });
+    await stub.begin({ messageId: "m1" });
     for (let step = 1; step <= 450; step++) await stub.report({ metric: { step, train_loss: 1 / step, val_loss: null } });
     const history = (await stub.get())!.metricsHistory!;
     expect(history.length).toBeLessThanOrEqual(MAX_HISTORY_POINTS);
@@ -63,7 +65,7 @@ describe("job durable object", () => {
   it("records credits once the job ends, and none for a job canceled before it ran", async () => {
     const org = await newOrg();
     const ran = await undispatchedIngestJob(org);
-    await ran.stub.begin({ messageId: "m1", attempt: 1 });
+    await ran.stub.begin({ messageId: "m1" });
     await ran.stub.succeed({}, 200_000);
     expect((await ran.stub.get())!.creditsConsumed).toBeGreaterThanOrEqual(2.01);
     const idle = await undispatchedIngestJob(org);
@@ -75,7 +77,7 @@ describe("job durable object", () => {
   it("watchdog: restarts a job whose worker went silent, and the restart completes it", async () => {
     const org = await newOrg();
     const { stub, jobId } = await undispatchedIngestJob(org);
-    await stub.begin({ messageId: "lost", attempt: 1 });
+    await stub.begin({ messageId: "lost" });
     await silenceWorker(stub);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const job = await waitForJob(org, jobId);
@@ -85,7 +87,7 @@ describe("job durable object", () => {
   it("watchdog: fails a silent job on its last attempt with a message", async () => {
     const org = await newOrg();
     const { stub, jobId, datasetId } = await undispatchedIngestJob(org);
-    await stub.begin({ messageId: "lost", attempt: 1 });
+    await stub.begin({ messageId: "lost" });
     await silenceWorker(stub, 3);
     await runDurableObjectAlarm(stub);
     const job = (await json(`/jobs/${jobId}`, org)).body;
@@ -97,7 +99,7 @@ describe("job durable object", () => {
   it("watchdog: leaves a job that still reports alone", async () => {
     const org = await newOrg();
     const { stub } = await undispatchedIngestJob(org);
-    await stub.begin({ messageId: "m1", attempt: 1 });
+    await stub.begin({ messageId: "m1" });
     await runDurableObjectAlarm(stub);
     expect((await stub.get())!.status).toBe("running");
   });
@@ -119,5 +121,45 @@ describe("job durable object", () => {
     const job = (await json(`/jobs/${prep.body.job_id}`, org)).body;
     expect(job.status).toBe("failed");
     expect(job.error_message).toContain("signed URL expired");
+  });
+
+  it("refuses reports and results from a superseded attempt", async () => {
+    const org = await newOrg();
+    const { stub } = await undispatchedIngestJob(org);
+    const first = await stub.begin({ messageId: "m1" });
+    await stub.requeue("transient", first.attempt);
+    const second = await stub.begin({ messageId: "m2" });
+    expect(second.attempt).toBe(first.attempt + 1);
+    expect((await stub.report({ progress: 10 }, first.attempt)).canceled).toBe(true);
+    expect(await stub.succeed({ from: "old worker" }, 0, first.attempt)).toBe(false);
+    expect(await stub.succeed({ from: "new worker" }, 0, second.attempt)).toBe(true);
+    expect((await stub.get())!.output).toEqual({ from: "new worker" });
+  });
+
+  it("retries a mirror to D1 that failed, from the alarm", async () => {
+    const org = await newOrg();
+    const { stub, jobId } = await undispatchedIngestJob(org);
+    await stub.begin({ messageId: "m1" });
+    // As if the last transition never reached D1: an old copy there, the retry flag set.
+    await env.DB.prepare("UPDATE jobs SET status = 'queued', revision = 0 WHERE id = ?").bind(jobId).run();
+    await runInDurableObject(stub, async (instance: JobDO, state) => {
+      const s: any = await state.storage.get("state");
+      s.internal.mirrorPending = true;
+      await state.storage.put("state", s);
+      (instance as any).cache = null;
+    });
+    await runDurableObjectAlarm(stub);
+    const row = await env.DB.prepare("SELECT status FROM jobs WHERE id = ?").bind(jobId).first<{ status: string }>();
+    expect(row?.status).toBe("running");
+  });
+
+  it("never lets an older copy overwrite a newer one in D1", async () => {
+    const org = await newOrg();
+    const { stub, jobId } = await undispatchedIngestJob(org);
+    const older = (await stub.get())!;
+    await stub.cancel();
+    await mirrorJob(createDb(env.DB), { ...older, status: "queued" }, 1);
+    const row = await env.DB.prepare("SELECT status FROM jobs WHERE id = ?").bind(jobId).first<{ status: string }>();
+    expect(row?.status).toBe("canceled");
   });
 });
