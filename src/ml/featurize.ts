@@ -14,8 +14,10 @@
  *   not all zero), epoch days — all UTC, each kept only when not constant;
  * - dropped, each with a stated reason: the label, columns outside `inputColumns`, id-like
  *   columns, constant columns (all missing or a single value without missing), free text.
- * At inference, extra columns are ignored and absent ones are all missing.
+ * At inference, extra columns are ignored and absent ones are all missing; a column may arrive in
+ * any storage (raw text included) and is read with ingestion's cell rules (./feature-source).
  */
+import { fillCategory, parseDictionary } from "./feature-source";
 import type { Column, ColumnKind, Frame } from "./frame";
 
 export const FLOAT32_MAX = 3.4028234663852886e38;
@@ -215,35 +217,37 @@ export function selectFeatures(spec: FeaturizerSpec, keep: (source: string) => b
   return { ...spec, features, columns };
 }
 
+/**
+ * The feature matrix of `frame`. Accepts ANY storage for any feature (see ./feature-source): at
+ * inference the columns may arrive as raw text, or typed differently from training.
+ */
 export function applyFeaturizer(spec: FeaturizerSpec, frame: Frame): FeatureMatrix {
   const n = frame.rowCount;
   const F = spec.features.length;
   const data = new Float32Array(n * F);
   const byName = new Map<string, Column>();
   for (const c of frame.columns) if (!byName.has(c.name)) byName.set(c.name, c);
+  // per-distinct parsed values of a dictionary column, shared by the parts of one datetime
+  const parsed = new Map<Column, Float64Array>();
   for (let j = 0; j < F; j++) {
     const def = spec.features[j];
     const col = byName.get(def.source);
+    const t = def.transform;
     if (!col) {
       for (let i = 0; i < n; i++) data[i * F + j] = NaN;
-    } else if (def.transform === "category") {
+    } else if (t === "category") {
       fillCategory(data, F, j, n, col, def.vocabulary!);
     } else if (col.storage === "dictionary") {
-      // a column that was numeric in training but arrives as strings: parse each value
-      const parsed = col.dictionary.map((s) => {
-        const t = s.trim().toLowerCase();
-        if (def.transform === "boolean" && (t === "true" || t === "yes")) return 1;
-        if (def.transform === "boolean" && (t === "false" || t === "no")) return 0;
-        const x = t === "" ? NaN : Number(t);
-        return def.transform === "numeric" || def.transform === "boolean" ? x : datePart(def.transform, Date.parse(s));
-      });
+      const type = t === "numeric" || t === "boolean" ? t : "datetime";
+      let values = parsed.get(col);
+      if (!values) parsed.set(col, (values = parseDictionary(col.dictionary, type)));
+      const table = type === "datetime" ? values.map((x) => (x === x ? datePart(t, x) : NaN)) : values;
       for (let i = 0; i < n; i++) {
         const c = col.codes[i];
-        data[i * F + j] = clampF32(c < 0 ? NaN : parsed[c]);
+        data[i * F + j] = c < 0 ? NaN : clampF32(table[c]);
       }
     } else {
       const v = col.values;
-      const t = def.transform;
       if (t === "numeric" || t === "boolean") {
         for (let i = 0; i < n; i++) data[i * F + j] = clampF32(v[i]);
       } else {
@@ -255,36 +259,6 @@ export function applyFeaturizer(spec: FeaturizerSpec, frame: Frame): FeatureMatr
     }
   }
   return { data, numRows: n, numFeatures: F };
-}
-
-function fillCategory(data: Float32Array, F: number, j: number, n: number, col: Column, vocabulary: string[]): void {
-  const index = new Map<string, number>();
-  vocabulary.forEach((s, i) => index.set(s, i));
-  if (col.storage === "dictionary") {
-    const map = new Float64Array(col.dictionary.length);
-    for (let c = 0; c < map.length; c++) map[c] = index.get(col.dictionary[c]) ?? NaN;
-    for (let i = 0; i < n; i++) {
-      const c = col.codes[i];
-      data[i * F + j] = c < 0 ? NaN : map[c];
-    }
-  } else {
-    // numeric storage at inference for a column that was categorical: map by the value's string
-    const cache = new Map<number, number>();
-    for (let i = 0; i < n; i++) {
-      const x = col.values[i];
-      if (x !== x) {
-        data[i * F + j] = NaN;
-        continue;
-      }
-      let code = cache.get(x);
-      if (code === undefined) {
-        const s = col.kind === "boolean" ? (x !== 0 ? "true" : "false") : String(x);
-        code = index.get(s) ?? NaN;
-        cache.set(x, code);
-      }
-      data[i * F + j] = code;
-    }
-  }
 }
 
 function clampF32(x: number): number {
