@@ -81,6 +81,9 @@ export interface PredictionModelResult {
   rounds: number;
 }
 
+/** Seed of the shared representation's bin sample, independent of any model's seed. */
+export const REPRESENTATION_SEED = 0;
+
 /** Below this many labelled rows nothing is held out. */
 const MIN_ROWS_FOR_VALIDATION = 10;
 
@@ -95,7 +98,10 @@ export function trainPredictionModel(frame: Frame, opts: TrainPredictionOptions)
   const p = { ...DEFAULT_PREDICTION_PARAMS, ...stripUndefined(opts.params ?? {}) };
   validateParams(p);
   const lab = extractLabel(labelCol, frame.rowCount, opts.task);
-  const rep = opts.representation ?? buildRepresentation(frame, { seed: p.seed });
+  // The representation is shared by every model on this dataset, so it must not depend on which
+  // model happens to build it: a fixed seed, never the model's (above 200k rows the bin sample
+  // depends on it).
+  const rep = opts.representation ?? buildRepresentation(frame, { seed: REPRESENTATION_SEED });
   const { featurizer, bins } = deriveModelFeatures(rep, opts.labelColumn, opts.inputColumns);
   if (featurizer.features.length === 0) {
     const why = featurizer.columns.filter((c) => c.name !== opts.labelColumn).map((c) => `${c.name}: ${c.reason ?? "unused"}`);
