@@ -1,6 +1,7 @@
 /**
- * Evaluation metrics. Never NaN: a metric that is undefined for the data (r2 of a constant
- * target, AUC with one class present, anything on zero rows) is null.
+ * Evaluation metrics. Never NaN or infinite (all return through finiteOrNull): a metric that is
+ * undefined for the data (r2 of a constant target, AUC with one class present, anything on zero
+ * rows, a NaN probability) is null.
  *
  * Classification inputs: `y` = true class index per row (0..K-1); `prob` = probability of the
  * positive class per row (binary, K = 2) or row-major [rows x K] probabilities (multiclass).
@@ -8,12 +9,18 @@
 
 export type MetricValue = number | null;
 
+/** Every metric returns through this, so none can leak NaN or ±Infinity (a NaN probability, an
+ * overflowing sum...) whatever its own checks miss. */
+function finiteOrNull(v: number | null): MetricValue {
+  return v !== null && Number.isFinite(v) ? v : null;
+}
+
 export function accuracy(y: ArrayLike<number>, pred: ArrayLike<number>): MetricValue {
   const n = y.length;
   if (n === 0) return null;
   let ok = 0;
   for (let i = 0; i < n; i++) if (y[i] === pred[i]) ok++;
-  return ok / n;
+  return finiteOrNull(ok / n);
 }
 
 export function r2(y: ArrayLike<number>, pred: ArrayLike<number>): MetricValue {
@@ -28,8 +35,8 @@ export function r2(y: ArrayLike<number>, pred: ArrayLike<number>): MetricValue {
     ssTot += (y[i] - mean) ** 2;
     ssRes += (y[i] - pred[i]) ** 2;
   }
-  if (!(ssTot > 0) || !Number.isFinite(ssRes)) return null;
-  return 1 - ssRes / ssTot;
+  if (!(ssTot > 0)) return null;
+  return finiteOrNull(1 - ssRes / ssTot);
 }
 
 export function rmse(y: ArrayLike<number>, pred: ArrayLike<number>): MetricValue {
@@ -37,8 +44,7 @@ export function rmse(y: ArrayLike<number>, pred: ArrayLike<number>): MetricValue
   if (n === 0) return null;
   let s = 0;
   for (let i = 0; i < n; i++) s += (y[i] - pred[i]) ** 2;
-  const v = Math.sqrt(s / n);
-  return Number.isFinite(v) ? v : null;
+  return finiteOrNull(Math.sqrt(s / n));
 }
 
 export function mae(y: ArrayLike<number>, pred: ArrayLike<number>): MetricValue {
@@ -46,11 +52,10 @@ export function mae(y: ArrayLike<number>, pred: ArrayLike<number>): MetricValue 
   if (n === 0) return null;
   let s = 0;
   for (let i = 0; i < n; i++) s += Math.abs(y[i] - pred[i]);
-  const v = s / n;
-  return Number.isFinite(v) ? v : null;
+  return finiteOrNull(s / n);
 }
 
-/** Probabilities are clipped to [1e-15, 1 - 1e-15]. */
+/** Probabilities are clipped to [1e-15, 1 - 1e-15]; a NaN probability makes the loss null. */
 export function logLoss(y: ArrayLike<number>, prob: ArrayLike<number>, numClasses: number): MetricValue {
   const n = y.length;
   if (n === 0) return null;
@@ -61,12 +66,14 @@ export function logLoss(y: ArrayLike<number>, prob: ArrayLike<number>, numClasse
   } else {
     for (let i = 0; i < n; i++) s -= Math.log(clip(prob[i * numClasses + y[i]]));
   }
-  return s / n;
+  return finiteOrNull(s / n);
 }
 
-/** Binary ROC-AUC of scores against 0/1 labels (ties get half credit). Null when one class only. */
+/** Binary ROC-AUC of scores against 0/1 labels (ties get half credit). Null when one class only,
+ * or when a score is NaN (its rank is unknown, and a NaN comparator leaves the sort arbitrary). */
 export function rocAucBinary(y: ArrayLike<number>, score: ArrayLike<number>): MetricValue {
   const n = y.length;
+  for (let i = 0; i < n; i++) if (score[i] !== score[i]) return null;
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => score[a] - score[b]);
   let pos = 0;
   for (let i = 0; i < n; i++) if (y[i] === 1) pos++;
@@ -81,7 +88,7 @@ export function rocAucBinary(y: ArrayLike<number>, score: ArrayLike<number>): Me
     for (let t = i; t < j; t++) if (y[order[t]] === 1) rankSum += avg;
     i = j;
   }
-  return (rankSum - (pos * (pos + 1)) / 2) / (pos * neg);
+  return finiteOrNull((rankSum - (pos * (pos + 1)) / 2) / (pos * neg));
 }
 
 /**
@@ -91,6 +98,8 @@ export function rocAucBinary(y: ArrayLike<number>, score: ArrayLike<number>): Me
 export function rocAuc(y: ArrayLike<number>, prob: ArrayLike<number>, numClasses: number): MetricValue {
   const n = y.length;
   if (numClasses === 2 && prob.length === n) return rocAucBinary(y, prob);
+  // one NaN probability makes the whole AUC null, rather than silently dropping its class
+  for (let i = 0; i < n * numClasses; i++) if (prob[i] !== prob[i]) return null;
   let sum = 0;
   let count = 0;
   const yk = new Uint8Array(n);
@@ -106,7 +115,7 @@ export function rocAuc(y: ArrayLike<number>, prob: ArrayLike<number>, numClasses
       count++;
     }
   }
-  return count ? sum / count : null;
+  return count ? finiteOrNull(sum / count) : null;
 }
 
 /**
@@ -127,7 +136,7 @@ export function f1(y: ArrayLike<number>, pred: ArrayLike<number>, numClasses: nu
     }
   }
   const f1Of = (k: number) => (tp[k] === 0 ? 0 : (2 * tp[k]) / (2 * tp[k] + fp[k] + fn[k]));
-  if (numClasses === 2) return f1Of(1);
+  if (numClasses === 2) return finiteOrNull(f1Of(1));
   let s = 0;
   let c = 0;
   for (let k = 0; k < numClasses; k++) {
@@ -135,7 +144,7 @@ export function f1(y: ArrayLike<number>, pred: ArrayLike<number>, numClasses: nu
     s += f1Of(k);
     c++;
   }
-  return c ? s / c : null;
+  return c ? finiteOrNull(s / c) : null;
 }
 
 export interface ClassificationMetrics {
