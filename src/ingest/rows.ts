@@ -16,29 +16,50 @@ export function sliceRows(frame: Frame, rowIndexes: ArrayLike<number>): Array<Re
   return out;
 }
 
+export type RowId = string | number;
+
 /**
- * Row indexes of the given ids, in request order; ids not in the frame are left out. Numeric id
- * columns also match numeric strings ("17"), as ids arrive from JSON either way. One pass over
- * the id column, so it suits a few hundred ids per request.
+ * The row indexes of the given ids, in the order asked, and the ids not in the frame (as given).
+ * Numeric id columns match numbers and decimal strings alike (7 and "7"), as ids arrive from JSON
+ * either way. Only the asked ids are held; one pass over the id column, stopping once all are
+ * found, so it suits a few hundred ids per request.
  */
-export function rowIndexesForIds(frame: Frame, ids: ReadonlyArray<string | number>): number[] {
+export function rowIndexesForIds(frame: Frame, ids: ReadonlyArray<RowId>): { rows: number[]; missing: RowId[] } {
   const column = findColumn(frame, ID_COLUMN);
-  if (!column) return [];
-  const found = new Map<string, number>();
-  if (column.storage === "numeric") {
-    const wanted = new Set(ids.map((v) => String(Number(v))));
-    for (let i = 0; i < column.values.length; i++) {
-      const key = String(column.values[i]);
-      if (wanted.has(key) && !found.has(key)) found.set(key, i);
+  const keyOf = column?.storage === "numeric" ? numericKey : (v: RowId) => String(v);
+  const found = new Map<RowId, number>(); // key -> row, -1 until found
+  for (const v of ids) {
+    const key = keyOf(v);
+    if (key !== undefined) found.set(key, -1);
+  }
+  let left = found.size;
+  const see = (key: RowId | undefined, row: number) => {
+    if (key !== undefined && found.get(key) === -1) {
+      found.set(key, row);
+      left--;
     }
-    return ids.map((v) => found.get(String(Number(v)))).filter((i): i is number => i !== undefined);
+  };
+  if (column?.storage === "numeric") {
+    for (let i = 0; i < column.values.length && left > 0; i++) see(column.values[i], i);
+  } else if (column) {
+    const keyOfCode = new Map<number, string>(); // only the asked ids' codes
+    column.dictionary.forEach((s, code) => found.has(s) && keyOfCode.set(code, s));
+    for (let i = 0; i < column.codes.length && left > 0; i++) see(keyOfCode.get(column.codes[i]), i);
   }
-  const wanted = new Set(ids.map(String));
-  const codeToKey = new Map<number, string>();
-  column.dictionary.forEach((s, code) => wanted.has(s) && codeToKey.set(code, s));
-  for (let i = 0; i < column.codes.length; i++) {
-    const key = codeToKey.get(column.codes[i]);
-    if (key !== undefined && !found.has(key)) found.set(key, i);
+  const rows: number[] = [];
+  const missing: RowId[] = [];
+  for (const v of ids) {
+    const key = keyOf(v);
+    const row = key === undefined ? -1 : (found.get(key) ?? -1);
+    if (row >= 0) rows.push(row);
+    else missing.push(v);
   }
-  return ids.map((v) => found.get(String(v))).filter((i): i is number => i !== undefined);
+  return { rows, missing };
+}
+
+/** The number an id denotes for a numeric id column: a number, or a decimal string (no "", hex
+ * or "Infinity", which Number() would also accept). */
+function numericKey(v: RowId): number | undefined {
+  const n = typeof v === "number" ? v : /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/.test(v) ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
 }

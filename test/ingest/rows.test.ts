@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rowIndexesForIds, sliceRows } from "../../src/ingest/rows";
+import { rowIndexesForIds, sliceRows } from "../../src/ingest/columnar";
 import { csv } from "./helpers";
 
 describe("rows for preview and look-up", () => {
@@ -16,13 +16,18 @@ describe("rows for preview and look-up", () => {
     expect(() => sliceRows(frame, [1])).toThrow(RangeError);
   });
 
-  it("finds rows by numeric id, accepting numeric strings, skipping unknown ids", async () => {
+  it("finds rows by numeric id in the order asked, 7 and \"7\" alike, and lists the ids not found", async () => {
     const { frame } = await csv("id,a\n10,x\n20,y\n30,z\n");
-    expect(rowIndexesForIds(frame, [30, "10", 99])).toEqual([2, 0]);
+    expect(rowIndexesForIds(frame, [30, "10", 99, "abc", "", 20])).toEqual({ rows: [2, 0, 1], missing: [99, "abc", ""] });
   });
 
   it("finds rows by string id", async () => {
     const { frame } = await csv("id,a\nk1,x\nk2,y\n");
-    expect(rowIndexesForIds(frame, ["k2", "nope"])).toEqual([1]);
+    expect(rowIndexesForIds(frame, ["k2", "nope", "k1"])).toEqual({ rows: [1, 0], missing: ["nope"] });
+  });
+
+  it("finds generated ids", async () => {
+    const { frame } = await csv("a,b\nx,1\ny,2\n");
+    expect(rowIndexesForIds(frame, ["1", 5])).toEqual({ rows: [1], missing: [5] });
   });
 });
