@@ -1,7 +1,9 @@
 /**
  * NODE ONLY (the trainer container, tests, benchmarks): page decompressors for the Parquet codecs
- * hyparquet does not carry, backed by node:zlib. Never import this from Worker code; the Worker
- * reads UNCOMPRESSED and SNAPPY files and answers others with a clear IngestError.
+ * hyparquet does not carry, backed by node:zlib (faster than the pure-JS ones, and adds BROTLI).
+ * Never import this from Worker code: the Worker uses `portableCompressors`
+ * (./portable-compressors, ZSTD and GZIP in pure JS) and answers other codecs with a clear
+ * IngestError.
  */
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from "node:zlib";
 import type { Compressors } from "hyparquet";
