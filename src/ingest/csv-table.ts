@@ -1,9 +1,11 @@
 import type { Column } from "../ml/frame";
 import { DictionaryBuilder } from "./dictionary-builder";
-import { IngestError } from "./errors";
+import { IngestError, tooLargeError } from "./errors";
 import { validateHeader } from "./header";
 import { ID_COLUMN, keptIdFromStrings } from "./ids";
 import { inferColumn } from "./infer";
+import { MAX_FRAME_CELLS } from "./limits";
+import type { ReadOptions } from "./types";
 
 interface PapaError {
   code: string;
@@ -22,7 +24,14 @@ export class CsvTable {
   line = 1;
   private builders: DictionaryBuilder[] = [];
 
-  constructor(private readonly lineChar: string) {}
+  private readonly maxCells: number;
+
+  constructor(
+    private readonly lineChar: string,
+    private readonly options: ReadOptions = {},
+  ) {
+    this.maxCells = options.maxCells ?? MAX_FRAME_CELLS;
+  }
 
   /** `quoted`: the batch's text contained a quote, so fields may hold line breaks. `final`: the
    * batch ends the file; otherwise errors past the last complete record are about a record cut
@@ -45,9 +54,14 @@ export class CsvTable {
       this.rowCount++;
     }
     if (errors.length > 0) throw quoteError(errors[0].code, this.line);
+    // Once per parsed piece: cheap, and over by at most one piece's cells (a cell takes a character).
+    const columns = this.builders.length;
+    const idCells = this.names?.includes(ID_COLUMN) ? 0 : 1;
+    if (this.rowCount * (columns + idCells) > this.maxCells) throw tooLargeError(this.rowCount, columns, this.maxCells, true);
   }
 
-  /** The columns, inferred from their distinct values; the file's `id` column is validated.
+  /** The columns, inferred from their distinct values (or kept as strings with rawText); the
+   * file's `id` column is validated.
    * Each builder is dropped as soon as its column is built: a numeric column's codes are then
    * garbage, so codes and values of all columns are never alive at once (peak memory). */
   finish(): Column[] {
@@ -58,9 +72,9 @@ export class CsvTable {
       const b = builders[j]!;
       builders[j] = undefined;
       const codes = b.finish();
-      return name === ID_COLUMN
-        ? keptIdFromStrings(b.dictionary, codes, this.rowCount)
-        : inferColumn(name, b.dictionary, codes, b.missingCount, this.rowCount);
+      if (name === ID_COLUMN) return keptIdFromStrings(b.dictionary, codes, this.rowCount);
+      if (this.options.rawText) return { name, kind: "categorical", storage: "dictionary", codes, dictionary: b.dictionary };
+      return inferColumn(name, b.dictionary, codes, b.missingCount, this.rowCount);
     });
   }
 

@@ -24,7 +24,7 @@ export async function readCsv(input: ReadableStream<Uint8Array> | Uint8Array, op
   const feed = (text: string, final: boolean): string => {
     if (reader === undefined) {
       if (!final && text.length < PARSE_CHUNK_CHARS) return text;
-      reader = new PieceReader(text, final, options.delimiter);
+      reader = new PieceReader(text, final, options);
     }
     return reader.parse(text, final);
   };
@@ -52,7 +52,7 @@ class PieceReader {
   readonly delimiter: string;
   private readonly parser: Papa.Parser;
 
-  constructor(firstPiece: string, final: boolean, delimiter: string | undefined) {
+  constructor(firstPiece: string, final: boolean, options: ReadCsvOptions) {
     // NUL never occurs in text; without this check binary data that happens to be valid UTF-8
     // would fail later with a confusing "one column" or "ragged row" message.
     if (firstPiece.slice(0, 65536).includes("\u0000")) {
@@ -61,9 +61,9 @@ class PieceReader {
     const newline: Newline = detectNewline(firstPiece);
     // Sniff on complete lines only, at most the first 64k characters.
     const end = final ? firstPiece.length : firstPiece.lastIndexOf(newline, 65536);
-    this.delimiter = delimiter ?? detectDelimiter(firstPiece.slice(0, end > 0 ? end : undefined), newline);
+    this.delimiter = options.delimiter ?? detectDelimiter(firstPiece.slice(0, end > 0 ? end : undefined), newline);
     this.parser = new Papa.Parser({ delimiter: this.delimiter, newline, quoteChar: '"' });
-    this.table = new CsvTable(newline === "\r" ? "\r" : "\n");
+    this.table = new CsvTable(newline === "\r" ? "\r" : "\n", options);
   }
 
   /** Parses the complete records of `text` (all of it when final); returns the unparsed tail. */

@@ -29,4 +29,16 @@ export type IngestErrorCode =
   | "too_few_columns"
   | "too_many_columns"
   | "bad_id_column"
-  | "column_mismatch";
+  | "column_mismatch"
+  | "too_large";
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** A table over the cell budget (see MAX_FRAME_CELLS). `atLeast`: counted while parsing, so the
+ * file may hold more rows than that. */
+export function tooLargeError(rows: number, columns: number, maxCells: number, atLeast = false): IngestError {
+  return new IngestError(
+    "too_large",
+    `The file has ${atLeast ? "at least " : ""}${count(rows)} rows × ${count(columns)} columns; at most ${count(maxCells)} cells (rows × columns, counting the row id) can be read here. Larger tables are ingested by the trainer, which is not available yet in this version.`,
+  );
+}

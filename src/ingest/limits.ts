@@ -15,3 +15,10 @@ export const MAX_RECORD_CHARS = 8 * 1024 * 1024;
 
 /** Text is handed to papaparse in pieces of about this many characters. */
 export const PARSE_CHUNK_CHARS = 256 * 1024;
+
+/** At most this many cells (rows × columns, counting the row id) per frame. Numeric storage costs
+ * 8 bytes a cell, so this is ≈ 80 MB of frame, about what the Worker's 128 MB holds next to the
+ * file's bytes and the reader's transient buffers. File size does not bound it: a 30 MB Parquet
+ * file can declare tens of millions of rows (an all-null column is nearly free on disk). Readers
+ * take a larger budget as an option where there is more memory (the trainer container). */
+export const MAX_FRAME_CELLS = 10_000_000;

@@ -1,5 +1,6 @@
 import type { Column } from "../ml/frame";
 import { DictionaryBuilder } from "./dictionary-builder";
+import { IngestError } from "./errors";
 import { ID_COLUMN, keptIdFromNumbers, keptIdFromStrings } from "./ids";
 import { inferColumn, isIntegerIdColumn } from "./infer";
 
@@ -10,19 +11,27 @@ type Mode = "empty" | "number" | "boolean" | "datetime" | "string";
  * values hyparquet produces: numbers and BigInts -> numeric, booleans -> boolean, Dates (dates,
  * timestamps) -> datetime, strings -> dictionary then the same inference as CSV. Anything else
  * (binary, nested lists/structs) and BigInts beyond 2^53 turn the column into strings, so no
- * value is silently rounded or dropped.
+ * value is silently rounded or dropped. With `raw` (rawText) every value is kept as the text a CSV
+ * export would show: String(n) for numbers, "true"/"false", ISO-8601 for dates.
  */
 export class ParquetColumn {
-  private mode: Mode = "empty";
+  private mode: Mode;
   private values: Float64Array | undefined;
   private strings: DictionaryBuilder | undefined;
 
   constructor(
     readonly name: string,
     private readonly rows: number,
-  ) {}
+    private readonly raw = false,
+  ) {
+    this.mode = raw ? "string" : "empty";
+  }
 
   write(rowStart: number, data: ArrayLike<unknown>): void {
+    // Typed-array writes past the end are silently dropped (or throw, for .set): say what it is.
+    if (rowStart < 0 || rowStart + data.length > this.rows) {
+      throw new IngestError("corrupt_parquet", `The Parquet file is inconsistent: its row groups hold more rows than the ${this.rows} its footer declares.`);
+    }
     if (this.mode === "empty") this.mode = firstMode(data);
     if (this.mode === "empty") return; // all null so far
     if (this.mode === "string") this.strings ??= DictionaryBuilder.forRows(this.rows);
@@ -48,9 +57,11 @@ export class ParquetColumn {
   finish(): Column {
     const { name } = this;
     if (this.mode === "string") {
-      const b = this.strings!;
+      const b = (this.strings ??= DictionaryBuilder.forRows(this.rows)); // raw and never written: all missing
       const codes = b.finishInRowOrder();
-      return name === ID_COLUMN ? keptIdFromStrings(b.dictionary, codes, this.rows) : inferColumn(name, b.dictionary, codes, b.missingCount, this.rows);
+      if (name === ID_COLUMN) return keptIdFromStrings(b.dictionary, codes, this.rows);
+      if (this.raw) return { name, kind: "categorical", storage: "dictionary", codes, dictionary: b.dictionary };
+      return inferColumn(name, b.dictionary, codes, b.missingCount, this.rows);
     }
     const values = this.numbers();
     if (name === ID_COLUMN) return keptIdFromNumbers(values);

@@ -1,14 +1,15 @@
 import { parquetMetadata, parquetRead, parquetSchema } from "hyparquet";
-import type { Compressors, FileMetaData } from "hyparquet";
-import { IngestError } from "./errors";
+import type { ColumnData, Compressors, FileMetaData } from "hyparquet";
+import { IngestError, tooLargeError } from "./errors";
 import { validateHeader } from "./header";
-import { withRowIds } from "./ids";
+import { ID_COLUMN, withRowIds } from "./ids";
+import { MAX_FRAME_CELLS } from "./limits";
 import { ParquetColumn } from "./parquet-column";
-import type { IngestResult } from "./types";
+import type { IngestResult, ReadOptions } from "./types";
 
-export interface ReadParquetOptions {
-  /** Extra page decompressors by codec name (hyparquet reads UNCOMPRESSED and SNAPPY itself).
-   * In Node, `nodeCompressors` from ./node-compressors adds ZSTD, GZIP and BROTLI. */
+export interface ReadParquetOptions extends ReadOptions {
+  /** Extra page decompressors by codec name (hyparquet reads UNCOMPRESSED and SNAPPY itself):
+   * `portableCompressors` (ZSTD, GZIP; Worker and Node) or, in Node only, `nodeCompressors`. */
   compressors?: Compressors;
 }
 
@@ -38,19 +39,29 @@ export async function readParquet(bytes: ArrayBuffer | Uint8Array, options: Read
   const rows = Number(metadata.num_rows);
   if (rows === 0) throw new IngestError("no_data_rows", `The Parquet file has ${names.length} columns but no rows.`);
   checkCodecs(metadata, options.compressors);
+  // Before allocating anything per row: the footer's row count is all a column's storage costs.
+  const maxCells = options.maxCells ?? MAX_FRAME_CELLS;
+  if (rows * (names.length + (names.includes(ID_COLUMN) ? 0 : 1)) > maxCells) throw tooLargeError(rows, names.length, maxCells);
 
-  const columns = new Map(names.map((n, i) => [top[i].element.name, new ParquetColumn(n, rows)]));
+  const raw = (name: string) => options.rawText === true && name !== ID_COLUMN;
+  const columns = new Map(names.map((n, i) => [top[i].element.name, new ParquetColumn(n, rows, raw(n))]));
+  // hyparquet runs onChunk in `.then(onChunk, () => {})` and does not await it: a throw there would
+  // be an unhandled rejection while parquetRead resolves. So the callback keeps the first fault.
+  let fault: { error: unknown } | undefined;
+  const onChunk = ({ columnName, columnData, rowStart }: ColumnData) => {
+    if (fault) return;
+    try {
+      columns.get(columnName)?.write(rowStart, columnData);
+    } catch (error) {
+      fault = { error };
+    }
+  };
   try {
-    await parquetRead({
-      file: buffer,
-      metadata,
-      compressors: options.compressors,
-      onChunk: ({ columnName, columnData, rowStart }) => columns.get(columnName)?.write(rowStart, columnData),
-    });
+    await parquetRead({ file: buffer, metadata, compressors: options.compressors, onChunk });
   } catch (e) {
-    if (e instanceof IngestError) throw e;
-    throw corrupt(e);
+    throw corrupt(e); // decoding and decompression faults (the callback's are in `fault`)
   }
+  if (fault) throw fault.error instanceof IngestError ? fault.error : corrupt(fault.error);
   const frameColumns = [...columns.values()].map((c) => c.finish());
   const withIds = withRowIds(frameColumns, rows);
   return { frame: { rowCount: rows, columns: withIds.columns }, format: "parquet", idGenerated: withIds.idGenerated, bytes: buffer.byteLength };

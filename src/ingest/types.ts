@@ -12,7 +12,17 @@ export interface IngestResult {
   bytes: number;
 }
 
-export interface ReadCsvOptions {
+/** Options shared by both readers. */
+export interface ReadOptions {
+  /** Cell budget (rows × columns, counting the row id); default MAX_FRAME_CELLS. */
+  maxCells?: number;
+  /** Every column except `id` as its normalized strings (trimmed, missing markers missing), kind
+   * "categorical", without type inference: for inference files, whose columns the featurizer
+   * interprets itself so that a column inferred differently cannot break its mapping. */
+  rawText?: boolean;
+}
+
+export interface ReadCsvOptions extends ReadOptions {
   /** Force a delimiter instead of detecting one of , ; tab |. */
   delimiter?: string;
 }
