@@ -70,8 +70,10 @@ export function profileFrame(frame: Frame): ColumnProfile[] {
     }
     let missing = 0;
     let infinite = 0;
-    let sum = 0;
-    let sum2 = 0;
+    // Welford's running mean and sum of squared deviations: sum2/n - mean^2 cancels
+    // catastrophically on large values with a small spread (timestamps, ids around 1e9+).
+    let mean = 0;
+    let m2 = 0;
     let min = Infinity;
     let max = -Infinity;
     let finite = 0;
@@ -89,8 +91,9 @@ export function profileFrame(frame: Frame): ColumnProfile[] {
         continue;
       }
       finite++;
-      sum += x;
-      sum2 += x * x;
+      const d = x - mean;
+      mean += d / finite;
+      m2 += d * (x - mean);
       if (x < min) min = x;
       if (x > max) max = x;
     }
@@ -102,11 +105,10 @@ export function profileFrame(frame: Frame): ColumnProfile[] {
     let distinct = 0;
     for (let i = 0; i < k; i++) if (i === 0 || s[i] !== s[i - 1]) distinct++;
     if (step > 1 && distinct > 0.5 * k) distinct = Math.round((distinct / k) * m);
-    const mean = finite ? sum / finite : null;
-    const std = finite && mean !== null ? Math.sqrt(Math.max(0, sum2 / finite - mean * mean)) : null;
     return {
       name: col.name, kind: col.kind, storage: "numeric", missing, distinct,
-      min: finite ? min : null, max: finite ? max : null, mean, std, infinite,
+      min: finite ? min : null, max: finite ? max : null,
+      mean: finite ? mean : null, std: finite ? Math.sqrt(m2 / finite) : null, infinite,
     } satisfies ColumnProfile;
   });
 }
