@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, lt, type SQL } from "drizzle-orm";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Db } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
@@ -10,10 +10,16 @@ export interface StoredResponse {
   body: unknown;
 }
 
+/** A reservation older than this belongs to a request that died (client gone, limits hit). */
+const ABANDONED_AFTER_MS = 5 * 60_000;
+/** Remembered responses are kept this long; a key reused later starts afresh. */
+const KEEP_MS = 24 * 60 * 60_000;
+
 /**
  * Run `fn` once per (organization, route, Idempotency-Key): a repeated request gets the first
  * response back and creates nothing. The key is reserved before the work so that two concurrent
- * requests with the same key cannot both do it; a failed attempt releases the key.
+ * requests with the same key cannot both do it; a failed attempt releases the key, and a
+ * reservation whose request died without releasing it is taken over after a few minutes.
  */
 export async function idempotent(
   db: Db,
@@ -24,15 +30,21 @@ export async function idempotent(
 ): Promise<StoredResponse> {
   if (!key) return fn();
   const where = and(eq(idempotencyKeys.orgId, principal.orgId), eq(idempotencyKeys.route, route), eq(idempotencyKeys.key, key));
+  const now = Date.now();
+  await db
+    .delete(idempotencyKeys)
+    .where(and(where, lt(idempotencyKeys.createdAt, new Date(now - KEEP_MS).toISOString())));
   const reserved = await db
     .insert(idempotencyKeys)
-    .values({ orgId: principal.orgId, route, key, statusCode: 0, responseJson: "null" })
+    .values({ orgId: principal.orgId, route, key, statusCode: 0, responseJson: "null", createdAt: new Date(now).toISOString() })
     .onConflictDoNothing()
     .returning();
   if (reserved.length === 0) {
     const [row] = await db.select().from(idempotencyKeys).where(where).limit(1);
-    if (!row || row.statusCode === 0) throw conflict("A request with this Idempotency-Key is still in progress.");
-    return { status: row.statusCode as ContentfulStatusCode, body: JSON.parse(row.responseJson) };
+    if (row && row.statusCode !== 0) return { status: row.statusCode as ContentfulStatusCode, body: JSON.parse(row.responseJson) };
+    if (!row || !(await takeOverAbandoned(db, where, row.createdAt, now))) {
+      throw conflict("A request with this Idempotency-Key is still in progress.");
+    }
   }
   try {
     const res = await fn();
@@ -42,4 +54,15 @@ export async function idempotent(
     await db.delete(idempotencyKeys).where(where);
     throw e;
   }
+}
+
+/** Claim a reservation older than ABANDONED_AFTER_MS (compare-and-set on its timestamp). */
+async function takeOverAbandoned(db: Db, where: SQL | undefined, createdAt: string, now: number): Promise<boolean> {
+  if (now - Date.parse(createdAt) < ABANDONED_AFTER_MS) return false;
+  const claimed = await db
+    .update(idempotencyKeys)
+    .set({ createdAt: new Date(now).toISOString() })
+    .where(and(where, eq(idempotencyKeys.statusCode, 0), eq(idempotencyKeys.createdAt, createdAt)))
+    .returning();
+  return claimed.length > 0;
 }

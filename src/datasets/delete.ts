@@ -4,12 +4,11 @@ import { notFound } from "../api/errors";
 import { nowIso } from "../db/client";
 import { datasetFiles, datasets, datasetVersions, jobs } from "../db/schema";
 import { jobStub } from "../jobs/stub";
+import { TERMINAL_STATUSES } from "../jobs/types";
 import { datasetPrefix, deletePrefix } from "../storage/keys";
 import type { DatasetDeps } from "./deps";
 import { presentVersion } from "./presenter";
 import { findDataset } from "./records";
-
-const TERMINAL = ["succeeded", "failed", "canceled", "rejected"];
 
 /**
  * Permanently remove a dataset, its versions and their R2 objects. Unfinished ingest jobs are
@@ -21,7 +20,7 @@ export async function deleteDataset(deps: DatasetDeps, principal: Principal, id:
   const open = await deps.db
     .select({ id: jobs.id })
     .from(jobs)
-    .where(and(eq(jobs.datasetId, d.id), eq(jobs.type, "dataset_ingest"), notInArray(jobs.status, TERMINAL)));
+    .where(and(eq(jobs.datasetId, d.id), eq(jobs.type, "dataset_ingest"), notInArray(jobs.status, TERMINAL_STATUSES)));
   for (const j of open) await jobStub(deps.jobs, j.id).cancel();
   await deletePrefix(deps.bucket, datasetPrefix(principal.orgId, d.id));
   const versionIds = deps.db.select({ id: datasetVersions.id }).from(datasetVersions).where(eq(datasetVersions.datasetId, d.id));

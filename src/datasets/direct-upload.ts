@@ -6,7 +6,7 @@ import { detectFormat } from "../ingest/detect";
 import { createJob } from "../jobs/service";
 import { sourceFileKey } from "../storage/keys";
 import { DIRECT_UPLOAD_MAX_BYTES, type DatasetDeps } from "./deps";
-import { createVersion } from "./records";
+import { createVersion, orDiscard } from "./records";
 import { directUploadForm } from "./schemas";
 
 export const tooLarge = () =>
@@ -33,35 +33,38 @@ export async function requireUploadedFile(form: Record<string, unknown>): Promis
 export async function createDatasetFromUpload(deps: DatasetDeps, principal: Principal, form: Record<string, unknown>) {
   const fields = parseWith(directUploadForm, pickStrings(form), "body");
   const { file, format } = await requireUploadedFile(form);
-  const { dataset, version } = await createVersion(
+  const created = await createVersion(
     deps.db,
     principal,
     { datasetId: fields.dataset_id, name: fields.dataset_name, description: fields.description },
     { status: "queued", sourceFilename: file.name, contentType: file.type || null, format, sizeBytes: file.size },
   );
-  const fileId = crypto.randomUUID();
-  const objectKey = sourceFileKey(principal.orgId, dataset.id, version.id, fileId, file.name);
-  await deps.bucket.put(objectKey, file, { httpMetadata: { contentType: file.type || "application/octet-stream" } });
-  await deps.db.insert(datasetFiles).values({
-    id: fileId,
-    datasetVersionId: version.id,
-    orgId: principal.orgId,
-    filename: file.name,
-    contentType: file.type || "application/octet-stream",
-    bytes: file.size,
-    checksumSha256: null,
-    objectKey,
-    status: "uploaded",
-    errorMessage: null,
-    createdAt: version.createdAt,
-  });
-  const job = await createJob(deps, principal, {
-    type: "dataset_ingest",
-    datasetId: dataset.id,
-    datasetVersionId: version.id,
-    datasetName: dataset.name,
-    inputFilename: file.name,
-    input: { source: "direct", format, bytes: file.size },
+  const { dataset, version } = created;
+  const job = await orDiscard(deps.db, deps.bucket, created, async () => {
+    const fileId = crypto.randomUUID();
+    const objectKey = sourceFileKey(principal.orgId, dataset.id, version.id, fileId, file.name);
+    await deps.bucket.put(objectKey, file, { httpMetadata: { contentType: file.type || "application/octet-stream" } });
+    await deps.db.insert(datasetFiles).values({
+      id: fileId,
+      datasetVersionId: version.id,
+      orgId: principal.orgId,
+      filename: file.name,
+      contentType: file.type || "application/octet-stream",
+      bytes: file.size,
+      checksumSha256: null,
+      objectKey,
+      status: "uploaded",
+      errorMessage: null,
+      createdAt: version.createdAt,
+    });
+    return createJob(deps, principal, {
+      type: "dataset_ingest",
+      datasetId: dataset.id,
+      datasetVersionId: version.id,
+      datasetName: dataset.name,
+      inputFilename: file.name,
+      input: { source: "direct", format, bytes: file.size },
+    });
   });
   return {
     dataset: { id: dataset.id, version_id: version.id, version_number: version.version },

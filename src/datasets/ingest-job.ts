@@ -17,7 +17,7 @@ import { frameKey } from "../storage/keys";
 /**
  * What one Worker invocation should parse (128 MB of memory). Measured on a 29 MB CSV of 1 M
  * rows: a 63 MB frame and +95 MB peak while reading, so the direct-upload limit (30 MB) is about
- * what fits. Bigger inputs belong to the trainer container (more memory, no CPU limit), which
+ * what fits for CSV. (Parquet compresses far more: its readers also bound the cells they allocate.) Bigger inputs belong to the trainer container (more memory, no CPU limit), which
  * takes over ingestion of large files together with training; until then they fail with a clear
  * message instead of exhausting the Worker.
  */
@@ -36,11 +36,18 @@ export async function runIngestJob(deps: IngestDeps, job: JobRecord, control: Jo
   const files = await deps.db
     .select()
     .from(datasetFiles)
-    .where(and(eq(datasetFiles.datasetVersionId, version.id), eq(datasetFiles.status, "uploaded")))
+    .where(eq(datasetFiles.datasetVersionId, version.id))
     // Insertion order (SQLite's rowid) is the order the files were listed in the request: all files
     // of a version share created_at, and their ids are random, so neither orders them.
     .orderBy(sql`rowid`);
   if (files.length === 0) throw new JobInputError("The dataset version has no uploaded file.");
+  // Every file or none: a retried job must not quietly ingest the files that did arrive.
+  const notIn = files.filter((f) => f.status !== "uploaded");
+  if (notIn.length > 0) {
+    throw new JobInputError(
+      `${notIn.length} of ${files.length} files of this dataset version were not uploaded intact (${notIn.map((f) => f.filename).join(", ")}); upload the dataset again.`,
+    );
+  }
   const totalBytes = files.reduce((s, f) => s + f.bytes, 0);
   if (totalBytes > WORKER_INGEST_MAX_BYTES) {
     throw new JobInputError(
@@ -65,7 +72,13 @@ export async function runIngestJob(deps: IngestDeps, job: JobRecord, control: Jo
   const profile = profileFrame(frame);
   const key = frameKey(version.orgId, version.datasetId, version.id);
   await deps.bucket.put(key, frameStream(frame));
-  await control.report({ progress: 95, rows_processed: frame.rowCount });
+  try {
+    await control.report({ progress: 95, rows_processed: frame.rowCount });
+  } catch (e) {
+    // Canceled meanwhile (e.g. the dataset is being deleted): leave nothing behind.
+    await deps.bucket.delete(key);
+    throw e;
+  }
   const columnCount = frame.columns.length - (idGenerated ? 1 : 0);
   await deps.db
     .update(datasetVersions)

@@ -2,7 +2,8 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { Principal } from "../api/context";
 import { invalid, notFound } from "../api/errors";
 import { nowIso, type Db } from "../db/client";
-import { datasets, datasetVersions } from "../db/schema";
+import { datasetFiles, datasets, datasetVersions } from "../db/schema";
+import { deletePrefix, versionPrefix } from "../storage/keys";
 import { isUuid } from "../jobs/ids";
 
 export type DatasetRow = typeof datasets.$inferSelect;
@@ -49,7 +50,7 @@ export async function createVersion(
   principal: Principal,
   req: { datasetId?: string; name?: string; description?: string },
   version: Pick<VersionRow, "status" | "sourceFilename" | "contentType" | "format" | "sizeBytes">,
-): Promise<{ dataset: DatasetRow; version: VersionRow }> {
+): Promise<{ dataset: DatasetRow; version: VersionRow; createdDataset: boolean }> {
   const now = nowIso();
   let datasetId = req.datasetId;
   if (datasetId) {
@@ -72,6 +73,7 @@ export async function createVersion(
     .set({ lastVersionNumber: sql`${datasets.lastVersionNumber} + 1`, updatedAt: now })
     .where(eq(datasets.id, datasetId))
     .returning();
+  if (!dataset) throw notFound(); // deleted between the look-up and the increment
   const row: VersionRow = {
     id: crypto.randomUUID(),
     datasetId,
@@ -89,5 +91,29 @@ export async function createVersion(
     ...version,
   };
   await db.insert(datasetVersions).values(row);
-  return { dataset, version: row };
+  return { dataset, version: row, createdDataset: !req.datasetId };
+}
+
+/**
+ * Undo a version whose upload could not be completed (storage or job creation failed): its
+ * file rows, stored bytes, the version, and the dataset when this request created it.
+ */
+export async function discardVersion(db: Db, bucket: R2Bucket, created: { dataset: DatasetRow; version: VersionRow; createdDataset: boolean }) {
+  const { dataset, version } = created;
+  await deletePrefix(bucket, versionPrefix(version.orgId, dataset.id, version.id));
+  await db.batch([
+    db.delete(datasetFiles).where(eq(datasetFiles.datasetVersionId, version.id)),
+    db.delete(datasetVersions).where(eq(datasetVersions.id, version.id)),
+    ...(created.createdDataset ? [db.delete(datasets).where(eq(datasets.id, dataset.id))] : []),
+  ]);
+}
+
+/** Run the steps after a version was created; if one fails, discard the version and rethrow. */
+export async function orDiscard<T>(db: Db, bucket: R2Bucket, created: Parameters<typeof discardVersion>[2], steps: () => Promise<T>): Promise<T> {
+  try {
+    return await steps();
+  } catch (e) {
+    await discardVersion(db, bucket, created).catch((cleanup) => console.error("discarding a failed upload failed", cleanup));
+    throw e;
+  }
 }

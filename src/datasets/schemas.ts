@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageQuery } from "../api/pagination";
 
 const name = z.string().trim().min(1).max(200);
 const description = z.string().max(2000).optional();
@@ -35,8 +36,7 @@ export const batchUploadBody = z.object({
 });
 
 export const listDatasetsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().min(1).optional(),
+  ...pageQuery,
   search: z.string().max(200).optional(),
 });
 

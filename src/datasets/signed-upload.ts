@@ -9,8 +9,9 @@ import { sourceFileKey } from "../storage/keys";
 import { signUploadToken, UPLOAD_URL_TTL_S, verifyUploadToken } from "../storage/signed-upload";
 import { SIGNED_UPLOAD_MAX_BYTES, type DatasetDeps } from "./deps";
 import { unsupportedType } from "./direct-upload";
-import { createVersion, findDatasetByName, findVersion } from "./records";
+import { createVersion, findDatasetByName, findVersion, orDiscard } from "./records";
 import { sha256OfObject } from "./checksum";
+import { WORKER_INGEST_MAX_BYTES } from "./ingest-job";
 
 interface FileSpec {
   filename: string;
@@ -47,7 +48,16 @@ export async function prepareUpload(deps: DatasetDeps, principal: Principal, ori
   if (formats.size > 1) throw invalid(["body", "files"], "All files of one dataset version must have the same format", null);
   const format = [...formats][0];
   const totalBytes = req.files.reduce((s, f) => s + f.bytes, 0);
-  const { dataset, version } = await createVersion(
+  if (totalBytes > WORKER_INGEST_MAX_BYTES) {
+    const loc = req.files.length === 1 && req.fileLoc ? [...req.fileLoc(0), "bytes"] : ["body", "files"];
+    throw invalid(
+      loc,
+      `Uploads over ${WORKER_INGEST_MAX_BYTES / 1024 / 1024} MB in total cannot be ingested by this version of the service (large files move to the trainer container later); split the table or upload it as Parquet.`,
+      totalBytes,
+      "less_than_equal",
+    );
+  }
+  const created = await createVersion(
     deps.db,
     principal,
     { datasetId: req.datasetId, name: req.name, description: req.description },
@@ -59,12 +69,14 @@ export async function prepareUpload(deps: DatasetDeps, principal: Principal, ori
       sizeBytes: totalBytes,
     },
   );
+  const { dataset, version } = created;
   const expiresAtMs = Date.now() + UPLOAD_URL_TTL_S * 1000;
   const uploads = [];
+  const rows: (typeof datasetFiles.$inferInsert)[] = [];
   for (const f of req.files) {
     const fileId = crypto.randomUUID();
     const objectKey = sourceFileKey(principal.orgId, dataset.id, version.id, fileId, f.filename);
-    await deps.db.insert(datasetFiles).values({
+    rows.push({
       id: fileId,
       datasetVersionId: version.id,
       orgId: principal.orgId,
@@ -86,19 +98,24 @@ export async function prepareUpload(deps: DatasetDeps, principal: Principal, ori
     });
     uploads.push({ file_id: fileId, filename: f.filename, bytes: f.bytes, content_type: f.content_type, upload_url: `${origin}/uploads/${token}`, object_name: objectKey });
   }
-  const job = await createJob(
-    deps,
-    principal,
-    {
-      type: "dataset_ingest",
-      datasetId: dataset.id,
-      datasetVersionId: version.id,
-      datasetName: dataset.name,
-      inputFilename: req.files.length === 1 ? req.files[0].filename : `${req.files.length} files`,
-      input: { source: "signed_upload", format, bytes: totalBytes, files: req.files.length, ...req.input },
-    },
-    { status: "waiting_for_upload", uploadExpiresAtMs: expiresAtMs },
-  );
+  const job = await orDiscard(deps.db, deps.bucket, created, async () => {
+    // One round trip for all file rows, in request order (ingest reads them back in that order).
+    const [first, ...rest] = rows.map((r) => deps.db.insert(datasetFiles).values(r));
+    await deps.db.batch([first, ...rest]);
+    return createJob(
+      deps,
+      principal,
+      {
+        type: "dataset_ingest",
+        datasetId: dataset.id,
+        datasetVersionId: version.id,
+        datasetName: dataset.name,
+        inputFilename: req.files.length === 1 ? req.files[0].filename : `${req.files.length} files`,
+        input: { source: "signed_upload", format, bytes: totalBytes, files: req.files.length, ...req.input },
+      },
+      { status: "waiting_for_upload", uploadExpiresAtMs: expiresAtMs },
+    );
+  });
   return { dataset, version, job, uploads, expiresAt: new Date(expiresAtMs).toISOString() };
 }
 

@@ -16,7 +16,8 @@ export const JOB_STATUSES = [
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-const TERMINAL: ReadonlySet<JobStatus> = new Set(["succeeded", "failed", "canceled", "rejected"]);
+export const TERMINAL_STATUSES: JobStatus[] = ["succeeded", "failed", "canceled", "rejected"];
+const TERMINAL: ReadonlySet<JobStatus> = new Set(TERMINAL_STATUSES);
 export const isTerminal = (s: JobStatus) => TERMINAL.has(s);
 
 export const metricPointSchema = z.object({

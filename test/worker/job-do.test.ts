@@ -5,6 +5,7 @@ import type { JobDO } from "../../src/durable/job";
 import { createDb } from "../../src/db/client";
 import { MAX_HISTORY_POINTS } from "../../src/jobs/metrics-history";
 import { mirrorJob } from "../../src/jobs/mirror";
+import type { JobRecord } from "../../src/jobs/types";
 import { json, newOrg, undispatchedIngestJob, waitForJob } from "./helpers";
 
 /** Make the job look as if its worker last reported long ago (and had `attempts` deliveries). */
@@ -156,7 +157,7 @@ describe("job durable object", () => {
   it("never lets an older copy overwrite a newer one in D1", async () => {
     const org = await newOrg();
     const { stub, jobId } = await undispatchedIngestJob(org);
-    const older = (await stub.get())!;
+    const older = (await stub.get()) as unknown as JobRecord;
     await stub.cancel();
     await mirrorJob(createDb(env.DB), { ...older, status: "queued" }, 1);
     const row = await env.DB.prepare("SELECT status FROM jobs WHERE id = ?").bind(jobId).first<{ status: string }>();
