@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { readCsv } from "../../src/ingest/csv";
 import { DictionaryBuilder } from "../../src/ingest/dictionary-builder";
 import { inferColumn } from "../../src/ingest/infer";
 import { applyFeaturizer, buildFeaturizer, type FeatureMatrix } from "../../src/ml/featurize";
@@ -64,5 +65,16 @@ describe("applyFeaturizer accepts any storage", () => {
     expect(columnOf(m, 0)).toEqual(["no", "yes", "no"].map((s) => vocab("subscribed").indexOf(s)));
     // "2.5" reads as the same number as the training spelling "2.50" (the documented limitation)
     expect(columnOf(m, 1)).toEqual(["3.0", "2.50", "2.50"].map((s) => vocab("price").indexOf(s)));
+  });
+
+  it("end to end: a CSV read typed and read with rawText featurize identically", async () => {
+    const header = Object.keys(RAW).join(",");
+    const lines = Array.from({ length: ROWS }, (_, i) => Object.values(RAW).map((c) => c[i]).join(","));
+    const bytes = new TextEncoder().encode([header, ...lines].join("\n") + "\n");
+    const typedFrame = (await readCsv(bytes)).frame;
+    const rawFrame = (await readCsv(bytes, { rawText: true })).frame;
+    const csvSpec = buildFeaturizer(typedFrame);
+    expect(csvSpec.features.length).toBe(spec.features.length);
+    expect(applyFeaturizer(csvSpec, rawFrame)).toEqual(applyFeaturizer(csvSpec, typedFrame));
   });
 });
