@@ -3,7 +3,7 @@ import type { Principal } from "../api/context";
 import { conflict, notFound } from "../api/errors";
 import type { Db } from "../db/client";
 import { datasetVersions } from "../db/schema";
-import { decodeFrame, sliceRows } from "../ingest/columnar";
+import { decodeFrame, rowIndexesForIds, sliceRows } from "../ingest/columnar";
 import type { Frame } from "../ml/frame";
 import { findDataset, type VersionRow } from "./records";
 
@@ -52,28 +52,6 @@ export async function lookupRows(
 ) {
   const v = await readyVersion(db, principal, datasetId, body.dataset_version_id);
   const frame = await loadFrame(bucket, v.frameKey!);
-  const index = rowIndexById(frame);
-  const found: number[] = [];
-  const missing: (number | string)[] = [];
-  for (const id of body.ids) {
-    const row = index.get(String(id));
-    if (row === undefined) missing.push(id);
-    else found.push(row);
-  }
+  const { rows: found, missing } = rowIndexesForIds(frame, body.ids);
   return { dataset_id: v.datasetId, dataset_version_id: v.id, items: sliceRows(frame, found), missing_ids: missing };
-}
-
-/** id (as a string, so 7 and "7" agree) → row index, from the frame's first column `id`. */
-function rowIndexById(frame: Frame): Map<string, number> {
-  const col = frame.columns.find((c) => c.name === "id");
-  const map = new Map<string, number>();
-  if (!col) return map;
-  for (let r = 0; r < frame.rowCount; r++) {
-    if (col.storage === "numeric") {
-      if (!Number.isNaN(col.values[r])) map.set(String(col.values[r]), r);
-    } else if (col.codes[r] >= 0) {
-      map.set(col.dictionary[col.codes[r]], r);
-    }
-  }
-  return map;
 }
