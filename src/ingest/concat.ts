@@ -37,7 +37,11 @@ export function concatFrames(parts: NamedFrame[], idGenerated: boolean): Frame {
 
 function joinColumn(cols: Column[], parts: NamedFrame[]): Column {
   const head = cols[0];
-  const mismatch = cols.findIndex((c) => c.storage !== head.storage || (c.storage === "numeric" && c.kind !== head.kind));
+  // A numeric column that looks like an id in one file (unique integers) and like plain numbers
+  // in another is numbers: the wider kind wins. Other kind changes are real mismatches.
+  const numericKinds = new Set(cols.map((c) => c.kind));
+  const widenToNumeric = head.storage === "numeric" && numericKinds.size === 2 && numericKinds.has("id") && numericKinds.has("numeric");
+  const mismatch = widenToNumeric ? -1 : cols.findIndex((c) => c.storage !== head.storage || (c.storage === "numeric" && c.kind !== head.kind));
   if (mismatch >= 0) {
     throw new IngestError(
       "column_mismatch",
@@ -51,7 +55,7 @@ function joinColumn(cols: Column[], parts: NamedFrame[]): Column {
       values.set(c.values, at);
       at += c.values.length;
     }
-    return { ...head, values };
+    return widenToNumeric ? { name: head.name, kind: "numeric", storage: "numeric", values } : { ...head, values };
   }
   // Dictionary columns: one merged dictionary, codes remapped per file.
   const dictionary: string[] = [];
