@@ -2,7 +2,8 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { datasetFiles, datasetVersions } from "../db/schema";
 import { portableCompressors } from "../ingest/portable-compressors";
-import { frameChunks } from "../ingest/columnar";
+import { encodeFrame, frameChunks } from "../ingest/columnar";
+import { headFrame } from "../ingest/head";
 import { concatFrames } from "../ingest/concat";
 import { readCsv } from "../ingest/csv";
 import { readParquet } from "../ingest/parquet";
@@ -12,7 +13,7 @@ import type { Frame } from "../ml/frame";
 import { JobInputError } from "../jobs/errors";
 import type { JobRecord } from "../jobs/types";
 import type { JobControl } from "../queue/control";
-import { frameKey } from "../storage/keys";
+import { frameKey, previewKey, PREVIEW_ROWS } from "../storage/keys";
 
 /**
  * What one Worker invocation should parse (128 MB of memory). Measured on a 29 MB CSV of 1 M
@@ -72,6 +73,7 @@ export async function runIngestJob(deps: IngestDeps, job: JobRecord, control: Jo
   const profile = profileFrame(frame);
   const key = frameKey(version.orgId, version.datasetId, version.id);
   await deps.bucket.put(key, frameStream(frame));
+  await deps.bucket.put(previewKey(version.orgId, version.datasetId, version.id), encodeFrame(headFrame(frame, PREVIEW_ROWS)));
   try {
     await control.report({ progress: 95, rows_processed: frame.rowCount });
   } catch (e) {

@@ -5,6 +5,7 @@ import type { Db } from "../db/client";
 import { datasetVersions } from "../db/schema";
 import { decodeFrame, rowIndexesForIds, sliceRows } from "../ingest/columnar";
 import type { Frame } from "../ml/frame";
+import { previewKey } from "../storage/keys";
 import { findDataset, type VersionRow } from "./records";
 
 /** The version rows are read from: the one asked for, else the latest ready one. */
@@ -30,14 +31,16 @@ export async function loadFrame(bucket: R2Bucket, key: string): Promise<Frame> {
 
 export async function previewRows(db: Db, bucket: R2Bucket, principal: Principal, datasetId: string, q: { limit: number; dataset_version_id?: string }) {
   const v = await readyVersion(db, principal, datasetId, q.dataset_version_id);
-  const frame = await loadFrame(bucket, v.frameKey!);
+  // The stored head of the table answers any preview (limit <= PREVIEW_ROWS) in one small read.
+  const head = await bucket.get(previewKey(v.orgId, v.datasetId, v.id));
+  const frame = head ? decodeFrame(new Uint8Array(await head.arrayBuffer())) : await loadFrame(bucket, v.frameKey!);
   const n = Math.min(q.limit, frame.rowCount);
   return {
     dataset_id: v.datasetId,
     dataset_version_id: v.id,
     version_number: v.version,
     columns: frame.columns.map((c) => ({ name: c.name, type: c.kind })),
-    total_rows: frame.rowCount,
+    total_rows: v.rowCount ?? frame.rowCount,
     rows: sliceRows(frame, Array.from({ length: n }, (_, i) => i)),
   };
 }

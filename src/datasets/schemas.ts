@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageQuery } from "../api/pagination";
+import { PREVIEW_ROWS } from "../storage/keys";
 
 const name = z.string().trim().min(1).max(200);
 const description = z.string().max(2000).optional();
@@ -41,7 +42,7 @@ export const listDatasetsQuery = z.object({
 });
 
 export const previewQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(20),
+  limit: z.coerce.number().int().min(1).max(PREVIEW_ROWS).default(20),
   dataset_version_id: z.uuid().optional(),
 });
 

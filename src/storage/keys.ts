@@ -15,6 +15,12 @@ export const sourceFileKey = (orgId: string, datasetId: string, versionId: strin
 export const frameKey = (orgId: string, datasetId: string, versionId: string) =>
   `${versionPrefix(orgId, datasetId, versionId)}frame.bin`;
 
+/** The first PREVIEW_ROWS rows of the frame, so previews do not read the whole table. */
+export const previewKey = (orgId: string, datasetId: string, versionId: string) =>
+  `${versionPrefix(orgId, datasetId, versionId)}preview.bin`;
+
+export const PREVIEW_ROWS = 500;
+
 function safeName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "file";
   return base.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 200) || "file";
