@@ -3,7 +3,7 @@ import type { Principal } from "../api/context";
 import { notFound } from "../api/errors";
 import { nowIso } from "../db/client";
 import { datasetFiles, datasets, datasetVersions, jobs } from "../db/schema";
-import { jobStub } from "../jobs/stub";
+import { jobObject } from "../jobs/job-object";
 import { TERMINAL_STATUSES } from "../jobs/types";
 import { datasetPrefix, deletePrefix } from "../storage/keys";
 import type { DatasetDeps } from "./deps";
@@ -21,7 +21,7 @@ export async function deleteDataset(deps: DatasetDeps, principal: Principal, id:
     .select({ id: jobs.id })
     .from(jobs)
     .where(and(eq(jobs.datasetId, d.id), eq(jobs.type, "dataset_ingest"), notInArray(jobs.status, TERMINAL_STATUSES)));
-  for (const j of open) await jobStub(deps.jobs, j.id).cancel();
+  for (const j of open) await jobObject(deps.jobs, j.id).cancel();
   await deletePrefix(deps.bucket, datasetPrefix(principal.orgId, d.id));
   const versionIds = deps.db.select({ id: datasetVersions.id }).from(datasetVersions).where(eq(datasetVersions.datasetId, d.id));
   await deps.db.batch([

@@ -4,7 +4,7 @@ import { ApiError, conflict, invalid, notFound } from "../api/errors";
 import { datasetFiles, datasetVersions, jobs } from "../db/schema";
 import { detectFormat } from "../ingest/detect";
 import { createJob, dispatch } from "../jobs/service";
-import { jobStub } from "../jobs/stub";
+import { jobObject } from "../jobs/job-object";
 import { sourceFileKey } from "../storage/keys";
 import { signUploadToken, UPLOAD_URL_TTL_S, verifyUploadToken } from "../storage/signed-upload";
 import { SIGNED_UPLOAD_MAX_BYTES, type DatasetDeps } from "./deps";
@@ -181,19 +181,19 @@ export async function completeUpload(deps: DatasetDeps, principal: Principal, ve
     uploaded: files.filter((f) => f.status === "uploaded").length,
     failed: files.filter((f) => f.status === "failed").length,
   };
-  const stub = jobStub(deps.jobs, ingestJobId);
+  const jobObj = jobObject(deps.jobs, ingestJobId);
   if (counts.failed > 0) {
     const reasons = files.filter((f) => f.status === "failed").map((f) => f.errorMessage ?? f.filename);
-    await stub.fail(`${counts.failed} of ${counts.expected} files failed verification: ${reasons.join("; ")}`);
+    await jobObj.fail(`${counts.failed} of ${counts.expected} files failed verification: ${reasons.join("; ")}`);
   } else if (counts.uploaded < counts.expected) {
     const missing = files.filter((f) => f.status !== "uploaded").map((f) => f.filename);
     throw conflict(`${counts.expected - counts.uploaded} of ${counts.expected} files have not been uploaded yet: ${missing.join(", ")}. PUT each file to its upload_url first.`);
   } else {
-    const moved = await stub.markUploaded();
+    const moved = await jobObj.markUploaded();
     if (!moved.ok) throw conflict(`This upload can no longer be completed (job status: ${moved.status}).`);
     await dispatch(deps.queue, ingestJobId);
   }
-  const job = await stub.get();
+  const job = await jobObj.get();
   return {
     dataset_id: version.datasetId,
     dataset_version_id: version.id,

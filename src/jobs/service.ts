@@ -9,7 +9,7 @@ import { SERVICE_RUNTIME_VERSION } from "../version";
 import { parseJobId } from "./ids";
 import { fromRow } from "./mirror";
 import { presentJob, type RefLookup } from "./presenter";
-import { jobStub } from "./stub";
+import { jobObject } from "./job-object";
 import type { JobRecord, JobStatus, JobType } from "./types";
 
 export interface JobDeps {
@@ -64,7 +64,7 @@ export async function createJob(
     ...fields,
     id: fields.id ?? crypto.randomUUID(),
   };
-  const created = await jobStub(deps.jobs, job.id).create(job, { uploadExpiresAtMs: opts.uploadExpiresAtMs });
+  const created = await jobObject(deps.jobs, job.id).create(job, { uploadExpiresAtMs: opts.uploadExpiresAtMs });
   if (created.status === "queued") await dispatch(deps.queue, created.id);
   return created;
 }
@@ -93,7 +93,7 @@ export async function findJob(db: Db, principal: Principal, rawId: string): Prom
 /** Live state from the job's object (fresher progress than the D1 copy). */
 export async function getJobDetail(deps: JobDeps, principal: Principal, rawId: string) {
   const row = await findJob(deps.db, principal, rawId);
-  const live = (await jobStub(deps.jobs, row.id).get()) ?? row;
+  const live = (await jobObject(deps.jobs, row.id).get()) ?? row;
   return presentJob(live, await lookupRefs(deps.db, [live]));
 }
 
@@ -128,7 +128,7 @@ export async function listJobs(db: Db, principal: Principal, f: JobFilters) {
 
 export async function cancelJob(deps: JobDeps, principal: Principal, rawId: string) {
   const row = await findJob(deps.db, principal, rawId);
-  const result = await jobStub(deps.jobs, row.id).cancel();
+  const result = await jobObject(deps.jobs, row.id).cancel();
   if (!result.ok) throw conflict(`Job is already ${result.status}; only queued or running jobs can be canceled.`);
   return { job_id: row.id, status: "canceled" as const };
 }
@@ -136,7 +136,7 @@ export async function cancelJob(deps: JobDeps, principal: Principal, rawId: stri
 /** Only a failed job can be retried: a new job with the same parameters. */
 export async function retryJob(deps: JobDeps, principal: Principal, rawId: string) {
   const row = await findJob(deps.db, principal, rawId);
-  const live = (await jobStub(deps.jobs, row.id).get()) ?? row;
+  const live = (await jobObject(deps.jobs, row.id).get()) ?? row;
   if (live.status !== "failed") throw conflict(`Only failed jobs can be retried; this job is ${live.status}.`);
   const job = await createJob(deps, principal, {
     type: live.type,

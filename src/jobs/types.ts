@@ -29,7 +29,7 @@ export type MetricPoint = z.infer<typeof metricPointSchema>;
 
 /**
  * Free-form job input and output: JSON objects (they cross RPC and are stored as JSON). Typed
- * loosely on purpose: a recursive JSON type makes the RPC stub types too deep to check.
+ * loosely on purpose: a recursive JSON type makes the RPC result types too deep to check.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type JsonObject = Record<string, any>;

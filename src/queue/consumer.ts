@@ -1,5 +1,5 @@
 import { JobInputError, JobCanceledError } from "../jobs/errors";
-import { jobStub } from "../jobs/stub";
+import { jobObject } from "../jobs/job-object";
 import { IngestError } from "../ingest/errors";
 import { MAX_ATTEMPTS } from "../durable/job-state";
 import { controlFor } from "./control";
@@ -27,8 +27,8 @@ export async function processJobMessage(deps: WorkDeps, msg: Message<unknown>): 
     msg.ack();
     return;
   }
-  const stub = jobStub(deps.env.JOB, parsed.data.job_id);
-  const begun = await stub.begin({ messageId: msg.id });
+  const jobObj = jobObject(deps.env.JOB, parsed.data.job_id);
+  const begun = await jobObj.begin({ messageId: msg.id });
   const job = begun.job;
   if (!job) {
     msg.ack();
@@ -37,22 +37,22 @@ export async function processJobMessage(deps: WorkDeps, msg: Message<unknown>): 
   const handler = jobHandlers[job.type];
   try {
     if (!handler) throw new JobInputError(`Jobs of type ${job.type} cannot run in this version of the service.`);
-    const outcome = await handler(deps, job, controlFor(stub, begun.attempt));
-    await stub.succeed(outcome.output, outcome.rowsProcessed, begun.attempt);
+    const outcome = await handler(deps, job, controlFor(jobObj, begun.attempt));
+    await jobObj.succeed(outcome.output, outcome.rowsProcessed, begun.attempt);
     msg.ack();
   } catch (e) {
     if (e instanceof JobCanceledError) {
       msg.ack();
     } else if (isPermanent(e)) {
-      await stub.fail(e.message, begun.attempt);
+      await jobObj.fail(e.message, begun.attempt);
       msg.ack();
     } else if (begun.attempt >= MAX_ATTEMPTS) {
       console.error(`job ${parsed.data.job_id} failed on its last attempt`, e);
-      await stub.fail(`The job failed after ${begun.attempt} attempts: ${errorText(e)}`, begun.attempt);
+      await jobObj.fail(`The job failed after ${begun.attempt} attempts: ${errorText(e)}`, begun.attempt);
       msg.ack();
     } else {
       console.warn(`job ${parsed.data.job_id} attempt ${begun.attempt} failed; retrying`, e);
-      await stub.requeue(`Attempt ${begun.attempt} failed (${errorText(e)}); retrying.`, begun.attempt);
+      await jobObj.requeue(`Attempt ${begun.attempt} failed (${errorText(e)}); retrying.`, begun.attempt);
       msg.retry({ delaySeconds: retryDelaySeconds(begun.attempt) });
     }
   }
@@ -62,7 +62,7 @@ export async function processJobMessage(deps: WorkDeps, msg: Message<unknown>): 
 export async function processDeadLetter(deps: WorkDeps, msg: Message<unknown>): Promise<void> {
   const parsed = jobMessageSchema.safeParse(msg.body);
   if (parsed.success) {
-    await jobStub(deps.env.JOB, parsed.data.job_id).fail(
+    await jobObject(deps.env.JOB, parsed.data.job_id).fail(
       "The job could not be processed: its queue message was moved to the dead-letter queue after repeated failures.",
     );
   }

@@ -1,5 +1,5 @@
 import { JobCanceledError } from "../jobs/errors";
-import type { JobStub } from "../jobs/stub";
+import type { JobObject } from "../jobs/job-object";
 import type { ProgressReport } from "../jobs/types";
 
 /** What a job's work uses to talk to its Durable Object: progress, heartbeat, cancellation. */
@@ -9,10 +9,10 @@ export interface JobControl {
 }
 
 /** `attempt` is the token `begin` handed out: once the job was restarted, this worker must stop. */
-export function controlFor(stub: JobStub, attempt: number): JobControl {
+export function controlFor(jobObj: JobObject, attempt: number): JobControl {
   return {
     async report(r) {
-      const { canceled, status } = await stub.report(r, attempt);
+      const { canceled, status } = await jobObj.report(r, attempt);
       if (canceled || status !== "running") throw new JobCanceledError();
     },
   };
