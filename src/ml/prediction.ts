@@ -11,7 +11,7 @@ import type { GbdtModel } from "./gbdt/model";
 import { transformScores } from "./gbdt/objective";
 import { predict } from "./gbdt/predict";
 import { Rng } from "./gbdt/random";
-import { DEFAULT_GBDT_PARAMS, trainGbdt, type GbdtParams, type IterationInfo, type StopReason, type TrainGbdtResult } from "./gbdt/train";
+import { DEFAULT_GBDT_PARAMS, trainGbdtSteps, type GbdtParams, type IterationInfo, type StopReason, type TrainGbdtResult } from "./gbdt/train";
 import { classificationMetrics, regressionMetrics, type MetricValue } from "./metrics";
 import { buildRepresentation, deriveModelFeatures, type Representation } from "./representation";
 import { extractLabel, type Task } from "./label";
@@ -87,7 +87,33 @@ export const REPRESENTATION_SEED = 0;
 /** Below this many labelled rows nothing is held out. */
 const MIN_ROWS_FOR_VALIDATION = 10;
 
+/** One step of a prediction model's training, as the training job reports it. */
+export type TrainingStep = {
+  phase: "finetune";
+  /** 1-based boosting round. */
+  iteration: number;
+  /** Upper bound on the rounds (early stopping usually ends sooner). */
+  maxRounds: number;
+  trainLoss: number;
+  valLoss: number | null;
+};
+
+/** Train synchronously: drives {@link trainPredictionModelSteps} to the end. */
 export function trainPredictionModel(frame: Frame, opts: TrainPredictionOptions): PredictionModelResult {
+  const steps = trainPredictionModelSteps(frame, opts);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * Train a prediction model step by step: yields one step per boosting round and returns the
+ * result. Input errors (MlInputError) are thrown by the first `next()`. `opts.shouldStop` and
+ * `opts.onIteration` are consulted after each yielded round (see trainGbdtSteps), so an async
+ * caller can await a cancel check between steps and stop through a flag read by `shouldStop`.
+ */
+export function* trainPredictionModelSteps(frame: Frame, opts: TrainPredictionOptions): Generator<TrainingStep, PredictionModelResult, void> {
   if (frame.rowCount === 0) throw new MlInputError("the dataset has no rows");
   const labelCol = findColumn(frame, opts.labelColumn);
   if (!labelCol) throw new MlInputError(`label column "${opts.labelColumn}" not found`);
@@ -149,7 +175,7 @@ export function trainPredictionModel(frame: Frame, opts: TrainPredictionOptions)
     seed: p.seed,
   };
   if (!explicitMinData) params.minDataPerGroup = Math.min(DEFAULT_GBDT_PARAMS.minDataPerGroup, params.minDataInLeaf!);
-  const res = trainGbdt({
+  const boosting = trainGbdtSteps({
     data: m.data,
     numRows: m.numRows,
     numFeatures: m.numFeatures,
@@ -164,6 +190,15 @@ export function trainPredictionModel(frame: Frame, opts: TrainPredictionOptions)
     onIteration: opts.onIteration,
     shouldStop: opts.shouldStop,
   });
+  let res: TrainGbdtResult;
+  for (;;) {
+    const r = boosting.next();
+    if (r.done) {
+      res = r.value;
+      break;
+    }
+    yield { phase: "finetune", iteration: r.value.iteration, maxRounds: p.max_rounds, trainLoss: r.value.trainLoss, valLoss: r.value.valLoss };
+  }
 
   const evalRows = val.length > 0 ? val : train;
   const pred = evalPredictions(res, evalRows === val, m.data, m.numFeatures, evalRows);

@@ -4,6 +4,7 @@ export { predict, predictRaw } from "./predict";
 export {
   DEFAULT_GBDT_PARAMS,
   trainGbdt,
+  trainGbdtSteps,
   type GbdtParams,
   type IterationInfo,
   type StopReason,

@@ -83,6 +83,7 @@ export interface TrainGbdtInput {
   params: Partial<GbdtParams> & { objective: Objective };
   /** Called after every round; returning false stops training cleanly. */
   onIteration?: (info: IterationInfo) => boolean | void;
+  /** Checked before the first round and after every round; true stops training cleanly ("cancelled"). */
   shouldStop?: () => boolean;
 }
 
@@ -107,7 +108,27 @@ export interface TrainGbdtResult {
   valRaw: Float64Array | null;
 }
 
+/**
+ * Train synchronously: drives {@link trainGbdtSteps} to the end. `onIteration` and `shouldStop`
+ * behave as documented on {@link TrainGbdtInput}.
+ */
 export function trainGbdt(input: TrainGbdtInput): TrainGbdtResult {
+  const steps = trainGbdtSteps(input);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * The boosting loop as a generator: yields each round's info once the round is done, and returns
+ * the result when training ends. An asynchronous caller awaits whatever it needs between rounds
+ * (progress report, cancel check) and calls `next()` again. `shouldStop` and `onIteration` are
+ * consulted right after each yield (and `shouldStop` once before the first round), so a flag the
+ * caller sets while the generator is paused stops training after that round with
+ * stopReason "cancelled" and a usable model. Abandoning the generator (`return()`) discards it.
+ */
+export function* trainGbdtSteps(input: TrainGbdtInput): Generator<IterationInfo, TrainGbdtResult, void> {
   const p: GbdtParams = { ...DEFAULT_GBDT_PARAMS, numClasses: 2, ...input.params } as GbdtParams;
   const obj = p.objective;
   const K = obj === "multiclass" ? p.numClasses : 1;
@@ -191,6 +212,7 @@ export function trainGbdt(input: TrainGbdtInput): TrainGbdtResult {
       bestRound = round;
       bestVscores.set(vscores);
     }
+    yield info;
     if (input.onIteration?.(info) === false || input.shouldStop?.()) stopReason = "cancelled";
   }
   const rounds = bestRound + 1;
