@@ -1,8 +1,11 @@
 /**
  * `npm start`: the whole service on this machine. Applies migrations to the local D1, makes sure
  * a local organization and API key exist (kept in .wrangler/local-api-key.json), then runs
- * `wrangler dev` with embedded D1, R2, Durable Objects and Queues and prints the key.
- * PORT picks the port (default: the first free one from 8787).
+ * `wrangler dev` with embedded D1, R2, Durable Objects and Queues, and beside it the trainer
+ * (src/container/server.ts) as a local process — containers need Docker, which local
+ * development does not have — and prints the key.
+ * PORT picks the Worker's port (default: the first free one from 8787), TRAINER_PORT the
+ * trainer's (default: the first free one after it).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -29,10 +32,16 @@ function portFree(port: number, host: string): Promise<boolean> {
   });
 }
 
-async function choosePort(host: string): Promise<number> {
-  if (process.env.PORT) return Number(process.env.PORT);
-  for (let p = 8787; p < 8887; p++) if (await portFree(p, host)) return p;
-  throw new Error("no free port between 8787 and 8886; set PORT");
+async function choosePort(host: string, given: string | undefined, from: number, name: string): Promise<number> {
+  if (given) return Number(given);
+  for (let p = from; p < from + 100; p++) if (await portFree(p, host)) return p;
+  throw new Error(`no free port between ${from} and ${from + 99}; set ${name}`);
+}
+
+function devVar(name: string): string {
+  const line = readFileSync(".dev.vars", "utf8").split("\n").find((l) => l.startsWith(`${name}=`));
+  if (!line) throw new Error(`.dev.vars has no ${name}; delete it and run npm start again to regenerate it`);
+  return line.slice(name.length + 1).trim();
 }
 
 async function ensureLocalKey(): Promise<string> {
@@ -64,18 +73,47 @@ ensureDevVars();
 console.log("Applying D1 migrations to the local database…");
 applyMigrations(local);
 const key = await ensureLocalKey();
-const port = await choosePort(host);
+const port = await choosePort(host, process.env.PORT, 8787, "PORT");
+const trainerPort = await choosePort("127.0.0.1", process.env.TRAINER_PORT, port + 1, "TRAINER_PORT");
 const base = `http://${host}:${port}`;
+const trainerUrl = `http://127.0.0.1:${trainerPort}`;
+// Node directly (not npx): a signal must reach the trainer itself, not a wrapper.
+const trainer = spawn(process.execPath, ["--import", "tsx", "src/container/server.ts"], {
+  stdio: ["ignore", "inherit", "inherit"],
+  env: {
+    ...process.env,
+    TRAINER_MAIN: "1",
+    PORT: String(trainerPort),
+    HOST: "127.0.0.1",
+    CONTROL_URL: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
+    CONTROL_SECRET: devVar("INTERNAL_SECRET"),
+  },
+});
 const child = spawn(
   "npx",
-  ["wrangler", "dev", "--ip", host, "--port", String(port), "--persist-to", PERSIST_DIR, "--show-interactive-dev-session=false"],
+  [
+    "wrangler", "dev", "--ip", host, "--port", String(port), "--persist-to", PERSIST_DIR, "--show-interactive-dev-session=false",
+    "--var", `TRAINER_URL:${trainerUrl}`,
+  ],
   { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
 );
-for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => child.kill(sig));
-child.on("exit", (code) => process.exit(code ?? 0));
+for (const sig of ["SIGINT", "SIGTERM"] as const) {
+  process.on(sig, () => {
+    trainer.kill(sig);
+    child.kill(sig);
+  });
+}
+child.on("exit", (code) => {
+  trainer.kill("SIGTERM");
+  process.exit(code ?? 0);
+});
+trainer.on("exit", (code) => {
+  console.error(`the trainer exited (code ${code}); stopping`);
+  child.kill("SIGTERM");
+});
 await waitForHealth(base, child);
 console.log(`
-  Tabular ML service running at ${base}
+  Tabular ML service running at ${base}  (trainer at ${trainerUrl})
   API key: ${key}
 
   Try:  curl -H "Authorization: Bearer ${key}" ${base}/datasets

@@ -11,3 +11,4 @@ export default {
     await handleQueueBatch(batch, { env, bucket: env.BUCKET });
   },
 } satisfies ExportedHandler<Env>;
+export { TrainerContainer } from "./container/trainer-container";

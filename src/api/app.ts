@@ -5,7 +5,9 @@ import type { AppEnv } from "./context";
 import { ApiError, errorResponse, notFound } from "./errors";
 import { allowedMethods } from "./method-not-allowed";
 import { datasetRoutes } from "./routes/datasets";
+import { internalRoutes } from "./routes/internal";
 import { jobRoutes } from "./routes/jobs";
+import { modelRoutes } from "./routes/models";
 import { uploadRoutes } from "./routes/uploads";
 
 export function createApp(): Hono<AppEnv> {
@@ -13,6 +15,8 @@ export function createApp(): Hono<AppEnv> {
 
   app.get("/health", (c) => c.json({ status: "ok", service_runtime_version: SERVICE_RUNTIME_VERSION }));
   app.route("/", uploadRoutes);
+  // The trainer's control routes: the internal secret, never an API key.
+  app.route("/", internalRoutes);
 
   // Every API route needs a key; the published form of the completion endpoint also takes X-API-Key.
   app.use("/api/datasets/:id/complete", authenticate({ allowXApiKey: true }));
@@ -27,6 +31,7 @@ export function createApp(): Hono<AppEnv> {
 
   app.route("/", datasetRoutes);
   app.route("/", jobRoutes);
+  app.route("/", modelRoutes);
 
   app.notFound((c) => {
     const allow = allowedMethods(app, c.req.path);

@@ -2,7 +2,8 @@ import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Principal } from "../api/context";
 import { afterCursor, decodeCursor, toPage } from "../api/pagination";
 import { inChunks, type Db } from "../db/client";
-import { datasets, datasetVersions, models, modelVersions } from "../db/schema";
+import { datasets, datasetVersions } from "../db/schema";
+import { listModels } from "../models/queries";
 import { presentDataset, presentDatasetDetail, presentVersion } from "./presenter";
 import { findDataset, type VersionRow } from "./records";
 
@@ -58,23 +59,5 @@ export async function listVersions(db: Db, principal: Principal, id: string) {
 /** Models with at least one version trained on any version of the dataset, newest first. */
 export async function listModelsOfDataset(db: Db, principal: Principal, id: string, q: { limit: number; cursor?: string }) {
   const d = await findDataset(db, principal, id);
-  const cursor = decodeCursor(q.cursor);
-  const trained = db.select({ id: modelVersions.modelId }).from(modelVersions).where(eq(modelVersions.datasetId, d.id));
-  const where: (SQL | undefined)[] = [eq(models.orgId, principal.orgId), inArray(models.id, trained)];
-  where.push(afterCursor(models.createdAt, models.id, cursor));
-  const rows = await db
-    .select()
-    .from(models)
-    .where(and(...where))
-    .orderBy(desc(models.createdAt), desc(models.id))
-    .limit(q.limit + 1);
-  return toPage(rows, q.limit, (m) => ({
-    model_id: m.id,
-    model_name: m.name,
-    model_type: m.modelType,
-    label_column: m.labelColumn,
-    created_at: m.createdAt,
-    updated_at: m.updatedAt,
-  }));
+  return listModels(db, principal, { ...q, dataset_id: d.id });
 }
-

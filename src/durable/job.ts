@@ -139,7 +139,8 @@ export class JobDO extends DurableObject<Env> {
     if (r.current_step !== undefined) j.currentStep = r.current_step;
     if (r.total_steps !== undefined) j.totalSteps = r.total_steps;
     if (r.current_phase !== undefined) j.currentPhase = r.current_phase;
-    if (r.metric) j.metricsHistory = capHistory([...(j.metricsHistory ?? []), r.metric]);
+    const points = [...(r.metric ? [r.metric] : []), ...(r.metrics ?? [])];
+    if (points.length) j.metricsHistory = capHistory([...(j.metricsHistory ?? []), ...points]);
     if (r.rows_processed !== undefined) s.internal.rowsProcessed = r.rows_processed;
     s.internal.lastHeartbeatMs = Date.now();
     await this.save(s, "throttled");

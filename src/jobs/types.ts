@@ -76,5 +76,7 @@ export const progressReportSchema = z.object({
   total_steps: z.number().int().min(0).optional(),
   current_phase: z.enum(["ssl", "finetune"]).nullable().optional(),
   metric: metricPointSchema.optional(),
+  /** Several points at once (oldest first): workers batch them between reports. */
+  metrics: z.array(metricPointSchema).max(5000).optional(),
 });
 export type ProgressReport = z.infer<typeof progressReportSchema>;

@@ -38,7 +38,7 @@ export async function processJobMessage(deps: WorkDeps, msg: Message<unknown>): 
   try {
     if (!handler) throw new JobInputError(`Jobs of type ${job.type} cannot run in this version of the service.`);
     const outcome = await handler(deps, job, controlFor(jobObj, begun.attempt));
-    await jobObj.succeed(outcome.output, outcome.rowsProcessed, begun.attempt);
+    if (!("settled" in outcome)) await jobObj.succeed(outcome.output, outcome.rowsProcessed, begun.attempt);
     msg.ack();
   } catch (e) {
     if (e instanceof JobCanceledError) {

@@ -39,3 +39,21 @@ export async function deletePrefix(bucket: R2Bucket, prefix: string): Promise<nu
   } while (cursor);
   return deleted;
 }
+
+/**
+ * The shared representation of a dataset version (profile, featurizer, bins, self-supervised
+ * encoder), built by the first model trained on it and reused by every later one. It lives with
+ * the version, so deleting the dataset deletes it too.
+ */
+export const representationKey = (orgId: string, datasetId: string, versionId: string) =>
+  `${versionPrefix(orgId, datasetId, versionId)}representation.json`;
+
+/** Everything of a model: its versions' artifacts. Models keep them when their dataset is deleted. */
+export const modelPrefix = (orgId: string, modelId: string) => `orgs/${orgId}/models/${modelId}/`;
+
+export const modelVersionPrefix = (orgId: string, modelId: string, versionId: string) =>
+  `${modelPrefix(orgId, modelId)}versions/${versionId}/`;
+
+/** The artifacts of a model version: the ONNX graph and the featurizer that feeds it. */
+export const ARTIFACT_FILES = { onnx: "model.onnx", featurizer: "featurizer.json" } as const;
+export type ArtifactFile = (typeof ARTIFACT_FILES)[keyof typeof ARTIFACT_FILES];

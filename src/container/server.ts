@@ -1,0 +1,87 @@
+/**
+ * The trainer: a small Node HTTP server that runs the ML engine. The Worker hands it a job with
+ * POST /jobs {job_id, attempt}; it answers 202 at once, trains in the background and talks back
+ * only through the Worker's internal control routes (data, artifacts, progress, the outcome).
+ * In production it is the Cloudflare Container's process; `npm start` runs it as a local one.
+ *
+ * Environment: PORT (default 8080), HOST (default 0.0.0.0), CONTROL_URL (the Worker's address),
+ * CONTROL_SECRET (the internal secret; local only: in the container the Worker adds it).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { JobCanceledError } from "../jobs/errors";
+import { runTraining } from "../training/run-training";
+import { ControlClient, type ControlConfig } from "./control-client";
+
+const running = new Map<string, number>();
+
+/** Errors that retrying cannot fix: bad data or parameters. */
+function isPermanent(e: unknown): boolean {
+  return e instanceof Error && (e.name === "MlInputError" || e.name === "JobInputError" || e.name === "IngestError");
+}
+
+export async function trainJob(config: ControlConfig, jobId: string, attempt: number): Promise<void> {
+  const client = new ControlClient(config, jobId, attempt);
+  try {
+    const task = await client.task();
+    const output = await runTraining(task, client.io());
+    await client.succeed(output);
+    log(`job ${jobId} attempt ${attempt}: succeeded in ${output.seconds.total} s (${output.representation} representation)`);
+  } catch (e) {
+    if (e instanceof JobCanceledError) {
+      log(`job ${jobId} attempt ${attempt}: stopped (canceled or taken over)`);
+      return;
+    }
+    const message = e instanceof Error ? e.message : String(e);
+    log(`job ${jobId} attempt ${attempt}: failed: ${message}`);
+    await client.fail(message, isPermanent(e)).catch((err) => log(`job ${jobId}: could not report the failure: ${err}`));
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "Content-Type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString("utf8") || "null");
+}
+
+export function createTrainerServer(config: ControlConfig) {
+  return createServer(async (req, res) => {
+    try {
+      if (req.method === "GET" && req.url === "/health") return send(res, 200, { status: "ok", running: [...running.keys()] });
+      if (req.method !== "POST" || req.url !== "/jobs") return send(res, 404, { detail: "Not found" });
+      if (config.secret && req.headers.authorization !== `Bearer ${config.secret}`) return send(res, 401, { detail: "Not authenticated" });
+      const body = (await readJson(req)) as { job_id?: unknown; attempt?: unknown } | null;
+      const jobId = typeof body?.job_id === "string" ? body.job_id : "";
+      const attempt = Number(body?.attempt);
+      if (!/^[0-9a-f-]{36}$/.test(jobId) || !Number.isInteger(attempt) || attempt < 1) {
+        return send(res, 422, { detail: "Expected {job_id: uuid, attempt: positive integer}" });
+      }
+      // The same assignment twice (a retried dispatch) must not start a second run.
+      if (running.get(jobId) !== attempt) {
+        running.set(jobId, attempt);
+        void trainJob(config, jobId, attempt).finally(() => {
+          if (running.get(jobId) === attempt) running.delete(jobId);
+        });
+      }
+      send(res, 202, { job_id: jobId, attempt, status: "accepted" });
+    } catch (e) {
+      send(res, 400, { detail: e instanceof Error ? e.message : String(e) });
+    }
+  });
+}
+
+function log(msg: string): void {
+  console.log(`[trainer] ${new Date().toISOString()} ${msg}`);
+}
+
+const isMain = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (isMain || process.env.TRAINER_MAIN === "1") {
+  const port = Number(process.env.PORT ?? 8080);
+  const host = process.env.HOST ?? "0.0.0.0";
+  const config: ControlConfig = { baseUrl: process.env.CONTROL_URL ?? "http://control.internal", secret: process.env.CONTROL_SECRET || undefined };
+  createTrainerServer(config).listen(port, host, () => log(`listening on ${host}:${port}, control at ${config.baseUrl}`));
+}

@@ -1,0 +1,36 @@
+import { and, eq } from "drizzle-orm";
+import type { Principal } from "../api/context";
+import { conflict, notFound } from "../api/errors";
+import type { Db } from "../db/client";
+import { modelVersions } from "../db/schema";
+import { isUuid } from "../jobs/ids";
+import { ARTIFACT_FILES } from "../storage/keys";
+import { findModel, type ModelVersionRow } from "./records";
+
+/** A version of the model by number ("3") or by id; 404 when the model has no such version. */
+export async function findModelVersion(db: Db, principal: Principal, modelId: string, ref: string): Promise<ModelVersionRow> {
+  const m = await findModel(db, principal, modelId);
+  const byNumber = /^[1-9][0-9]{0,8}$/.test(ref);
+  if (!byNumber && !isUuid(ref)) throw notFound();
+  const [v] = await db
+    .select()
+    .from(modelVersions)
+    .where(and(eq(modelVersions.modelId, m.id), byNumber ? eq(modelVersions.version, Number(ref)) : eq(modelVersions.id, ref)))
+    .limit(1);
+  if (!v) throw notFound();
+  return v;
+}
+
+/** The stored bytes of a ready version's artifact: the ONNX graph or its featurizer (JSON). */
+export async function readArtifact(bucket: R2Bucket, v: ModelVersionRow, part: "onnx" | "featurizer") {
+  if (v.status !== "ready" || !v.artifactKey) throw conflict(`Model version ${v.version} is ${v.status}; only ready versions have artifacts.`);
+  const file = part === "onnx" ? ARTIFACT_FILES.onnx : ARTIFACT_FILES.featurizer;
+  const obj = await bucket.get(v.artifactKey + file);
+  if (!obj) throw notFound();
+  return {
+    body: obj.body,
+    size: obj.size,
+    filename: `model-v${v.version}-${file}`,
+    contentType: part === "onnx" ? "application/octet-stream" : "application/json",
+  };
+}

@@ -1,0 +1,103 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Principal } from "../api/context";
+import { notFound } from "../api/errors";
+import { nowIso, type Db } from "../db/client";
+import { models, modelVersions } from "../db/schema";
+import { isUuid } from "../jobs/ids";
+import type { ModelType } from "./schemas";
+
+export type ModelRow = typeof models.$inferSelect;
+export type ModelVersionRow = typeof modelVersions.$inferSelect;
+
+/**
+ * What a version is trained with. Kept on every version: a retrain inherits it from the
+ * previous version, so the model's configuration never depends on a job record.
+ */
+export interface ModelConfig {
+  model_type: ModelType;
+  label_column: string | null;
+  input_columns: string[] | null;
+  params: Record<string, unknown>;
+}
+
+export function configOf(v: ModelVersionRow): ModelConfig {
+  return JSON.parse(v.configJson) as ModelConfig;
+}
+
+export async function findModel(db: Db, principal: Principal, id: string): Promise<ModelRow> {
+  if (!isUuid(id)) throw notFound();
+  const rows = await db
+    .select()
+    .from(models)
+    .where(and(eq(models.id, id), eq(models.orgId, principal.orgId)))
+    .limit(1);
+  if (!rows[0]) throw notFound();
+  return rows[0];
+}
+
+/** Every version of a model, newest first. */
+export async function versionsOf(db: Db, modelId: string): Promise<ModelVersionRow[]> {
+  return db.select().from(modelVersions).where(eq(modelVersions.modelId, modelId)).orderBy(desc(modelVersions.version));
+}
+
+/** The version a model reads as current: the latest one that was not canceled (else the latest). */
+export function currentVersion(versions: ModelVersionRow[]): ModelVersionRow | undefined {
+  return versions.find((v) => v.status !== "canceled") ?? versions[0];
+}
+
+export function latestReady(versions: ModelVersionRow[]): ModelVersionRow | undefined {
+  return versions.find((v) => v.status === "ready");
+}
+
+export async function createModel(
+  db: Db,
+  principal: Principal,
+  m: { name: string; description: string | null; modelType: ModelType; labelColumn: string | null },
+): Promise<ModelRow> {
+  const now = nowIso();
+  const row: ModelRow = {
+    id: crypto.randomUUID(),
+    orgId: principal.orgId,
+    name: m.name,
+    description: m.description,
+    modelType: m.modelType,
+    labelColumn: m.labelColumn,
+    lastVersionNumber: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db.insert(models).values(row);
+  return row;
+}
+
+/** A new queued version; its number comes from an atomic increment (concurrent retrains differ). */
+export async function addVersion(
+  db: Db,
+  model: ModelRow,
+  v: { datasetId: string; datasetVersionId: string; config: ModelConfig },
+): Promise<ModelVersionRow> {
+  const now = nowIso();
+  const [m] = await db
+    .update(models)
+    .set({ lastVersionNumber: sql`${models.lastVersionNumber} + 1`, updatedAt: now })
+    .where(eq(models.id, model.id))
+    .returning();
+  if (!m) throw notFound(); // deleted meanwhile
+  const row: ModelVersionRow = {
+    id: crypto.randomUUID(),
+    modelId: model.id,
+    orgId: model.orgId,
+    version: m.lastVersionNumber,
+    status: "queued",
+    datasetId: v.datasetId,
+    datasetVersionId: v.datasetVersionId,
+    configJson: JSON.stringify(v.config),
+    metricsJson: null,
+    artifactKey: null,
+    errorMessage: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db.insert(modelVersions).values(row);
+  return row;
+}

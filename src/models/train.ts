@@ -1,0 +1,154 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { Principal } from "../api/context";
+import { conflict, invalid, validationError } from "../api/errors";
+import type { Db } from "../db/client";
+import { datasets, datasetVersions, models, modelVersions } from "../db/schema";
+import { findDataset, findVersion, type VersionRow } from "../datasets/records";
+import type { ColumnProfile } from "../ingest/profile";
+import { createJob, type JobDeps } from "../jobs/service";
+import { SERVICE_RUNTIME_VERSION } from "../version";
+import { checkPredictionColumns } from "./label-check";
+import { addVersion, configOf, createModel, findModel, versionsOf, type ModelConfig, type ModelRow } from "./records";
+import { predictionParams, TRAINABLE_MODEL_TYPES, type RetrainBody, type TrainBody } from "./schemas";
+
+/** The response of train and retrain. */
+export interface TrainingStarted {
+  model: { id: string; version_id: string; version_number: number };
+  job_id: string;
+  status: string;
+  service_runtime_version: string;
+}
+
+/** POST /models/train: a new model, its first version and the training job. */
+export async function startTraining(deps: JobDeps, principal: Principal, body: TrainBody): Promise<TrainingStarted> {
+  if (!TRAINABLE_MODEL_TYPES.includes(body.model_type)) {
+    throw invalid(
+      ["body", "model_type"],
+      `Model type "${body.model_type}" cannot be trained by this version of the service; available: ${TRAINABLE_MODEL_TYPES.join(", ")}`,
+      body.model_type,
+      "enum",
+    );
+  }
+  const version = await resolveTrainingData(deps.db, principal, body);
+  const params = parseParams(body.params ?? {});
+  const config: ModelConfig = {
+    model_type: body.model_type,
+    label_column: body.label_column ?? null,
+    input_columns: body.input_columns ?? null,
+    params,
+  };
+  checkColumns(version, config);
+  const model = await createModel(deps.db, principal, {
+    name: body.model_name,
+    description: body.description ?? null,
+    modelType: body.model_type,
+    labelColumn: config.label_column,
+  });
+  return orDeleteModel(deps.db, model, true, () => queueVersion(deps, principal, model, version, config));
+}
+
+/** POST /models/{id}/retrain: a new version with the configuration of the previous one. */
+export async function startRetraining(deps: JobDeps, principal: Principal, modelId: string, body: RetrainBody): Promise<TrainingStarted> {
+  const model = await findModel(deps.db, principal, modelId);
+  const [previous] = await versionsOf(deps.db, model.id);
+  if (!previous) throw conflict("The model has no version to inherit its configuration from.");
+  const version = await resolveTrainingData(deps.db, principal, body);
+  const config = configOf(previous);
+  checkColumns(version, config);
+  return queueVersion(deps, principal, model, version, config);
+}
+
+/** Exactly one of dataset_id / dataset_version_id, resolved to a ready version of this organization. */
+async function resolveTrainingData(db: Db, principal: Principal, body: { dataset_id?: string; dataset_version_id?: string }): Promise<VersionRow> {
+  const given = [body.dataset_id, body.dataset_version_id].filter((x) => x !== undefined).length;
+  if (given !== 1) {
+    throw invalid(["body"], "Give exactly one of dataset_id or dataset_version_id", { dataset_id: body.dataset_id ?? null, dataset_version_id: body.dataset_version_id ?? null });
+  }
+  let version: VersionRow | undefined;
+  if (body.dataset_version_id) {
+    version = await findVersion(db, principal, body.dataset_version_id).catch(() => {
+      throw invalid(["body", "dataset_version_id"], "Dataset version not found", body.dataset_version_id);
+    });
+    if (version.archived) throw conflict(`Dataset version ${version.version} is archived; train on another version.`);
+  } else {
+    const d = await findDataset(db, principal, body.dataset_id!).catch(() => {
+      throw invalid(["body", "dataset_id"], "Dataset not found", body.dataset_id);
+    });
+    [version] = await db
+      .select()
+      .from(datasetVersions)
+      .where(and(eq(datasetVersions.datasetId, d.id), eq(datasetVersions.archived, false)))
+      .orderBy(desc(datasetVersions.version))
+      .limit(1);
+    if (!version) throw conflict("The dataset has no version to train on.");
+  }
+  if (version.status !== "ready" || !version.frameKey) {
+    throw conflict(
+      `Dataset version ${version.version} is ${version.status}, not ready: wait for its ingestion job to succeed${version.status === "failed" ? " (it failed; upload the data again)" : ""}.`,
+    );
+  }
+  return version;
+}
+
+function parseParams(raw: Record<string, unknown>): Record<string, unknown> {
+  const r = predictionParams.safeParse(raw);
+  if (!r.success) {
+    const e = validationError(r.error, "body", { params: raw });
+    // loc is [body, ...path inside params]: put "params" in between.
+    for (const item of e.detail as { loc: (string | number)[] }[]) item.loc.splice(1, 0, "params");
+    throw e;
+  }
+  return r.data;
+}
+
+function checkColumns(version: VersionRow, config: ModelConfig): void {
+  const profile = JSON.parse(version.columnsJson ?? "[]") as ColumnProfile[];
+  if (config.model_type === "prediction") {
+    checkPredictionColumns(profile, version.rowCount ?? 0, {
+      label_column: config.label_column ?? undefined,
+      input_columns: config.input_columns ?? undefined,
+      params: config.params,
+    });
+  }
+}
+
+async function queueVersion(deps: JobDeps, principal: Principal, model: ModelRow, version: VersionRow, config: ModelConfig): Promise<TrainingStarted> {
+  const mv = await addVersion(deps.db, model, { datasetId: version.datasetId, datasetVersionId: version.id, config });
+  const [dataset] = await deps.db.select({ name: datasets.name }).from(datasets).where(eq(datasets.id, version.datasetId)).limit(1);
+  const job = await orDeleteVersion(deps.db, mv.id, () =>
+    createJob(deps, principal, {
+      type: "train",
+      modelType: model.modelType,
+      modelId: model.id,
+      modelVersionId: mv.id,
+      datasetId: version.datasetId,
+      datasetVersionId: version.id,
+      datasetName: dataset?.name ?? null,
+      input: { model_name: model.name, version_number: mv.version, ...config },
+    }),
+  );
+  return {
+    model: { id: model.id, version_id: mv.id, version_number: mv.version },
+    job_id: job.id,
+    status: job.status,
+    service_runtime_version: SERVICE_RUNTIME_VERSION,
+  };
+}
+
+async function orDeleteVersion<T>(db: Db, versionId: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    await db.delete(modelVersions).where(eq(modelVersions.id, versionId)).catch(() => undefined);
+    throw e;
+  }
+}
+
+async function orDeleteModel<T>(db: Db, model: ModelRow, created: boolean, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    if (created) await db.delete(models).where(eq(models.id, model.id)).catch(() => undefined);
+    throw e;
+  }
+}

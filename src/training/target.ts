@@ -1,0 +1,31 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { datasetVersions, modelVersions } from "../db/schema";
+import { JobInputError } from "../jobs/errors";
+import type { JobRecord } from "../jobs/types";
+import { modelVersionPrefix, representationKey } from "../storage/keys";
+import type { TrainingTask } from "./io";
+
+/** Where a training job reads and writes, resolved from its records (each time: data may be deleted meanwhile). */
+export interface TrainingTarget {
+  task: TrainingTask;
+  frameKey: string;
+  representationKey: string;
+  artifactPrefix: string;
+}
+
+export async function trainingTarget(db: Db, job: JobRecord): Promise<TrainingTarget> {
+  if (job.type !== "train" || !job.modelId || !job.modelVersionId || !job.datasetVersionId || !job.datasetId || !job.input) {
+    throw new JobInputError("The job is not a complete training job.");
+  }
+  const [mv] = await db.select({ id: modelVersions.id }).from(modelVersions).where(eq(modelVersions.id, job.modelVersionId)).limit(1);
+  if (!mv) throw new JobInputError("The model version no longer exists (the model was deleted).");
+  const [dv] = await db.select().from(datasetVersions).where(eq(datasetVersions.id, job.datasetVersionId)).limit(1);
+  if (!dv || !dv.frameKey) throw new JobInputError("The training data no longer exists (the dataset was deleted).");
+  return {
+    task: job.input as TrainingTask,
+    frameKey: dv.frameKey,
+    representationKey: representationKey(job.orgId, job.datasetId, job.datasetVersionId),
+    artifactPrefix: modelVersionPrefix(job.orgId, job.modelId, job.modelVersionId),
+  };
+}

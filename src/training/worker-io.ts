@@ -1,0 +1,28 @@
+import { decodeFrame } from "../ingest/columnar";
+import type { JobControl } from "../queue/control";
+import type { TrainingIO } from "./io";
+import type { TrainingTarget } from "./target";
+
+const CONTENT_TYPES = { "model.onnx": "application/octet-stream", "featurizer.json": "application/json" } as const;
+
+/** Training inside the Worker: R2 directly, progress straight to the job's Durable Object. */
+export function workerTrainingIO(bucket: R2Bucket, target: TrainingTarget, control: JobControl): TrainingIO {
+  return {
+    async loadFrame() {
+      const obj = await bucket.get(target.frameKey);
+      if (!obj) throw new Error(`the training data is missing from storage (${target.frameKey})`);
+      return decodeFrame(new Uint8Array(await obj.arrayBuffer()));
+    },
+    async loadRepresentation() {
+      const obj = await bucket.get(target.representationKey);
+      return obj ? obj.text() : null;
+    },
+    async saveRepresentation(json) {
+      await bucket.put(target.representationKey, json, { httpMetadata: { contentType: "application/json" } });
+    },
+    async saveArtifact(file, bytes) {
+      await bucket.put(target.artifactPrefix + file, bytes, { httpMetadata: { contentType: CONTENT_TYPES[file] } });
+    },
+    report: (r) => control.report(r),
+  };
+}
