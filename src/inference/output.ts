@@ -1,0 +1,132 @@
+/**
+ * Inference result tables -> response bodies: json, csv or parquet.
+ *
+ * A table is a column-oriented record of equal-length arrays; its key order is the column order.
+ * Missing values are null. Non-finite numbers (NaN, ±Infinity) are written as missing in every
+ * format (JSON has no way to write them, so all three agree).
+ *
+ * - json: the table object itself, serialized.
+ * - csv: papaparse `unparse`, header row, CRLF line ends, RFC 4180 quoting (fields with a comma,
+ *   quote, line break or edge space are quoted, quotes doubled). Missing values are empty fields;
+ *   an empty string is written `""` so it stays distinguishable from missing.
+ * - parquet: hyparquet-writer (pure JS, Snappy). Column types: strings UTF8, numbers DOUBLE,
+ *   booleans BOOLEAN; integer id columns (`integerColumns`, default `["id"]`) INT64 when every
+ *   value is a safe integer; a column mixing strings with other values is written as strings.
+ *   A column without any value (zero rows, all missing) has no type to infer: `columnTypes` names
+ *   it, else it is written as UTF8. All columns are optional (nullable).
+ */
+import { parquetWriteBuffer } from "hyparquet-writer";
+import Papa from "papaparse";
+
+export type Cell = string | number | boolean | null;
+export type ResultTable = Record<string, Cell[]>;
+export type OutputFormat = "json" | "csv" | "parquet";
+export type ParquetColumnType = "string" | "double" | "int64" | "boolean";
+
+export interface EncodedOutput {
+  body: string | Uint8Array;
+  contentType: string;
+}
+
+export interface EncodeOptions {
+  /** Parquet type per column, overriding inference (needed for empty columns of a known type). */
+  columnTypes?: Record<string, ParquetColumnType>;
+  /** Columns written as INT64 when every value is a safe integer (default `["id"]`). */
+  integerColumns?: readonly string[];
+}
+
+export const OUTPUT_CONTENT_TYPES: Record<OutputFormat, string> = {
+  json: "application/json",
+  csv: "text/csv; charset=utf-8",
+  parquet: "application/vnd.apache.parquet",
+};
+
+export function encodeTable(table: ResultTable, format: OutputFormat, options: EncodeOptions = {}): EncodedOutput {
+  const names = Object.keys(table);
+  const rowCount = names.length ? table[names[0]].length : 0;
+  for (const name of names) {
+    if (!Array.isArray(table[name])) throw new TypeError(`column ${name} is not an array`);
+    if (table[name].length !== rowCount) throw new RangeError(`column ${name} has ${table[name].length} values, column ${names[0]} has ${rowCount}`);
+  }
+  switch (format) {
+    case "json":
+      return { body: JSON.stringify(table), contentType: OUTPUT_CONTENT_TYPES.json };
+    case "csv":
+      return { body: toCsv(table, names, rowCount), contentType: OUTPUT_CONTENT_TYPES.csv };
+    case "parquet":
+      return { body: toParquet(table, names, options), contentType: OUTPUT_CONTENT_TYPES.parquet };
+    default:
+      throw new RangeError(`unknown output format ${String(format)}`);
+  }
+}
+
+function clean(v: Cell | undefined): Cell {
+  if (v === undefined) return null;
+  if (typeof v === "number" && !Number.isFinite(v)) return null;
+  return v;
+}
+
+function toCsv(table: ResultTable, names: string[], rowCount: number): string {
+  const columns = names.map((n) => table[n]);
+  const data: Cell[][] = new Array(rowCount);
+  for (let r = 0; r < rowCount; r++) {
+    const row: Cell[] = new Array(columns.length);
+    for (let c = 0; c < columns.length; c++) row[c] = clean(columns[c][r]);
+    data[r] = row;
+  }
+  const csv = Papa.unparse({ fields: names, data }, { newline: "\r\n", header: true, quotes: (value: unknown) => value === "" });
+  // papaparse ends the last record without a line break, except for a header alone; same for both.
+  return rowCount === 0 && csv.endsWith("\r\n") ? csv.slice(0, -2) : csv;
+}
+
+type ColumnSource = Parameters<typeof parquetWriteBuffer>[0]["columnData"][number];
+
+function toParquet(table: ResultTable, names: string[], options: EncodeOptions): Uint8Array {
+  const integerColumns = new Set(options.integerColumns ?? ["id"]);
+  const columnData: ColumnSource[] = names.map((name) => {
+    const values = table[name].map(clean);
+    const type = options.columnTypes?.[name] ?? inferType(values, integerColumns.has(name));
+    return { name, ...parquetColumn(name, values, type), nullable: true };
+  });
+  return new Uint8Array(parquetWriteBuffer({ columnData }));
+}
+
+function inferType(values: Cell[], integerColumn: boolean): ParquetColumnType {
+  let strings = 0;
+  let numbers = 0;
+  let booleans = 0;
+  let integers = true;
+  for (const v of values) {
+    if (v === null) continue;
+    if (typeof v === "string") strings++;
+    else if (typeof v === "boolean") booleans++;
+    else {
+      numbers++;
+      if (!Number.isSafeInteger(v)) integers = false;
+    }
+  }
+  if (strings > 0 || (numbers > 0 && booleans > 0)) return "string";
+  if (booleans > 0) return "boolean";
+  if (numbers > 0) return integerColumn && integers ? "int64" : "double";
+  return "string";
+}
+
+function parquetColumn(name: string, values: Cell[], type: ParquetColumnType): Pick<ColumnSource, "data" | "type"> {
+  switch (type) {
+    case "string":
+      return { type: "STRING", data: values.map((v) => (v === null ? null : String(v))) };
+    case "boolean":
+      return { type: "BOOLEAN", data: values.map((v) => (v === null ? null : typeof v === "boolean" ? v : badValue(name, v, type))) };
+    case "double":
+      return { type: "DOUBLE", data: values.map((v) => (v === null ? null : typeof v === "number" ? v : badValue(name, v, type))) };
+    case "int64":
+      return {
+        type: "INT64",
+        data: values.map((v) => (v === null ? null : typeof v === "number" && Number.isSafeInteger(v) ? BigInt(v) : badValue(name, v, type))),
+      };
+  }
+}
+
+function badValue(name: string, v: Cell, type: ParquetColumnType): never {
+  throw new TypeError(`column ${name}: ${JSON.stringify(v)} is not a ${type} value`);
+}
