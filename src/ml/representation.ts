@@ -1,15 +1,23 @@
 /**
  * The shared per-dataset representation: a column profile, a featurizer over every usable column
- * (no label chosen yet) and the quantile bins of each of its features. Built once per dataset
- * version and stored as JSON; every later model on the same data derives its own featurizer
- * (label and non-input columns removed) and reuses the bins instead of binning again.
+ * (no label chosen yet), the quantile bins of each of its features and a self-supervised encoder
+ * over them (the `ssl` phase, ./ssl/encoder). Built once per dataset version and stored as JSON;
+ * every later model on the same data derives its own featurizer (label and non-input columns
+ * removed) and reuses the bins instead of binning again, and the embedding-based models (embedding,
+ * clustering, search, anomaly) reuse the encoder instead of training one.
+ *
+ * Stored form: `JSON.stringify(rep)` (plain JSON; the encoder's weights are one base64 string),
+ * read back with `parseRepresentation`, which returns null for anything it cannot use (an older
+ * format such as representation-v1, a damaged file): the caller then builds a new one.
  */
 import type { ColumnKind, Frame } from "./frame";
 import { applyFeaturizer, buildFeaturizer, featureKinds, selectFeatures, type FeaturizerSpec } from "./featurize";
 import { computeBins, type FeatureBins } from "./gbdt/bins";
-import { MlInputError } from "./errors";
+import { encodeRows, parseEncoder, planEncoder, trainEncoderSteps, type SslEncoder, type SslStep } from "./ssl/encoder";
 
 const PROFILE_SAMPLE = 100_000;
+
+export const REPRESENTATION_FORMAT = "representation-v2";
 
 export interface ColumnProfile {
   name: string;
@@ -30,25 +38,82 @@ export interface ColumnProfile {
 }
 
 export interface Representation {
-  format: "representation-v1";
+  format: typeof REPRESENTATION_FORMAT;
   rowCount: number;
   profile: ColumnProfile[];
   featurizer: FeaturizerSpec;
   /** bins[i] belongs to featurizer.features[i]. */
   bins: FeatureBins[];
+  /**
+   * Encoder over the featurizer's matrix (applyFeaturizer(featurizer, frame)); null when there is
+   * nothing to encode (no usable column, or fewer than 2 rows).
+   */
+  encoder: SslEncoder | null;
 }
 
 export interface BuildRepresentationOptions {
+  /** Seed of the bin sample (above 200k rows) and of the encoder. */
   seed?: number;
   maxBins?: number;
 }
 
+/** One step of the encoder's training, as the training job reports it. */
+export type RepresentationStep = { phase: "ssl" } & SslStep;
+
+/** Build synchronously: drives {@link buildRepresentationSteps} to the end. */
 export function buildRepresentation(frame: Frame, opts: BuildRepresentationOptions = {}): Representation {
+  const steps = buildRepresentationSteps(frame, opts);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * Build the representation step by step: profile, featurizer and bins first (no yield), then one
+ * yield per encoder training step ({@link plannedSslSteps} of them), then the result.
+ */
+export function* buildRepresentationSteps(frame: Frame, opts: BuildRepresentationOptions = {}): Generator<RepresentationStep, Representation, void> {
+  const seed = opts.seed ?? 0;
   const featurizer = buildFeaturizer(frame, { labelColumn: null });
   const m = applyFeaturizer(featurizer, frame);
   const isCat = featureKinds(featurizer).map((k) => k.type === "categorical");
-  const bins = computeBins(m.data, m.numRows, m.numFeatures, isCat, { seed: opts.seed ?? 0, maxBins: opts.maxBins });
-  return { format: "representation-v1", rowCount: frame.rowCount, profile: profileFrame(frame), featurizer, bins };
+  const bins = computeBins(m.data, m.numRows, m.numFeatures, isCat, { seed, maxBins: opts.maxBins });
+  const profile = profileFrame(frame);
+  let encoder: SslEncoder | null = null;
+  if (planEncoder(frame.rowCount, featurizer)) {
+    const ssl = trainEncoderSteps(featurizer, m, { seed });
+    for (;;) {
+      const r = ssl.next();
+      if (r.done) {
+        encoder = r.value;
+        break;
+      }
+      yield { phase: "ssl", ...r.value };
+    }
+  }
+  return { format: REPRESENTATION_FORMAT, rowCount: frame.rowCount, profile, featurizer, bins, encoder };
+}
+
+/** Encoder steps building the representation of `frame` will take (0 when there is nothing to encode). */
+export function plannedSslSteps(frame: Frame): number {
+  return plannedSslStepsFor(frame.rowCount, buildFeaturizer(frame, { labelColumn: null }));
+}
+
+/** Same, from the row count and the representation featurizer (buildFeaturizer(frame, { labelColumn: null })). */
+export function plannedSslStepsFor(rowCount: number, featurizer: FeaturizerSpec): number {
+  return planEncoder(rowCount, featurizer)?.steps ?? 0;
+}
+
+/**
+ * Embeddings of a frame's rows with the representation's encoder: row-major
+ * [frame.rowCount x encoder.embedding], or null when the representation has no encoder. The
+ * frame may be any table with the dataset's columns (absent ones count as missing).
+ */
+export function encodeFrame(rep: Representation, frame: Frame): Float32Array | null {
+  if (!rep.encoder) return null;
+  const m = applyFeaturizer(rep.featurizer, frame);
+  return encodeRows(rep.encoder, m.data, m.numRows);
 }
 
 export function profileFrame(frame: Frame): ColumnProfile[] {
@@ -139,10 +204,24 @@ export function serializeRepresentation(rep: Representation): string {
   return JSON.stringify(rep);
 }
 
-export function parseRepresentation(json: string): Representation {
-  const rep = JSON.parse(json) as Representation;
-  if (rep?.format !== "representation-v1" || !Array.isArray(rep.bins) || rep.bins.length !== rep.featurizer?.features?.length) {
-    throw new MlInputError("stored representation is not valid (format representation-v1 expected)");
+/**
+ * A stored representation (its JSON text, or that text already parsed) if this engine can use
+ * it, else null: another format (representation-v1 has no encoder), inconsistent parts, or text
+ * that is not JSON. A null means "not cached": build it again.
+ */
+export function parseRepresentation(json: unknown): Representation | null {
+  let rep: Representation;
+  try {
+    rep = (typeof json === "string" ? JSON.parse(json) : json) as Representation;
+  } catch {
+    return null;
+  }
+  if (!rep || typeof rep !== "object" || rep.format !== REPRESENTATION_FORMAT) return null;
+  const features = rep.featurizer?.features;
+  if (!Array.isArray(features) || !Array.isArray(rep.bins) || rep.bins.length !== features.length) return null;
+  if (!Array.isArray(rep.profile) || !Number.isInteger(rep.rowCount)) return null;
+  if (rep.encoder !== null) {
+    if (!parseEncoder(rep.encoder) || rep.encoder.numFeatures !== features.length) return null;
   }
   return rep;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/gbdt/random";
-import { buildRepresentation, deriveModelFeatures, parseRepresentation, serializeRepresentation } from "../../src/ml/representation";
+import { buildRepresentation, buildRepresentationSteps, deriveModelFeatures, encodeFrame, parseRepresentation, plannedSslSteps, serializeRepresentation } from "../../src/ml/representation";
 import { trainPredictionModel } from "../../src/ml/prediction";
 
 function frame(n = 600): Frame {
@@ -44,7 +44,29 @@ describe("representation", () => {
     const f = frame();
     const first = trainPredictionModel(f, { labelColumn: "y", params: { max_rounds: 20 } });
     const stored = parseRepresentation(serializeRepresentation(first.representation));
-    const second = trainPredictionModel(f, { labelColumn: "y", params: { max_rounds: 20 }, representation: stored });
+    const second = trainPredictionModel(f, { labelColumn: "y", params: { max_rounds: 20 }, representation: stored! });
     expect(second.model).toEqual(first.model);
+  });
+
+  it("round-trips through JSON.stringify with an encoder that embeds identically", () => {
+    const f = frame();
+    const rep = buildRepresentation(f);
+    const back = parseRepresentation(JSON.stringify(rep))!;
+    expect(rep.encoder?.embedding).toBe(16);
+    expect(encodeFrame(back, f)).toEqual(encodeFrame(rep, f));
+  });
+
+  it("treats a representation-v1 (no encoder) or a damaged file as absent", () => {
+    const { encoder: _encoder, ...v1 } = { ...buildRepresentation(frame(100)), format: "representation-v1" };
+    expect(parseRepresentation(JSON.stringify(v1))).toBeNull();
+    expect(parseRepresentation(v1)).toBeNull();
+    expect(parseRepresentation("{not json")).toBeNull();
+  });
+
+  it("plans as many ssl steps as building it yields", () => {
+    const f = frame(300);
+    const steps = [...buildRepresentationSteps(f)];
+    expect(steps.length).toBe(plannedSslSteps(f));
+    expect(steps.every((s) => s.phase === "ssl")).toBe(true);
   });
 });
