@@ -6,14 +6,14 @@
 import type { Frame } from "./frame";
 import { findColumn } from "./frame";
 import { MlInputError } from "./errors";
-import { applyFeaturizer, featureKinds, type FeaturizerSpec } from "./featurize";
+import { applyFeaturizer, buildFeaturizer, featureKinds, type FeaturizerSpec } from "./featurize";
 import type { GbdtModel } from "./gbdt/model";
 import { transformScores } from "./gbdt/objective";
 import { predict } from "./gbdt/predict";
 import { Rng } from "./gbdt/random";
 import { DEFAULT_GBDT_PARAMS, trainGbdtSteps, type GbdtParams, type IterationInfo, type StopReason, type TrainGbdtResult } from "./gbdt/train";
 import { classificationMetrics, regressionMetrics, type MetricValue } from "./metrics";
-import { buildRepresentation, deriveModelFeatures, type Representation } from "./representation";
+import { buildRepresentationSteps, deriveModelFeatures, type Representation, type RepresentationStep } from "./representation";
 import { extractLabel, type Task } from "./label";
 
 
@@ -87,18 +87,23 @@ export const REPRESENTATION_SEED = 0;
 /** Below this many labelled rows nothing is held out. */
 const MIN_ROWS_FOR_VALIDATION = 10;
 
-/** One step of a prediction model's training, as the training job reports it. */
-export type TrainingStep = {
-  phase: "finetune";
-  /** 1-based boosting round. */
-  iteration: number;
-  /** Upper bound on the rounds (early stopping usually ends sooner). */
-  maxRounds: number;
-  trainLoss: number;
-  valLoss: number | null;
-};
+/**
+ * One step of a prediction model's training, as the training job reports it: the encoder steps
+ * of the shared representation (`ssl`, only when it is built here) then the boosting rounds
+ * (`finetune`). Losses: ssl = reconstruction MSE (./ssl/encoder), finetune = the objective's loss.
+ */
+export type TrainingStep =
+  | RepresentationStep
+  | {
+      phase: "finetune";
+      /** 1-based boosting round. */
+      iteration: number;
+      /** Upper bound on the rounds (early stopping usually ends sooner). */
+      maxRounds: number;
+      trainLoss: number;
+      valLoss: number | null;
+    };
 
-/** Train synchronously: drives {@link trainPredictionModelSteps} to the end. */
 export function trainPredictionModel(frame: Frame, opts: TrainPredictionOptions): PredictionModelResult {
   const steps = trainPredictionModelSteps(frame, opts);
   for (;;) {
@@ -108,10 +113,14 @@ export function trainPredictionModel(frame: Frame, opts: TrainPredictionOptions)
 }
 
 /**
- * Train a prediction model step by step: yields one step per boosting round and returns the
- * result. Input errors (MlInputError) are thrown by the first `next()`. `opts.shouldStop` and
- * `opts.onIteration` are consulted after each yielded round (see trainGbdtSteps), so an async
- * caller can await a cancel check between steps and stop through a flag read by `shouldStop`.
+ * Train a prediction model step by step and return the result. Without `opts.representation`
+ * it first builds the shared one, yielding its `ssl` steps (plannedSslSteps(frame) of them; the
+ * result's `representation` is then the one to cache); then one `finetune` step per boosting
+ * round. Input errors (MlInputError) are thrown by the first `next()`, before any ssl step.
+ * `opts.shouldStop` and `opts.onIteration` are consulted after each finetune step (see
+ * trainGbdtSteps), so an async caller can await a cancel check between steps and stop boosting
+ * through a flag read by `shouldStop`; during the ssl phase they are not consulted (an encoder cut
+ * short must not be cached): to cancel there, abandon the generator (`return()`).
  */
 export function* trainPredictionModelSteps(frame: Frame, opts: TrainPredictionOptions): Generator<TrainingStep, PredictionModelResult, void> {
   if (frame.rowCount === 0) throw new MlInputError("the dataset has no rows");
@@ -127,12 +136,22 @@ export function* trainPredictionModelSteps(frame: Frame, opts: TrainPredictionOp
   // The representation is shared by every model on this dataset, so it must not depend on which
   // model happens to build it: a fixed seed, never the model's (above 200k rows the bin sample
   // depends on it).
-  const rep = opts.representation ?? buildRepresentation(frame, { seed: REPRESENTATION_SEED });
-  const { featurizer, bins } = deriveModelFeatures(rep, opts.labelColumn, opts.inputColumns);
-  if (featurizer.features.length === 0) {
-    const why = featurizer.columns.filter((c) => c.name !== opts.labelColumn).map((c) => `${c.name}: ${c.reason ?? "unused"}`);
-    throw new MlInputError(`no usable feature columns${why.length ? ` (${why.join("; ")})` : ""}`);
+  let rep = opts.representation;
+  if (!rep) {
+    // fail before spending the ssl phase (same features as deriveModelFeatures gives below)
+    checkFeatures(buildFeaturizer(frame, { labelColumn: opts.labelColumn, inputColumns: opts.inputColumns }), opts.labelColumn);
+    const build = buildRepresentationSteps(frame, { seed: REPRESENTATION_SEED });
+    for (;;) {
+      const r = build.next();
+      if (r.done) {
+        rep = r.value;
+        break;
+      }
+      yield r.value;
+    }
   }
+  const { featurizer, bins } = deriveModelFeatures(rep, opts.labelColumn, opts.inputColumns);
+  checkFeatures(featurizer, opts.labelColumn);
   const m = applyFeaturizer(featurizer, frame);
 
   // split
@@ -225,6 +244,12 @@ export function* trainPredictionModelSteps(frame: Frame, opts: TrainPredictionOp
     stopReason: res.stopReason,
     rounds: res.rounds,
   };
+}
+
+function checkFeatures(featurizer: FeaturizerSpec, labelColumn: string): void {
+  if (featurizer.features.length > 0) return;
+  const why = featurizer.columns.filter((c) => c.name !== labelColumn).map((c) => `${c.name}: ${c.reason ?? "unused"}`);
+  throw new MlInputError(`no usable feature columns${why.length ? ` (${why.join("; ")})` : ""}`);
 }
 
 /** Deterministic split; stratified by class when `cls` is given (each class keeps its share). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/gbdt/random";
 import { trainPredictionModel, trainPredictionModelSteps, type PredictionModelResult, type TrainingStep } from "../../src/ml/prediction";
+import { parseRepresentation, plannedSslSteps } from "../../src/ml/representation";
 
 function frame(n = 500): Frame {
   const rng = new Rng(9);
@@ -28,12 +29,31 @@ function drain(gen: Generator<TrainingStep, PredictionModelResult, void>): { ste
 }
 
 describe("trainPredictionModelSteps", () => {
-  it("gives the model the synchronous driver trains, one finetune step per round", () => {
-    const opts = { labelColumn: "y", params: { max_rounds: 30 } };
+  const opts = { labelColumn: "y", params: { max_rounds: 30 } };
+
+  it("gives the model the synchronous driver trains: ssl steps, then one finetune step per round", () => {
     const { steps, result } = drain(trainPredictionModelSteps(frame(), opts));
     const sync = trainPredictionModel(frame(), opts);
     expect(result.model).toEqual(sync.model);
+    expect(result.representation).toEqual(sync.representation);
+    const ssl = steps.filter((s) => s.phase === "ssl");
+    expect(ssl.length).toBe(plannedSslSteps(frame()));
+    expect(steps.slice(0, ssl.length).every((s) => s.phase === "ssl")).toBe(true);
     const finetune = steps.filter((s) => s.phase === "finetune");
     expect(finetune.map((s) => s.iteration)).toEqual(sync.history.map((h) => h.iteration));
+  });
+
+  it("with a cached representation: no ssl step and the same model", () => {
+    const first = trainPredictionModel(frame(), opts);
+    const cached = parseRepresentation(JSON.stringify(first.representation))!;
+    const { steps, result } = drain(trainPredictionModelSteps(frame(), { ...opts, representation: cached }));
+    expect(steps.every((s) => s.phase === "finetune")).toBe(true);
+    expect(result.model).toEqual(first.model);
+  });
+
+  it("reports an input error before spending the ssl phase", () => {
+    const f = frame();
+    const gen = trainPredictionModelSteps(f, { labelColumn: "y", inputColumns: [] });
+    expect(() => gen.next()).toThrow(/no usable feature columns/);
   });
 });
