@@ -17,12 +17,28 @@ export default defineConfig({
         },
       },
       {
+        // Starts the service like a user (`npm start`) and talks HTTP to it.
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
         plugins: [
           cloudflareTest({
             main: "./src/index.ts",
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
-              bindings: { TEST_MIGRATIONS: migrations, INTERNAL_SECRET: "test-internal-secret", SIGNING_SECRET: "test-signing-secret" },
+              bindings: {
+                TEST_MIGRATIONS: migrations,
+                INTERNAL_SECRET: "test-internal-secret",
+                SIGNING_SECRET: "test-signing-secret",
+                // No containers in the pool: training runs in the Worker, with the same runner.
+                TRAINER_MODE: "inline",
+              },
             },
           }),
         ],

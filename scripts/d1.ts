@@ -1,8 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { generateApiKey, hashApiKey } from "../src/auth/api-keys";
 
-/** Where `npm start` keeps local state (D1, R2, Durable Objects, Queues), shared with wrangler dev. */
-export const PERSIST_DIR = ".wrangler/state";
+/**
+ * Where `npm start` keeps local state (D1, R2, Durable Objects, Queues), shared with wrangler dev.
+ * PERSIST_TO moves it (the end-to-end tests use a fresh directory of their own).
+ */
+export const PERSIST_DIR = process.env.PERSIST_TO || ".wrangler/state";
 
 export type Target = { remote: boolean };
 

@@ -10,9 +10,11 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { dirname } from "node:path";
 import { applyMigrations, createKey, keyIsValid, PERSIST_DIR } from "./d1";
 
-const KEY_FILE = ".wrangler/local-api-key.json";
+// Beside a state directory of its own (PERSIST_TO), the key lives in that directory.
+const KEY_FILE = process.env.PERSIST_TO ? `${process.env.PERSIST_TO}/local-api-key.json` : ".wrangler/local-api-key.json";
 const local = { remote: false };
 
 function randomSecret(): string {
@@ -50,7 +52,7 @@ async function ensureLocalKey(): Promise<string> {
     if (await keyIsValid(local, saved.key)) return saved.key;
   }
   const created = await createKey(local, { orgName: "Local organization", keyName: "local development", userName: "Local Developer" });
-  mkdirSync(".wrangler", { recursive: true });
+  mkdirSync(dirname(KEY_FILE), { recursive: true });
   writeFileSync(KEY_FILE, JSON.stringify(created, null, 2));
   return created.key;
 }

@@ -26,6 +26,7 @@ interface HeaderColumn {
   offset: number;
   byteLength: number;
   dictionary?: string[];
+  booleanLabels?: [string, string];
 }
 
 interface Header {
@@ -63,6 +64,7 @@ export function frameChunks(frame: Frame): { byteLength: number; chunks: Uint8Ar
     const data = c.storage === "numeric" ? c.values : c.codes;
     const entry: HeaderColumn = { name: c.name, kind: c.kind, storage: c.storage, offset, byteLength: data.byteLength };
     if (c.storage === "dictionary") entry.dictionary = c.dictionary;
+    else if (c.booleanLabels) entry.booleanLabels = c.booleanLabels;
     offset = align8(offset + data.byteLength);
     return entry;
   });
@@ -106,7 +108,9 @@ export function decodeFrame(bytes: Uint8Array): Frame {
     }
     const at = bytes.byteOffset + start;
     if (h.storage === "numeric") {
-      return { name: h.name, kind: h.kind as "numeric", storage: "numeric", values: new Float64Array(bytes.buffer, at, rows) };
+      const col: Column = { name: h.name, kind: h.kind as "numeric", storage: "numeric", values: new Float64Array(bytes.buffer, at, rows) };
+      if (h.booleanLabels) col.booleanLabels = h.booleanLabels;
+      return col;
     }
     return { name: h.name, kind: h.kind as "categorical", storage: "dictionary", codes: new Int32Array(bytes.buffer, at, rows), dictionary: h.dictionary ?? [] };
   });

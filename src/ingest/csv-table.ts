@@ -80,7 +80,7 @@ export class CsvTable {
 
   private start(header: string[]): void {
     if (header[0]?.charCodeAt(0) === 0xfeff) header[0] = header[0].slice(1);
-    this.names = validateHeader(header);
+    this.names = validateHeader(header, "file", this.options.rawText ? 1 : undefined);
     this.builders = this.names.map(() => new DictionaryBuilder());
   }
 

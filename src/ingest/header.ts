@@ -4,8 +4,9 @@ import { MAX_COLUMNS, MIN_COLUMNS } from "./limits";
 /**
  * Checks column names before any row is read, so a bad header fails fast with a message that
  * names the culprit. Names are trimmed; comparison is exact (so "Age" and "age" may coexist).
+ * Inference files may have a single column (a model may use one feature): `minColumns` 1.
  */
-export function validateHeader(raw: readonly string[], what = "file"): string[] {
+export function validateHeader(raw: readonly string[], what = "file", minColumns = MIN_COLUMNS): string[] {
   const names = raw.map((s) => s.trim());
   if (names.length > MAX_COLUMNS) {
     throw new IngestError(
@@ -13,10 +14,10 @@ export function validateHeader(raw: readonly string[], what = "file"): string[] 
       `The ${what} has ${names.length} columns; at most ${MAX_COLUMNS} are supported. If this is unexpected, check the delimiter or whether the table is transposed.`,
     );
   }
-  if (names.length < MIN_COLUMNS) {
+  if (names.length < minColumns) {
     throw new IngestError(
       "too_few_columns",
-      `The ${what} has only one column ("${names[0] ?? ""}"); a dataset needs at least ${MIN_COLUMNS}. If it should have more, use a comma, semicolon, tab or pipe as the delimiter.`,
+      `The ${what} has only one column ("${names[0] ?? ""}"); a dataset needs at least ${minColumns}. If it should have more, use a comma, semicolon, tab or pipe as the delimiter.`,
     );
   }
   const empty = names.findIndex((s) => s === "");

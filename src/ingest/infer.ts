@@ -1,4 +1,4 @@
-import type { Column, ColumnKind } from "../ml/frame";
+import type { Column, ColumnKind, NumericColumn } from "../ml/frame";
 import { booleanValues, isUuid, looksLikeCode, looksLikeIdName, parseDatetime, parseNumber } from "./values";
 
 /**
@@ -26,7 +26,11 @@ export function inferColumn(
   if (n === 0) return { name, kind: "numeric", storage: "numeric", values: new Float64Array(rowCount).fill(NaN) };
 
   const bools = booleanValues(dictionary);
-  if (bools) return numericColumn(name, "boolean", codes, bools);
+  if (bools) {
+    const col = numericColumn(name, "boolean", codes, bools) as NumericColumn;
+    col.booleanLabels = booleanSpelling(dictionary, bools);
+    return col;
+  }
 
   const nums = mapAll(dictionary, parseNumber);
   if (nums) {
@@ -107,6 +111,13 @@ function mapAll(dictionary: string[], parse: (s: string) => number | undefined):
     out[i] = v;
   }
   return out;
+}
+
+/** The first spelling of false and of true in the file (["no", "yes"], ["F", "T"], …). */
+function booleanSpelling(dictionary: string[], bools: Float64Array): [string, string] {
+  const f = dictionary.find((_, i) => bools[i] === 0);
+  const t = dictionary.find((_, i) => bools[i] === 1);
+  return [f ?? "false", t ?? "true"];
 }
 
 /** Expands codes through a per-distinct-value table into numeric storage. */

@@ -35,6 +35,7 @@ export async function readParquet(bytes: ArrayBuffer | Uint8Array, options: Read
   const names = validateHeader(
     top.map((c) => c.element.name),
     "Parquet file",
+    options.rawText ? 1 : undefined,
   );
   const rows = Number(metadata.num_rows);
   if (rows === 0) throw new IngestError("no_data_rows", `The Parquet file has ${names.length} columns but no rows.`);

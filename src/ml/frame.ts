@@ -16,6 +16,9 @@ export interface NumericColumn {
   kind: "numeric" | "boolean" | "datetime" | "id";
   storage: "numeric";
   values: Float64Array;
+  /** Boolean columns: how the file spelled [false, true] (e.g. ["no", "yes"]), so a boolean label
+   * predicts the user's own words. Absent: "false" / "true". */
+  booleanLabels?: [string, string];
 }
 
 export interface DictionaryColumn {

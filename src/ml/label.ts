@@ -52,7 +52,8 @@ export function extractLabel(col: Column, rowCount: number, task?: Task): Label 
     if (col.storage === "dictionary") str[i] = col.codes[i] >= 0 ? col.dictionary[col.codes[i]] : null;
     else {
       const v = col.values[i];
-      str[i] = v !== v ? null : col.kind === "boolean" ? (v !== 0 ? "true" : "false") : String(v);
+      const [no, yes] = col.booleanLabels ?? ["false", "true"];
+      str[i] = v !== v ? null : col.kind === "boolean" ? (v !== 0 ? yes : no) : String(v);
     }
   }
   const distinct = [...new Set(str.filter((s): s is string => s !== null))];

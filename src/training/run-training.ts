@@ -8,7 +8,7 @@
 import { MlInputError } from "../ml/errors";
 import { exportGbdtToOnnx } from "../ml/onnx/export";
 import { DEFAULT_PREDICTION_PARAMS, trainPredictionModelSteps, type PredictionParams } from "../ml/prediction";
-import { buildRepresentationSteps, parseRepresentation, type Representation } from "../ml/representation";
+import { parseRepresentation, plannedSslSteps, type Representation } from "../ml/representation";
 import type { Task } from "../ml/label";
 import type { MetricPoint } from "../jobs/types";
 import { SERVICE_RUNTIME_VERSION } from "../version";
@@ -26,6 +26,7 @@ export interface TrainingOutput {
   representation: "built" | "reused";
   features: number;
   seconds: { load: number; ssl: number; finetune: number; export: number; total: number };
+  ssl_steps: number;
   rows: number;
 }
 
@@ -44,30 +45,16 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
   await io.report({ progress: 0, current_step: 0 });
   const frame = await io.loadFrame();
   const cached = await io.loadRepresentation();
-  let representation: Representation | null = cached ? parseRepresentation(JSON.parse(cached)) : null;
+  const representation: Representation | null = cached ? parseRepresentation(cached) : null;
   const tLoaded = now();
 
   const params = task.params as PredictionParams & { task?: Task };
   const maxRounds = params.max_rounds ?? DEFAULT_PREDICTION_PARAMS.max_rounds;
-  let sslSteps = 0;
   const reused = representation !== null;
-  if (!representation) {
-    const build = buildRepresentationSteps(frame);
-    for (let r = build.next(); ; r = build.next()) {
-      if (r.done) {
-        representation = r.value;
-        break;
-      }
-      const s = r.value;
-      sslSteps = s.totalSteps;
-      const point = s.valLoss !== null ? { step: s.step, train_loss: finite(s.trainLoss), val_loss: finite(s.valLoss) } : null;
-      await reporter.step({ step: s.step, total: sslSteps + maxRounds, phase: "ssl", point });
-    }
-    await reporter.flush();
-    await io.saveRepresentation(JSON.stringify(representation));
-  }
-  const tSsl = now();
-
+  // Without a cached representation the engine builds it first (the ssl phase, its steps counted
+  // in total_steps), after checking the inputs so that a bad label fails before that work.
+  const sslSteps = reused ? 0 : plannedSslSteps(frame);
+  const total = sslSteps + maxRounds;
   const train = trainPredictionModelSteps(frame, {
     labelColumn: task.label_column,
     inputColumns: task.input_columns ?? undefined,
@@ -76,22 +63,24 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
     representation: representation ?? undefined,
   });
   let result;
+  let tSsl = tLoaded;
   for (let r = train.next(); ; r = train.next()) {
     if (r.done) {
       result = r.value;
       break;
     }
     const s = r.value;
-    if (s.phase !== "finetune") continue;
+    if (s.phase === "ssl") {
+      const point = s.valLoss !== null ? { step: s.step, train_loss: finite(s.trainLoss), val_loss: finite(s.valLoss) } : null;
+      await reporter.step({ step: s.step, total, phase: "ssl", point });
+      tSsl = now();
+      continue;
+    }
     const step = sslSteps + s.iteration;
-    await reporter.step({
-      step,
-      total: sslSteps + maxRounds,
-      phase: "finetune",
-      point: { step, train_loss: finite(s.trainLoss), val_loss: finite(s.valLoss) },
-    });
+    await reporter.step({ step, total, phase: "finetune", point: { step, train_loss: finite(s.trainLoss), val_loss: finite(s.valLoss) } });
   }
   await reporter.flush();
+  if (!reused) await io.saveRepresentation(JSON.stringify(result.representation));
   const tFit = now();
 
   const featurizerFile: PredictionArtifact = {
@@ -127,6 +116,7 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
     representation: reused ? "reused" : "built",
     features: result.model.numFeatures,
     seconds: { load: sec(t0, tLoaded), ssl: sec(tLoaded, tSsl), finetune: sec(tSsl, tFit), export: sec(tFit, tEnd), total: sec(t0, tEnd) },
+    ssl_steps: sslSteps,
     rows: frame.rowCount,
   };
 }

@@ -1,0 +1,66 @@
+/**
+ * Starts the service the way a user does (`npm start`: wrangler dev plus the trainer process)
+ * on free ports with a fresh state directory, and hands back its address and printed API key.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface RunningService {
+  base: string;
+  key: string;
+  stop(): Promise<void>;
+  output(): string;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startService(timeoutMs = 120_000): Promise<RunningService> {
+  const state = mkdtempSync(join(tmpdir(), "tabular-e2e-"));
+  const [port, trainerPort] = [await freePort(), await freePort()];
+  let log = "";
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    env: { ...process.env, PORT: String(port), TRAINER_PORT: String(trainerPort), PERSIST_TO: state, HOST: "127.0.0.1" },
+    stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group, so that stopping it stops wrangler, workerd and the trainer too.
+    detached: true,
+  });
+  child.stdout!.on("data", (d) => (log += d.toString()));
+  child.stderr!.on("data", (d) => (log += d.toString()));
+  const stop = async () => {
+    if (child.exitCode === null) {
+      try {
+        process.kill(-child.pid!, "SIGTERM");
+      } catch {
+        // already gone
+      }
+      await new Promise((r) => setTimeout(r, 500));
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(state, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const key = log.match(/API key: (sk_\S+)/)?.[1];
+    if (key) return { base: `http://127.0.0.1:${port}`, key, stop, output: () => log };
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await stop();
+  throw new Error(`the service did not start:\n${log.slice(-4000)}`);
+}

@@ -1,0 +1,79 @@
+/**
+ * End to end, like a client: upload → ingest → train (in the trainer process, reached by the
+ * Worker over HTTP, reporting back through the internal control routes) → poll → infer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startService, type RunningService } from "./service";
+
+let svc: RunningService;
+
+beforeAll(async () => {
+  svc = await startService();
+}, 180_000);
+
+afterAll(async () => {
+  await svc?.stop();
+});
+
+async function api(path: string, init: RequestInit = {}) {
+  const res = await fetch(svc.base + path, { ...init, headers: { Authorization: `Bearer ${svc.key}`, ...(init.headers ?? {}) } });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+async function until(path: string, done: (b: any) => boolean, timeoutMs = 120_000) {
+  const end = Date.now() + timeoutMs;
+  let last: any;
+  while (Date.now() < end) {
+    last = (await api(path)).body;
+    if (done(last)) return last;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`timed out polling ${path}: ${JSON.stringify(last)}\n${svc.output().slice(-3000)}`);
+}
+
+const terminal = (j: any) => ["succeeded", "failed", "canceled"].includes(j?.status);
+
+function table(rows: number): string {
+  const lines = ["usage,plan,churned"];
+  for (let i = 0; i < rows; i++) {
+    const usage = (i * 37) % 100;
+    const plan = ["basic", "pro", "team"][i % 3];
+    lines.push(`${usage},${plan},${usage < 30 || plan === "basic" ? "yes" : "no"}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+describe("the local service, over HTTP", () => {
+  it("uploads, trains in the trainer process, and predicts", async () => {
+    const form = new FormData();
+    form.append("file", new File([table(300)], "churn.csv", { type: "text/csv" }));
+    form.append("dataset_name", "e2e churn");
+    const up = await api("/datasets", { method: "POST", body: form });
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    const ingest = await until(`/jobs/${up.body.job_id}`, terminal);
+    expect(ingest.status, ingest.error_message).toBe("succeeded");
+
+    const train = await api("/models/train", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ model_name: "e2e", model_type: "prediction", dataset_id: up.body.dataset.id, label_column: "churned" }),
+    });
+    expect(train.status, JSON.stringify(train.body)).toBe(201);
+    const job = await until(`/jobs/${train.body.job_id}`, terminal);
+    expect(job.status, job.error_message).toBe("succeeded");
+    expect(job.progress).toBe(100);
+    expect(job.metrics_history.length).toBeGreaterThan(0);
+    const model = await until(`/models/${train.body.model.id}`, (m) => m.status === "ready");
+    expect(model.current_metrics.accuracy).toBeGreaterThan(0.9);
+
+    const rows = new FormData();
+    rows.append("file", new File(["usage,plan,extra\n10,pro,x\n80,team,y\n80,basic,z\n"], "rows.csv", { type: "text/csv" }));
+    const inf = await api(`/models/${train.body.model.id}/infer`, { method: "POST", body: rows });
+    expect(inf.status, JSON.stringify(inf.body)).toBe(200);
+    expect(inf.body).toMatchObject({ status: "succeeded", model_id: train.body.model.id, model_name: "e2e", model_type: "prediction" });
+    expect(inf.body.data.id).toEqual([0, 1, 2]);
+    expect(inf.body.data.prediction).toEqual(["yes", "no", "yes"]);
+    expect(inf.body.data.prediction_prob.every((p: number) => p > 0.5 && p <= 1)).toBe(true);
+  }, 300_000);
+});
