@@ -76,4 +76,36 @@ describe("the local service, over HTTP", () => {
     expect(inf.body.data.prediction).toEqual(["yes", "no", "yes"]);
     expect(inf.body.data.prediction_prob.every((p: number) => p > 0.5 && p <= 1)).toBe(true);
   }, 300_000);
+
+  it("cancels a training running in the trainer process within seconds", async () => {
+    const form = new FormData();
+    form.append("file", new File([table(20_000)], "big.csv", { type: "text/csv" }));
+    form.append("dataset_name", "e2e big");
+    const up = await api("/datasets", { method: "POST", body: form });
+    expect((await until(`/jobs/${up.body.job_id}`, terminal)).status).toBe("succeeded");
+    const train = await api("/models/train", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        model_name: "long",
+        model_type: "prediction",
+        dataset_id: up.body.dataset.id,
+        label_column: "usage",
+        // thousands of deep trees at a tiny learning rate: minutes of work
+        params: { task: "regression", max_rounds: 10_000, early_stopping_rounds: 0, learning_rate: 0.001, num_leaves: 255, min_data_in_leaf: 1 },
+      }),
+    });
+    expect(train.status, JSON.stringify(train.body)).toBe(201);
+    const jobPath = `/jobs/${train.body.job_id}`;
+    await until(jobPath, (j) => j.current_phase === "finetune" || terminal(j));
+    const canceled = await api(`${jobPath}/cancel`, { method: "POST" });
+    expect(canceled.body).toEqual({ job_id: train.body.job_id, status: "canceled" });
+    // The trainer learns of it at its next report (every 0.5 s) and stops.
+    await until("/health", () => svc.output().includes(`job ${train.body.job_id} attempt 1: stopped`), 10_000);
+    const job = (await api(jobPath)).body;
+    expect(job.status).toBe("canceled");
+    const versions = (await api(`/models/${train.body.model.id}/versions`)).body;
+    expect(versions.items[0].status).toBe("canceled");
+  }, 300_000);
 });
+
