@@ -13,6 +13,8 @@ export interface DatasetDeps extends JobDeps {
 
 /** Direct uploads (multipart) and synchronous inference files. */
 export const DIRECT_UPLOAD_MAX_BYTES = 30 * 1024 * 1024;
+/** Multipart bodies carry some overhead beyond the file itself (checked on Content-Length). */
+export const MULTIPART_SLACK_BYTES = 1024 * 1024;
 /**
  * Signed uploads go through the Worker's own PUT route, so they are bounded by the Worker
  * request-size limit (100 MB on the smallest plan).

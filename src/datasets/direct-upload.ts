@@ -73,7 +73,8 @@ export async function createDatasetFromUpload(deps: DatasetDeps, principal: Prin
   };
 }
 
-function pickStrings(form: Record<string, unknown>): Record<string, string> {
+/** The string fields of a multipart form (files left out). */
+export function pickStrings(form: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(form)) if (typeof v === "string") out[k] = v;
   return out;

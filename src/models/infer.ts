@@ -7,7 +7,7 @@
 import type { Principal } from "../api/context";
 import { conflict, invalid } from "../api/errors";
 import { parseWith } from "../api/validation";
-import { requireUploadedFile } from "../datasets/direct-upload";
+import { pickStrings, requireUploadedFile } from "../datasets/direct-upload";
 import { readCsv } from "../ingest/csv";
 import { IngestError } from "../ingest/errors";
 import { readParquet } from "../ingest/parquet";
@@ -41,7 +41,7 @@ export interface InferResult {
 }
 
 export async function inferSync(deps: InferDeps, principal: Principal, modelId: string, form: Record<string, unknown>, startedMs: number): Promise<InferResult> {
-  const fields = parseWith(inferForm, stringFields(form), "body");
+  const fields = parseWith(inferForm, pickStrings(form), "body");
   const model = await findModel(deps.db, principal, modelId);
   const version = await chooseVersion(deps, model, fields.model_version_id);
   const { file, format } = await requireUploadedFile(form);
@@ -173,10 +173,4 @@ async function recordJob(
   } catch (e) {
     console.error(`recording inference job ${r.jobId} failed`, e);
   }
-}
-
-function stringFields(form: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(form)) if (typeof v === "string") out[k] = v;
-  return out;
 }

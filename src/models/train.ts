@@ -44,7 +44,7 @@ export async function startTraining(deps: JobDeps, principal: Principal, body: T
     modelType: body.model_type,
     labelColumn: config.label_column,
   });
-  return orDeleteModel(deps.db, model, true, () => queueVersion(deps, principal, model, version, config));
+  return orDeleteModel(deps.db, model, () => queueVersion(deps, principal, model, version, config));
 }
 
 /** POST /models/{id}/retrain: a new version with the configuration of the previous one. */
@@ -144,11 +144,12 @@ async function orDeleteVersion<T>(db: Db, versionId: string, step: () => Promise
   }
 }
 
-async function orDeleteModel<T>(db: Db, model: ModelRow, created: boolean, step: () => Promise<T>): Promise<T> {
+/** A model just created is removed again when its first version or job could not be made. */
+async function orDeleteModel<T>(db: Db, model: ModelRow, step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (e) {
-    if (created) await db.delete(models).where(eq(models.id, model.id)).catch(() => undefined);
+    await db.delete(models).where(eq(models.id, model.id)).catch(() => undefined);
     throw e;
   }
 }

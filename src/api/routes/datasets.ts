@@ -3,7 +3,7 @@ import { z } from "zod";
 import { tooLarge } from "../../datasets/direct-upload";
 import { createDatasetFromUpload } from "../../datasets/direct-upload";
 import { archiveVersion, deleteDataset } from "../../datasets/delete";
-import { DIRECT_UPLOAD_MAX_BYTES } from "../../datasets/deps";
+import { DIRECT_UPLOAD_MAX_BYTES, MULTIPART_SLACK_BYTES } from "../../datasets/deps";
 import { getDataset, listDatasets, listModelsOfDataset, listVersions } from "../../datasets/queries";
 import { lookupRows, previewRows } from "../../datasets/rows";
 import { batchUploadBody, listDatasetsQuery, lookupBody, prepareUploadBody, previewQuery } from "../../datasets/schemas";
@@ -17,8 +17,6 @@ import { parseJsonBody, parseQuery } from "../validation";
 
 export const datasetRoutes = new Hono<AppEnv>();
 
-/** Multipart bodies carry some overhead beyond the file itself. */
-const MULTIPART_SLACK_BYTES = 1024 * 1024;
 
 datasetRoutes.post("/datasets", async (c) => {
   const declared = Number(c.req.header("Content-Length") ?? 0);

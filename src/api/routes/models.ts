@@ -6,7 +6,7 @@ import { getModel, listModels, listModelVersions } from "../../models/queries";
 import { startRetraining, startTraining } from "../../models/train";
 import { inferSync } from "../../models/infer";
 import { tooLarge } from "../../datasets/direct-upload";
-import { DIRECT_UPLOAD_MAX_BYTES } from "../../datasets/deps";
+import { DIRECT_UPLOAD_MAX_BYTES, MULTIPART_SLACK_BYTES } from "../../datasets/deps";
 import { ApiError } from "../errors";
 import type { AppEnv } from "../context";
 import { jobDeps } from "../deps";
@@ -59,8 +59,6 @@ modelRoutes.get("/models/:id/versions/:version/artifact", async (c) => {
   });
 });
 
-/** Multipart bodies carry some overhead beyond the file itself. */
-const MULTIPART_SLACK_BYTES = 1024 * 1024;
 
 /** Synchronous inference on an uploaded file (≤ 30 MB): predictions in the response. */
 modelRoutes.post("/models/:id/infer", async (c) => {
