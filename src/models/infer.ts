@@ -16,7 +16,7 @@ import { cellValue } from "../ml/frame";
 import { applyFeaturizer } from "../ml/featurize";
 import type { Frame } from "../ml/frame";
 import { creditsFor } from "../jobs/credits";
-import { createJob, type JobDeps } from "../jobs/service";
+import { recordFinishedJob, type JobDeps } from "../jobs/service";
 import { encodeTable, type Cell, type EncodedOutput, type ResultTable } from "../inference/output";
 import { runGbdtOnnx } from "../inference/run-onnx";
 import { withSession } from "../inference/session-cache";
@@ -151,25 +151,21 @@ async function recordJob(
 ): Promise<void> {
   const now = new Date();
   try {
-    await createJob(
-      deps,
-      principal,
-      {
-        id: r.jobId,
-        type: "infer_sync",
-        modelType: r.model.modelType,
-        modelId: r.model.id,
-        modelVersionId: r.version.id,
-        inputFilename: r.filename,
-        startedAt: new Date(now.getTime() - r.latencyMs).toISOString(),
-        finishedAt: now.toISOString(),
-        progress: 100,
-        creditsConsumed: creditsFor(r.rows, r.latencyMs / 1000),
-        input: { format: r.format, output_type: r.outputType, model_version_id: r.version.id },
-        output: { rows: r.rows, latency_ms: r.latencyMs },
-      },
-      { status: "succeeded" },
-    );
+    await recordFinishedJob(deps.db, principal, {
+      status: "succeeded",
+      id: r.jobId,
+      type: "infer_sync",
+      modelType: r.model.modelType,
+      modelId: r.model.id,
+      modelVersionId: r.version.id,
+      inputFilename: r.filename,
+      startedAt: new Date(now.getTime() - r.latencyMs).toISOString(),
+      finishedAt: now.toISOString(),
+      progress: 100,
+      creditsConsumed: creditsFor(r.rows, r.latencyMs / 1000),
+      input: { format: r.format, output_type: r.outputType, model_version_id: r.version.id },
+      output: { rows: r.rows, latency_ms: r.latencyMs },
+    });
   } catch (e) {
     console.error(`recording inference job ${r.jobId} failed`, e);
   }
