@@ -22,7 +22,7 @@ import { runGbdtOnnx } from "../inference/run-onnx";
 import { withSession } from "../inference/session-cache";
 import { ARTIFACT_FILES } from "../storage/keys";
 import { parsePredictionArtifact, type PredictionArtifact } from "../training/artifact";
-import { findModel, latestReady, versionsOf, type ModelRow, type ModelVersionRow } from "./records";
+import { findModelWithVersions, latestReady, type ModelRow, type ModelVersionRow } from "./records";
 import { inferForm } from "./schemas";
 
 export interface InferDeps extends JobDeps {
@@ -42,8 +42,8 @@ export interface InferResult {
 
 export async function inferSync(deps: InferDeps, principal: Principal, modelId: string, form: Record<string, unknown>, startedMs: number): Promise<InferResult> {
   const fields = parseWith(inferForm, pickStrings(form), "body");
-  const model = await findModel(deps.db, principal, modelId);
-  const version = await chooseVersion(deps, model, fields.model_version_id);
+  const { model, versions } = await findModelWithVersions(deps.db, principal, modelId);
+  const version = chooseVersion(versions, fields.model_version_id);
   const { file, format } = await requireUploadedFile(form);
   const bytes = new Uint8Array(await file.arrayBuffer());
   const [frame, artifact] = await Promise.all([readInput(bytes, format, file.name), loadArtifact(deps.bucket, version)]);
@@ -56,8 +56,7 @@ export async function inferSync(deps: InferDeps, principal: Principal, modelId: 
 }
 
 /** The requested version (it must be ready) or the latest ready one. */
-async function chooseVersion(deps: InferDeps, model: ModelRow, versionId: string | undefined): Promise<ModelVersionRow> {
-  const versions = await versionsOf(deps.db, model.id);
+function chooseVersion(versions: ModelVersionRow[], versionId: string | undefined): ModelVersionRow {
   if (versionId) {
     const v = versions.find((x) => x.id === versionId);
     if (!v) throw invalid(["body", "model_version_id"], "This model has no version with that id", versionId);

@@ -35,6 +35,19 @@ export async function findModel(db: Db, principal: Principal, id: string): Promi
   return rows[0];
 }
 
+/** The model and its versions (newest first) in one query: the hot path of inference. */
+export async function findModelWithVersions(db: Db, principal: Principal, id: string): Promise<{ model: ModelRow; versions: ModelVersionRow[] }> {
+  if (!isUuid(id)) throw notFound();
+  const rows = await db
+    .select({ model: models, version: modelVersions })
+    .from(models)
+    .leftJoin(modelVersions, eq(modelVersions.modelId, models.id))
+    .where(and(eq(models.id, id), eq(models.orgId, principal.orgId)))
+    .orderBy(desc(modelVersions.version));
+  if (!rows[0]) throw notFound();
+  return { model: rows[0].model, versions: rows.flatMap((r) => (r.version ? [r.version] : [])) };
+}
+
 /** Every version of a model, newest first. */
 export async function versionsOf(db: Db, modelId: string): Promise<ModelVersionRow[]> {
   return db.select().from(modelVersions).where(eq(modelVersions.modelId, modelId)).orderBy(desc(modelVersions.version));
