@@ -140,7 +140,7 @@ export function report(r: Results, plan: Plan): string {
     "`predict_proba` of the scikit-learn API on a pandas DataFrame with the training categories — what a Python user " +
     "typically calls; `read_csv` = `pd.read_csv` of the same CSV text we send, categories set, then `predict_proba` — the " +
     "closest in-process analogue of our path (parse + predict), still without any HTTP.");
-  p("", "Ours goes through HTTP, multipart, auth (D1 + rate limiter), two D1 look-ups and CSV parsing in a local workerd; " +
+  p("", "Ours goes through HTTP, multipart, auth (D1 + rate limiter), one D1 look-up of the model and its versions, CSV parsing and the infer_sync job row in a local workerd; " +
     "XGBoost is a function call in the same process. The ratios compare a service call with a library call, not two " +
     "model implementations (bench/RESULTS.md does that: ORT vs XGBoost on prepared matrices).", "");
   if (r.refError) p(`XGBoost reference failed: ${r.refError}`, "");
@@ -188,8 +188,8 @@ export function report(r: Results, plan: Plan): string {
       "Object doing a SQLite read and write per request (node_modules/miniflare/dist/src/workers/ratelimit/ratelimit-object.worker.js). " +
       "Every authenticated request pays it.");
     if (list) p(`- ${d(list.client, auth.client)} ms — the model list query of GET /models?limit=1, for the scale of a local D1 query.`);
-    p(`- ${d(i404.client, auth.client)} ms — multipart parsing of a one-row file plus \`findModel\` (one D1 query) → 404.`);
-    p(`- ${d(infer1.client, i404.client)} ms — everything else a one-row prediction costs: \`versionsOf\` (one D1 query), reading the ` +
+    p(`- ${d(i404.client, auth.client)} ms — multipart parsing of a one-row file plus \`findModelWithVersions\` (one D1 query) → 404.`);
+    p(`- ${d(infer1.client, i404.client)} ms — everything else a one-row prediction costs: reading the ` +
       `CSV, featurizer, ORT, the JSON response, and the infer_sync job record that follows it. The compute alone (in-process, ` +
       `same steps) takes ${ms(ip1?.total.p50)} ms p50, so this gap is nearly all I/O and the job record — see the ablation below.`);
     if (r.paced) p(`- With a ${plan.pacedGapMs} ms pause before each call (the previous call's background work finished): p50 ` +
@@ -218,11 +218,10 @@ export function report(r: Results, plan: Plan): string {
         const total = rec.client.mean - skip.client.mean;
         p(`- The job record costs a one-row call ${ms(rec.client.p50 - skip.client.p50)} ms at p50 (${ms(total)} ms mean): ` +
           `${ms(rec.client.p50)} → ${ms(skip.client.p50)} ms without it. Only ${ms(inHandler)} ms of that (mean) is spent inside ` +
-          "the fetch handler (`createJob` starts synchronously: JobDO stub, `create` RPC); the rest lands between the handler " +
-          "returning and the client having the response, i.e. the response waits for the background work. workerd runs our " +
-          "Worker, its Durable Objects (a new JobDO per inference call: storage get/put, `setAlarm`, then the D1 mirror — " +
-          "src/jobs/service.ts `createJob`, src/durable/job.ts `create`/`save`/`mirror`), local D1 and miniflare's entry worker " +
-          "in one process; the figures are consistent with that background work running ahead of relaying our response.");
+          "the fetch handler; the rest lands between the handler returning and the client having the response, i.e. the " +
+          "response waits for the background work. The record is one D1 insert (src/jobs/service.ts `recordFinishedJob`, run " +
+          "through `waitUntil`); workerd runs our Worker, local D1 and miniflare's entry worker in one process, and the figures " +
+          "are consistent with that background write running ahead of relaying our response.");
         p(`- Without the job record, a one-row prediction is ${ms(skip.client.p50 - i4.client.p50)} ms (p50) above the 404 of an ` +
           `unknown model (auth + multipart + one D1 query), which is itself ${ms(i4.client.p50 - au.client.p50)} ms above auth alone; ` +
           `auth + rate limiter are ${ms(au.client.p50 - he.client.p50)} ms above GET /health (${ms(he.client.p50)} ms, no auth).`);
