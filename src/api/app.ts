@@ -5,7 +5,7 @@ import type { AppEnv } from "./context";
 import { ApiError, errorResponse, notFound } from "./errors";
 import { allowedMethods } from "./method-not-allowed";
 import { datasetRoutes } from "./routes/datasets";
-import { internalRoutes } from "./routes/internal";
+import { publicInternalRoutes } from "./routes/internal";
 import { jobRoutes } from "./routes/jobs";
 import { modelRoutes } from "./routes/models";
 import { uploadRoutes } from "./routes/uploads";
@@ -16,7 +16,7 @@ export function createApp(): Hono<AppEnv> {
   app.get("/health", (c) => c.json({ status: "ok", service_runtime_version: SERVICE_RUNTIME_VERSION }));
   app.route("/", uploadRoutes);
   // The trainer's control routes: the internal secret, never an API key.
-  app.route("/", internalRoutes);
+  app.route("/", publicInternalRoutes);
 
   // Every API route needs a key; the published form of the completion endpoint also takes X-API-Key.
   app.use("/api/datasets/:id/complete", authenticate({ allowXApiKey: true }));

@@ -1,28 +1,47 @@
 /**
  * The trainer in production: a Cloudflare Container running src/container/server.ts (see the
- * Dockerfile), one instance per training job. It holds no credentials: its calls to
- * http://control.internal are intercepted here, inside the Worker, given the internal secret and
- * answered by the Worker's own internal control routes, so the container can reach only those.
+ * Dockerfile), one instance per training job, named by the job id. It holds no credentials: its
+ * calls to http://control.internal are intercepted here, inside the Worker, checked to concern
+ * the container's own job, given the internal secret and answered by the internal control routes.
  */
-import { Container } from "@cloudflare/containers";
-import { createApp } from "../api/app";
-
-const app = createApp();
+import { Container, type OutboundHandlerContext } from "@cloudflare/containers";
+import { internalApp } from "../api/routes/internal";
 
 export class TrainerContainer extends Container {
   defaultPort = 8080;
-  // A job reports at least every few seconds; an idle container goes away after this long.
   sleepAfter = "5m";
   enableInternet = false;
   envVars: Record<string, string> = { PORT: "8080", CONTROL_URL: "http://control.internal" };
+
+  /**
+   * Only inbound requests renew the idle timer, and a training gets one (its dispatch): without
+   * this a training longer than `sleepAfter` would be stopped half-way. Ask the trainer instead.
+   */
+  override async onActivityExpired(): Promise<void> {
+    try {
+      const res = await this.containerFetch(new Request("http://trainer/health"));
+      const health = (await res.json()) as { running?: unknown[] };
+      if (Array.isArray(health.running) && health.running.length > 0) {
+        this.renewActivityTimeout();
+        return;
+      }
+    } catch (e) {
+      console.warn("trainer health check failed; stopping the idle container", e);
+    }
+    await this.stop();
+  }
 }
 
 TrainerContainer.outboundByHost = {
-  "control.internal": async (request: Request, env: Env) => {
+  "control.internal": async (request: Request, env: Cloudflare.Env, ctx: OutboundHandlerContext) => {
     const url = new URL(request.url);
-    if (!url.pathname.startsWith("/internal/")) return new Response("Forbidden", { status: 403 });
+    const jobId = url.pathname.match(/^\/internal\/jobs\/([0-9a-f-]{36})\//)?.[1];
+    // A container may act on its own job only (it is named by the job id, see trainer-client).
+    if (!jobId || env.TRAINER.idFromName(jobId).toString() !== ctx.containerId) {
+      return Response.json({ detail: "Forbidden" }, { status: 403 });
+    }
     const headers = new Headers(request.headers);
     headers.set("Authorization", `Bearer ${env.INTERNAL_SECRET}`);
-    return app.fetch(new Request(request, { headers }), env);
+    return internalApp.fetch(new Request(request, { headers }), env);
   },
 };

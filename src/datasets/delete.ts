@@ -11,8 +11,8 @@ import { presentVersion } from "./presenter";
 import { findDataset } from "./records";
 
 /**
- * Permanently remove a dataset, its versions and their R2 objects. Unfinished ingest jobs are
- * canceled first, so none writes into the dataset after it is gone. Job records stay (with the
+ * Permanently remove a dataset, its versions and their R2 objects. Unfinished ingest and training
+ * jobs on it are canceled first, so none writes into the dataset (or trains on it) after it is gone. Job records stay (with the
  * dataset name they recorded); models keep their own artifacts.
  */
 export async function deleteDataset(deps: DatasetDeps, principal: Principal, id: string): Promise<void> {
@@ -20,7 +20,7 @@ export async function deleteDataset(deps: DatasetDeps, principal: Principal, id:
   const open = await deps.db
     .select({ id: jobs.id })
     .from(jobs)
-    .where(and(eq(jobs.datasetId, d.id), eq(jobs.type, "dataset_ingest"), notInArray(jobs.status, TERMINAL_STATUSES)));
+    .where(and(eq(jobs.datasetId, d.id), inArray(jobs.type, ["dataset_ingest", "train"]), notInArray(jobs.status, TERMINAL_STATUSES)));
   for (const j of open) await jobObject(deps.jobs, j.id).cancel();
   await deletePrefix(deps.bucket, datasetPrefix(principal.orgId, d.id));
   const versionIds = deps.db.select({ id: datasetVersions.id }).from(datasetVersions).where(eq(datasetVersions.datasetId, d.id));

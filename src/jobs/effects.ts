@@ -39,3 +39,20 @@ export async function syncResourceStatus(db: Db, job: JobRecord): Promise<void> 
       .where(and(eq(modelVersions.id, job.modelVersionId), ne(modelVersions.status, "ready")));
   }
 }
+
+/**
+ * The status of the resource a job produces (null when it has none or it is gone). A retry is
+ * refused once that resource moved on (another retry is running or succeeded): two runs on one
+ * version would race for it.
+ */
+export async function producedResourceStatus(db: Db, job: JobRecord): Promise<string | null> {
+  if (job.type === "dataset_ingest" && job.datasetVersionId) {
+    const [v] = await db.select({ status: datasetVersions.status }).from(datasetVersions).where(eq(datasetVersions.id, job.datasetVersionId)).limit(1);
+    return v?.status ?? null;
+  }
+  if (job.type === "train" && job.modelVersionId) {
+    const [v] = await db.select({ status: modelVersions.status }).from(modelVersions).where(eq(modelVersions.id, job.modelVersionId)).limit(1);
+    return v?.status ?? null;
+  }
+  return null;
+}

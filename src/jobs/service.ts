@@ -7,6 +7,7 @@ import { datasetVersions, jobs, modelVersions } from "../db/schema";
 import type { JobDO } from "../durable/job";
 import { SERVICE_RUNTIME_VERSION } from "../version";
 import { parseJobId } from "./ids";
+import { producedResourceStatus } from "./effects";
 import { fromRow, mirrorJob } from "./mirror";
 import { presentJob, type RefLookup } from "./presenter";
 import { jobObject } from "./job-object";
@@ -84,9 +85,9 @@ function newJobRecord(principal: Principal, fields: NewJob, status: JobStatus): 
   };
 }
 
-export async function dispatch(queue: Queue, jobId: string): Promise<void> {
+export async function dispatch(queue: Queue, jobId: string, delaySeconds?: number): Promise<void> {
   try {
-    await queue.send({ job_id: jobId });
+    await queue.send({ job_id: jobId }, delaySeconds ? { delaySeconds } : undefined);
   } catch (e) {
     console.error(`queue send failed for job ${jobId}; the watchdog will dispatch it again`, e);
   }
@@ -153,6 +154,11 @@ export async function retryJob(deps: JobDeps, principal: Principal, rawId: strin
   const row = await findJob(deps.db, principal, rawId);
   const live = (await jobObject(deps.jobs, row.id).get()) ?? row;
   if (live.status !== "failed") throw conflict(`Only failed jobs can be retried; this job is ${live.status}.`);
+  const produced = await producedResourceStatus(deps.db, live);
+  if (produced !== null && produced !== "failed") {
+    const what = live.type === "train" ? "model version" : "dataset version";
+    throw conflict(`This job was already retried: its ${what} is now ${produced}.`);
+  }
   const job = await createJob(deps, principal, {
     type: live.type,
     modelType: live.modelType,

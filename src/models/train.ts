@@ -74,12 +74,14 @@ async function resolveTrainingData(db: Db, principal: Principal, body: { dataset
     const d = await findDataset(db, principal, body.dataset_id!).catch(() => {
       throw invalid(["body", "dataset_id"], "Dataset not found", body.dataset_id);
     });
-    [version] = await db
+    // The latest version that is ready: a newer upload still ingesting (or failed) does not
+    // block training on the data that is there.
+    const versions = await db
       .select()
       .from(datasetVersions)
       .where(and(eq(datasetVersions.datasetId, d.id), eq(datasetVersions.archived, false)))
-      .orderBy(desc(datasetVersions.version))
-      .limit(1);
+      .orderBy(desc(datasetVersions.version));
+    version = versions.find((v) => v.status === "ready") ?? versions[0];
     if (!version) throw conflict("The dataset has no version to train on.");
   }
   if (version.status !== "ready" || !version.frameKey) {

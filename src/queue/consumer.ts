@@ -5,9 +5,7 @@ import { MAX_ATTEMPTS } from "../durable/job-state";
 import { controlFor } from "./control";
 import { jobHandlers, type WorkDeps } from "./handlers";
 import { jobMessageSchema } from "./messages";
-
-/** Back-off between attempts after a transient error: 5 s, 10 s, 20 s … */
-const retryDelaySeconds = (attempt: number) => 5 * 2 ** Math.max(0, attempt - 1);
+import { retryDelaySeconds } from "./retry";
 
 /** Errors that retrying cannot fix: the job fails at once with the error's message. */
 function isPermanent(e: unknown): e is Error {

@@ -10,6 +10,7 @@ import type { JobDO } from "../durable/job";
 import { JobInputError } from "../jobs/errors";
 import { jobObject, type JobObject } from "../jobs/job-object";
 import { dispatch } from "../jobs/service";
+import { retryDelaySeconds } from "../queue/retry";
 import type { JobRecord, JsonObject, ProgressReport } from "../jobs/types";
 import { ARTIFACT_FILES } from "../storage/keys";
 import { completeTraining } from "./finalize";
@@ -31,9 +32,17 @@ interface Scoped {
   target: TrainingTarget;
 }
 
-/** The running job for this attempt (a heartbeat as a side effect), or 409. */
-async function scoped(deps: ControlDeps, jobId: string, attempt: number): Promise<Scoped> {
+/** The job's object, when it is a training job: the routes serve nothing else. */
+async function trainJobObject(deps: ControlDeps, jobId: string): Promise<{ jobObj: JobObject; job: JobRecord }> {
   const jobObj = jobObject(deps.jobs, jobId);
+  const job = await jobObj.get();
+  if (!job || job.type !== "train") throw new ApiError(404, "Not found");
+  return { jobObj, job };
+}
+
+/** The running training job for this attempt (a heartbeat as a side effect), or 409. */
+async function scoped(deps: ControlDeps, jobId: string, attempt: number): Promise<Scoped> {
+  const { jobObj } = await trainJobObject(deps, jobId);
   const { canceled } = await jobObj.report({}, attempt);
   const job = await jobObj.get();
   if (canceled || !job) throw stopWork();
@@ -80,7 +89,8 @@ export async function writeArtifact(deps: ControlDeps, jobId: string, attempt: n
 }
 
 export async function reportProgress(deps: ControlDeps, jobId: string, attempt: number, r: ProgressReport & { rows_processed?: number }) {
-  const { canceled } = await jobObject(deps.jobs, jobId).report(r, attempt);
+  const { jobObj } = await trainJobObject(deps, jobId);
+  const { canceled } = await jobObj.report(r, attempt);
   return { canceled };
 }
 
@@ -96,12 +106,12 @@ export async function succeedTraining(deps: ControlDeps, jobId: string, attempt:
  * the trainer's message; a transient one queues the job again, until the last attempt.
  */
 export async function failTraining(deps: ControlDeps, jobId: string, attempt: number, f: { message: string; permanent: boolean }) {
-  const jobObj = jobObject(deps.jobs, jobId);
+  const { jobObj } = await trainJobObject(deps, jobId);
   if (f.permanent || attempt >= MAX_ATTEMPTS) {
     const message = f.permanent ? f.message : `The job failed after ${attempt} attempts: ${f.message}`;
     return { ok: await jobObj.fail(message, attempt) };
   }
   const ok = await jobObj.requeue(`Attempt ${attempt} failed (${f.message}); retrying.`, attempt);
-  if (ok) await dispatch(deps.queue, jobId);
+  if (ok) await dispatch(deps.queue, jobId, retryDelaySeconds(attempt));
   return { ok };
 }

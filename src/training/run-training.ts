@@ -127,7 +127,10 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
   };
 }
 
-/** Batches metric points and sends a report at most every `everyMs` (and on phase changes). */
+/** Most metric points in one report (the control route refuses bigger ones); a full batch is sent at once. */
+export const MAX_POINTS_PER_REPORT = 500;
+
+/** Batches metric points and sends a report at most every `everyMs` (and on phase changes or a full batch). */
 class Reporter {
   private points: MetricPoint[] = [];
   private last = -Infinity;
@@ -150,7 +153,7 @@ class Reporter {
     };
     const phaseChanged = s.phase !== this.phase;
     this.phase = s.phase;
-    if (phaseChanged || this.now() - this.last >= this.everyMs) await this.flush();
+    if (phaseChanged || this.points.length >= MAX_POINTS_PER_REPORT || this.now() - this.last >= this.everyMs) await this.flush();
   }
 
   async flush(): Promise<void> {

@@ -26,6 +26,8 @@ export async function trainingTarget(db: Db, job: JobRecord): Promise<TrainingTa
     task: job.input as TrainingTask,
     frameKey: dv.frameKey,
     representationKey: representationKey(job.orgId, job.datasetId, job.datasetVersionId),
-    artifactPrefix: modelVersionPrefix(job.orgId, job.modelId, job.modelVersionId),
+    // Each job writes under its own prefix: a retried or restarted run can never overwrite, or
+    // clean up, the files another run of the same version made ready.
+    artifactPrefix: `${modelVersionPrefix(job.orgId, job.modelId, job.modelVersionId)}${job.id}/`,
   };
 }

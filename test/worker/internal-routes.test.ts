@@ -43,4 +43,27 @@ describe("internal control routes", () => {
     const r = await call(`/internal/jobs/${started.job_id}/task`, { headers: SECRET });
     expect(r.status).toBe(422);
   });
+
+  it("serve training jobs only: another job's id is not found, a malformed id is refused", async () => {
+    const ingest = await json("/jobs?type=dataset_ingest&limit=1", org);
+    const ingestId = ingest.body.items[0].id.replace(/^job_/, "");
+    const hex = ingestId.replace(/-/g, "");
+    const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    const r = await call(`/internal/jobs/${uuid}/frame?attempt=1`, { headers: SECRET });
+    expect(r.status).toBe(404);
+    const fail = await call(`/internal/jobs/${uuid}/fail`, {
+      method: "POST",
+      headers: { ...SECRET, "Content-Type": "application/json" },
+      body: JSON.stringify({ attempt: 1, message: "x", permanent: true }),
+    });
+    expect(fail.status).toBe(404);
+    expect((await json(`/jobs/${uuid}`, org)).body.status).toBe("succeeded");
+    expect((await call(`/internal/jobs/not-a-uuid/task?attempt=1`, { headers: SECRET })).status).toBe(422);
+  });
+
+  it("accept only the two artifact names", async () => {
+    const r = await call(`/internal/jobs/${started.job_id}/artifacts/evil.js?attempt=1`, { method: "PUT", headers: SECRET, body: "x" });
+    expect(r.status).toBe(404);
+  });
 });
+

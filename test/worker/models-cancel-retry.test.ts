@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { json, newOrg, waitForJob } from "./helpers";
-import { churnCsv, readyDataset, startTrain, trainAndWait } from "./model-helpers";
+import { churnCsv, jobEnd, readyDataset, startTrain, trainAndWait } from "./model-helpers";
 
 describe("cancel and retry of training jobs", () => {
   let org: any;
@@ -54,4 +54,21 @@ describe("cancel and retry of training jobs", () => {
     expect(again.resources.model).toEqual(job.resources.model);
     expect(again.status).toBe("failed");
   });
+
+  it("refuses a second retry once the first made the model version ready", async () => {
+    const r = await startTrain(org, { dataset_id: ds.id, label_column: "churned", params: { max_rounds: 5 } });
+    // Fail the job from outside (as the watchdog would), whether or not its run has started.
+    await env.JOB.get(env.JOB.idFromName(r.body.job_id)).fail("simulated failure");
+    const failed = await jobEnd(org, r.body.job_id);
+    expect(failed.status).toBe("failed");
+    const retry = await json(`/jobs/${r.body.job_id}/retry`, org, { method: "POST" });
+    expect(retry.status).toBe(201);
+    expect((await jobEnd(org, retry.body.job_id)).status).toBe("succeeded");
+    const again = await json(`/jobs/${r.body.job_id}/retry`, org, { method: "POST" });
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toMatch(/already retried: its model version is now ready/);
+    const model = await json(`/models/${r.body.model.id}`, org);
+    expect(model.body.status).toBe("ready");
+  });
 });
+

@@ -3,15 +3,26 @@
  * and reports progress. Authenticated by the internal secret, never by an API key.
  */
 import { Hono, type MiddlewareHandler } from "hono";
+import { trainerMode } from "../../training/trainer-client";
 import { z } from "zod";
 import { createDb } from "../../db/client";
 import { progressReportSchema } from "../../jobs/types";
 import * as control from "../../training/control-service";
 import type { AppEnv } from "../context";
-import { notAuthenticated } from "../errors";
+import { errorResponse, notAuthenticated, notFound } from "../errors";
 import { parseJsonBody, parseWith } from "../validation";
 
 export const internalRoutes = new Hono<AppEnv>();
+
+/**
+ * On the public address the routes exist only for a trainer process that reaches the Worker over
+ * HTTP (`npm start`) and for the test pool; in production the container reaches them through
+ * `internalApp`, from inside the Worker, and the public address answers 404.
+ */
+const onlyWithoutContainers: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (trainerMode(c.env) === "container") throw notFound();
+  await next();
+};
 
 const requireInternalSecret: MiddlewareHandler<AppEnv> = async (c, next) => {
   const given = c.req.header("Authorization")?.match(/^Bearer\s+(\S+)$/)?.[1] ?? "";
@@ -28,7 +39,13 @@ async function sameSecret(a: string, b: string): Promise<boolean> {
   return crypto.subtle.timingSafeEqual(da, db);
 }
 
+const jobIdParam = z.object({ id: z.uuid() });
+
 internalRoutes.use("/internal/*", requireInternalSecret);
+internalRoutes.use("/internal/jobs/:id/*", async (c, next) => {
+  parseWith(jobIdParam, { id: c.req.param("id") }, "path");
+  await next();
+});
 
 const attemptQuery = z.object({ attempt: z.coerce.number().int().min(1) });
 const reportBody = progressReportSchema.extend({ attempt: z.number().int().min(1), rows_processed: z.number().int().min(0).optional() });
@@ -80,3 +97,15 @@ internalRoutes.post("/internal/jobs/:id/fail", async (c) => {
   const { attempt, ...f } = await parseJsonBody(c, failBody);
   return c.json(await control.failTraining(deps(c), c.req.param("id"), attempt, f));
 });
+
+// Mounted last: Hono copies the routes that exist when `route` is called.
+/** The same routes for the trainer container's outbound handler (no public-address guard). */
+export const internalApp = new Hono<AppEnv>();
+internalApp.route("/", internalRoutes);
+internalApp.onError((err, c) => errorResponse(c, err));
+internalApp.notFound((c) => errorResponse(c, notFound()));
+
+/** What the public app mounts. */
+export const publicInternalRoutes = new Hono<AppEnv>();
+publicInternalRoutes.use("/internal/*", onlyWithoutContainers);
+publicInternalRoutes.route("/", internalRoutes);

@@ -34,5 +34,9 @@ jobRoutes.post("/jobs/:id/explain", async (c) => {
   const job = await findJob(c.var.db, c.var.principal, c.req.param("id"));
   await parseJsonBody(c, explainBody);
   // Explanations attach to completed inference jobs, which arrive with the inference issue.
-  throw conflict(`Only succeeded inference jobs can be explained; this job is a ${job.type} job (${job.status}).`);
+  throw conflict(
+    job.type === "infer_sync" || job.type === "infer_batch"
+      ? "Explanations of inference jobs are not available in this version of the service yet."
+      : `Only inference jobs can be explained; this job is a ${job.type} job.`,
+  );
 });

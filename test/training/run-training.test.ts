@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { readCsv } from "../../src/ingest/csv";
+import { JobCanceledError } from "../../src/jobs/errors";
+import type { Frame } from "../../src/ml/frame";
+import type { TrainingIO, TrainingReport, TrainingTask } from "../../src/training/io";
+import { MAX_POINTS_PER_REPORT, runTraining } from "../../src/training/run-training";
+
+async function frame(rows = 300): Promise<Frame> {
+  const lines = ["x,plan,y"];
+  for (let i = 0; i < rows; i++) lines.push(`${(i * 37) % 100},${["a", "b", "c"][i % 3]},${((i * 37) % 100) * 2 + (i % 3)}`);
+  return (await readCsv(new TextEncoder().encode(lines.join("\n") + "\n"))).frame;
+}
+
+/** An in-memory TrainingIO that records every call. */
+function memoryIO(f: Frame, opts: { cancelAtReport?: number; representation?: string | null } = {}) {
+  const log = { reports: [] as TrainingReport[], artifacts: [] as string[], representation: opts.representation ?? null, reportsAfterCancel: 0 };
+  let canceled = false;
+  const io: TrainingIO = {
+    loadFrame: async () => f,
+    loadRepresentation: async () => log.representation,
+    saveRepresentation: async (json) => void (log.representation = json),
+    saveArtifact: async (file) => void log.artifacts.push(file),
+    report: async (r) => {
+      if (canceled) log.reportsAfterCancel++;
+      log.reports.push(r);
+      if (opts.cancelAtReport !== undefined && log.reports.length >= opts.cancelAtReport) {
+        canceled = true;
+        throw new JobCanceledError();
+      }
+    },
+  };
+  return { io, log };
+}
+
+const task = (params: Record<string, unknown> = {}): TrainingTask => ({
+  model_name: "m",
+  version_number: 1,
+  model_type: "prediction",
+  label_column: "y",
+  input_columns: null,
+  params,
+});
+
+describe("runTraining", () => {
+  it("stops at the report that learns of the cancel: nothing stored, no further work reported", async () => {
+    const { io, log } = memoryIO(await frame(), { cancelAtReport: 4 });
+    // every step reports (reportEveryMs 0), so the cancel lands mid-run
+    await expect(runTraining(task({ max_rounds: 300, early_stopping_rounds: 0 }), io, { reportEveryMs: 0 })).rejects.toBeInstanceOf(JobCanceledError);
+    expect(log.reports).toHaveLength(4);
+    expect(log.reportsAfterCancel).toBe(0);
+    expect(log.artifacts).toEqual([]);
+    expect(log.representation).toBeNull();
+  });
+
+  it(`never sends more than ${MAX_POINTS_PER_REPORT} metric points in one report`, async () => {
+    const { io, log } = memoryIO(await frame(60));
+    const out = await runTraining(task({ max_rounds: 1200, early_stopping_rounds: 0 }), io, { reportEveryMs: 1e9 });
+    expect(out.rounds).toBe(1200);
+    const sizes = log.reports.map((r) => r.metrics?.length ?? 0);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(MAX_POINTS_PER_REPORT);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1200);
+  });
+
+  it("builds and stores the representation once; the next run reuses it and reports no ssl step", async () => {
+    const f = await frame();
+    const first = memoryIO(f);
+    const a = await runTraining(task({ max_rounds: 20 }), first.io);
+    expect(a.representation).toBe("built");
+    expect(a.ssl_steps).toBeGreaterThan(0);
+    expect(first.log.reports.some((r) => r.current_phase === "ssl")).toBe(true);
+    expect(first.log.artifacts).toEqual(["model.onnx", "featurizer.json"]);
+
+    const second = memoryIO(f, { representation: first.log.representation });
+    const b = await runTraining(task({ max_rounds: 20 }), second.io);
+    expect(b.representation).toBe("reused");
+    expect(b.ssl_steps).toBe(0);
+    expect(second.log.reports.some((r) => r.current_phase === "ssl")).toBe(false);
+    expect(b.metrics).toEqual(a.metrics);
+  });
+
+  it("reports total_steps as ssl steps plus max rounds, and a bad label before any ssl work", async () => {
+    const { io, log } = memoryIO(await frame());
+    const out = await runTraining(task({ max_rounds: 7 }), io, { reportEveryMs: 0 });
+    expect(log.reports.find((r) => r.total_steps !== undefined)?.total_steps).toBe(out.ssl_steps + 7);
+    const bad = memoryIO(await frame());
+    await expect(runTraining({ ...task(), label_column: "nope" }, bad.io)).rejects.toThrow(/label column "nope" not found/);
+    expect(bad.log.reports.some((r) => r.current_phase === "ssl")).toBe(false);
+  });
+});
