@@ -5,7 +5,7 @@
  * graph runs in onnxruntime-web with one session per model version cached in the isolate.
  */
 import type { Principal } from "../api/context";
-import { conflict, invalid } from "../api/errors";
+import { ApiError, conflict, invalid } from "../api/errors";
 import { parseWith } from "../api/validation";
 import { pickStrings, requireUploadedFile } from "../datasets/direct-upload";
 import { readCsv } from "../ingest/csv";
@@ -71,14 +71,21 @@ function chooseVersion(versions: ModelVersionRow[], versionId: string | undefine
   return ready;
 }
 
+/**
+ * Cells (rows × columns) one synchronous call may read: with the featurized matrix and the
+ * response it must fit the Worker's 128 MB. Half the ingestion budget, an estimate, not measured.
+ */
+export const INFER_MAX_CELLS = 5_000_000;
+
 async function readInput(bytes: Uint8Array, format: "csv" | "parquet", filename: string): Promise<Frame> {
+  const options = { rawText: true, maxCells: INFER_MAX_CELLS };
   try {
-    const r =
-      format === "parquet"
-        ? await readParquet(bytes, { rawText: true, compressors: portableCompressors })
-        : await readCsv(bytes, { rawText: true });
+    const r = format === "parquet" ? await readParquet(bytes, { ...options, compressors: portableCompressors }) : await readCsv(bytes, options);
     return r.frame;
   } catch (e) {
+    if (e instanceof IngestError && e.code === "too_large") {
+      throw new ApiError(413, `'${filename}' has more than ${INFER_MAX_CELLS.toLocaleString("en-US")} cells (rows × columns), the most one synchronous inference call reads; split it into smaller files.`);
+    }
     if (e instanceof IngestError) throw invalid(["body", "file"], `Could not read '${filename}': ${e.message}`, filename);
     throw e;
   }
