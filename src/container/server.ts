@@ -9,16 +9,11 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { JobCanceledError } from "../jobs/errors";
+import { isPermanentError, JobCanceledError } from "../jobs/errors";
 import { runTraining } from "../training/run-training";
 import { ControlClient, type ControlConfig } from "./control-client";
 
 const running = new Map<string, number>();
-
-/** Errors that retrying cannot fix: bad data or parameters. */
-function isPermanent(e: unknown): boolean {
-  return e instanceof Error && (e.name === "MlInputError" || e.name === "JobInputError" || e.name === "IngestError");
-}
 
 export async function trainJob(config: ControlConfig, jobId: string, attempt: number): Promise<void> {
   const client = new ControlClient(config, jobId, attempt);
@@ -34,7 +29,7 @@ export async function trainJob(config: ControlConfig, jobId: string, attempt: nu
     }
     const message = e instanceof Error ? e.message : String(e);
     log(`job ${jobId} attempt ${attempt}: failed: ${message}`);
-    await client.fail(message, isPermanent(e)).catch((err) => log(`job ${jobId}: could not report the failure: ${err}`));
+    await client.fail(message, isPermanentError(e)).catch((err) => log(`job ${jobId}: could not report the failure: ${err}`));
   }
 }
 

@@ -16,3 +16,14 @@ export class JobCanceledError extends Error {
     this.name = "JobCanceledError";
   }
 }
+
+/**
+ * Errors that retrying cannot fix (bad input, bad data), by name so that the check also holds
+ * across bundles and runtimes (the queue consumer and the trainer process alike): the job fails
+ * at once with the error's message.
+ */
+const PERMANENT_ERRORS: ReadonlySet<string> = new Set(["JobInputError", "IngestError", "MlInputError"]);
+
+export function isPermanentError(e: unknown): e is Error {
+  return e instanceof Error && PERMANENT_ERRORS.has(e.name);
+}

@@ -1,16 +1,10 @@
-import { JobInputError, JobCanceledError } from "../jobs/errors";
+import { isPermanentError, JobInputError, JobCanceledError } from "../jobs/errors";
 import { jobObject } from "../jobs/job-object";
-import { IngestError } from "../ingest/errors";
 import { MAX_ATTEMPTS } from "../durable/job-state";
 import { controlFor } from "./control";
 import { jobHandlers, type WorkDeps } from "./handlers";
 import { jobMessageSchema } from "./messages";
 import { retryDelaySeconds } from "./retry";
-
-/** Errors that retrying cannot fix: the job fails at once with the error's message. */
-function isPermanent(e: unknown): e is Error {
-  return e instanceof JobInputError || e instanceof IngestError || (e instanceof Error && e.name === "MlInputError");
-}
 
 /**
  * One queue delivery of `{job_id}`. The job's object decides whether this delivery may start the
@@ -41,7 +35,7 @@ export async function processJobMessage(deps: WorkDeps, msg: Message<unknown>): 
   } catch (e) {
     if (e instanceof JobCanceledError) {
       msg.ack();
-    } else if (isPermanent(e)) {
+    } else if (isPermanentError(e)) {
       await jobObj.fail(e.message, begun.attempt);
       msg.ack();
     } else if (begun.attempt >= MAX_ATTEMPTS) {

@@ -42,10 +42,9 @@ async function trainJobObject(deps: ControlDeps, jobId: string): Promise<{ jobOb
 
 /** The running training job for this attempt (a heartbeat as a side effect), or 409. */
 async function scoped(deps: ControlDeps, jobId: string, attempt: number): Promise<Scoped> {
-  const { jobObj } = await trainJobObject(deps, jobId);
+  const { jobObj, job } = await trainJobObject(deps, jobId);
   const { canceled } = await jobObj.report({}, attempt);
-  const job = await jobObj.get();
-  if (canceled || !job) throw stopWork();
+  if (canceled) throw stopWork();
   try {
     return { jobObj, job, target: await trainingTarget(deps.db, job) };
   } catch (e) {

@@ -197,21 +197,29 @@ export function* trainEncoderSteps(spec: FeaturizerSpec, m: FeatureMatrix, opts:
   };
 }
 
-/** Embeddings of the rows of a featurized matrix [numRows x encoder.numFeatures]: row-major [numRows x embedding]. */
-export function encodeRows(encoder: SslEncoder, data: Float32Array, numRows: number): Float32Array {
+/**
+ * Runs the network forward over the matrix in chunks of CHUNK rows, nothing masked, and hands
+ * each chunk's work area to `visit` (first row index, row count).
+ */
+function forwardInChunks(encoder: SslEncoder, data: Float32Array, numRows: number, decode: boolean, visit: (w: Work, L: Layout, start: number, rows: number) => void): void {
   const { net, L } = decoded(encoder);
   checkWidth(encoder, data, numRows);
   const w = new Work(L, net.shape, CHUNK);
-  const E = encoder.embedding;
-  const out = new Float32Array(numRows * E);
   for (let start = 0; start < numRows; start += CHUNK) {
     const R = Math.min(CHUNK, numRows - start);
     for (let i = 0; i < R; i++) readRow(L, data, start + i, w.value, w.present, i * L.F);
     w.batch.rows = R;
     w.setInputs(L, false);
-    w.batch.forward(net, false);
-    out.set(w.batch.z.subarray(0, R * E), start * E);
+    w.batch.forward(net, decode);
+    visit(w, L, start, R);
   }
+}
+
+/** Embeddings of the rows of a featurized matrix [numRows x encoder.numFeatures]: row-major [numRows x embedding]. */
+export function encodeRows(encoder: SslEncoder, data: Float32Array, numRows: number): Float32Array {
+  const E = encoder.embedding;
+  const out = new Float32Array(numRows * E);
+  forwardInChunks(encoder, data, numRows, false, (w, _L, start, R) => out.set(w.batch.z.subarray(0, R * E), start * E));
   return out;
 }
 
@@ -220,18 +228,8 @@ export function encodeRows(encoder: SslEncoder, data: Float32Array, numRows: num
  * loss's units; 0 for a row with no present feature). High values = rows unlike the data.
  */
 export function reconstructionErrors(encoder: SslEncoder, data: Float32Array, numRows: number): Float64Array {
-  const { net, L } = decoded(encoder);
-  checkWidth(encoder, data, numRows);
-  const w = new Work(L, net.shape, CHUNK);
   const out = new Float64Array(numRows);
-  for (let start = 0; start < numRows; start += CHUNK) {
-    const R = Math.min(CHUNK, numRows - start);
-    for (let i = 0; i < R; i++) readRow(L, data, start + i, w.value, w.present, i * L.F);
-    w.batch.rows = R;
-    w.setInputs(L, false);
-    w.batch.forward(net, true);
-    w.score(L, out.subarray(start, start + R));
-  }
+  forwardInChunks(encoder, data, numRows, true, (w, L, start, R) => w.score(L, out.subarray(start, start + R)));
   return out;
 }
 
