@@ -11,7 +11,7 @@ import { decodeFrame, encodeFrame } from "../src/ingest/codec";
 import { readCsv } from "../src/ingest/csv";
 import { nodeCompressors } from "../src/ingest/node-compressors";
 import { readParquet } from "../src/ingest/parquet";
-import { profileFrame } from "../src/ingest/profile";
+import { profileFrame } from "../src/ml/profile";
 
 const DIR = "/work/shared/bench-data";
 const MB = 1024 * 1024;

@@ -10,7 +10,7 @@ import { performance } from "node:perf_hooks";
 import { readCsv } from "../../src/ingest/csv";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import { cellValue } from "../../src/ml/frame";
-import { parsePredictionArtifact, type PredictionArtifact } from "../../src/training/artifact";
+import { parsePredictionArtifact, type PredictionArtifact } from "../../src/models/prediction-artifact";
 import { createSession, runFeatures, type OrtSession } from "../../test/ml/helpers/ort-node";
 import { stats, type Stats } from "./client";
 

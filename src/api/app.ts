@@ -1,47 +1,66 @@
-import { Hono } from "hono";
-import { SERVICE_RUNTIME_VERSION } from "../version";
+import { Scalar } from "@scalar/hono-api-reference";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { SERVICE_RUNTIME_VERSION } from "../core/version";
 import { authenticate } from "./auth";
-import type { AppEnv } from "./context";
-import { ApiError, errorResponse, notFound } from "./errors";
-import { allowedMethods } from "./method-not-allowed";
+import * as meta from "./definitions/meta";
+import { trainerMode } from "../training/trainer-client";
+import { errorResponse, HttpError } from "./errors";
+import { openApiDocument } from "./openapi-document";
+import { apiRouter } from "./router";
 import { datasetRoutes } from "./routes/datasets";
-import { publicInternalRoutes } from "./routes/internal";
 import { jobRoutes } from "./routes/jobs";
+import { internalApp } from "./routes/internal";
 import { modelRoutes } from "./routes/models";
-import { uploadRoutes } from "./routes/uploads";
 
-export function createApp(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+/**
+ * What answers without an API key; everything else needs one (closed by default: a new route is
+ * private unless it is added here). The internal control routes have their own secret.
+ */
+const PUBLIC_ROUTES: { method: string; path: RegExp }[] = [
+  { method: "GET", path: /^\/health$/ },
+  { method: "GET", path: /^\/openapi\.json$/ },
+  { method: "GET", path: /^\/docs$/ },
+  { method: "PUT", path: /^\/uploads\/[^/]+$/ },
+  { method: "*", path: /^\/internal\// },
+];
 
-  app.get("/health", (c) => c.json({ status: "ok", service_runtime_version: SERVICE_RUNTIME_VERSION }));
-  app.route("/", uploadRoutes);
-  // The trainer's control routes: the internal secret, never an API key.
-  app.route("/", publicInternalRoutes);
+export const isPublic = (method: string, path: string) =>
+  PUBLIC_ROUTES.some((r) => (r.method === "*" || r.method === method || (method === "HEAD" && r.method === "GET")) && r.path.test(path));
 
-  // Every API route needs a key; the published form of the completion endpoint also takes X-API-Key.
-  app.use("/api/datasets/:id/complete", authenticate({ allowXApiKey: true }));
-  app.use("/datasets/:id/complete", authenticate({ allowXApiKey: true }));
-  app.use("/datasets/*", authenticate());
-  app.use("/datasets", authenticate());
-  app.use("/api/*", authenticate());
-  app.use("/jobs/*", authenticate());
-  app.use("/jobs", authenticate());
-  app.use("/models/*", authenticate());
-  app.use("/models", authenticate());
+/** The one published form of the completion endpoint that also takes `X-API-Key`. */
+const X_API_KEY_PATH = /^(\/api)?\/datasets\/[^/]+\/complete$/;
 
+export function createApp() {
+  const app = apiRouter();
+
+  // Outermost: a known path asked with a method it does not take answers 405 with Allow.
+  app.use(
+    methodNotAllowed({
+      app,
+      // Hono answers HEAD on GET routes by itself; Allow lists the methods the API documents.
+      onMethodNotAllowed: (c, methods) => errorResponse(c, new HttpError(405, "Method Not Allowed", { Allow: methods.filter((m) => m !== "HEAD").join(", ") })),
+    }),
+  );
+  const requireKey = authenticate({ allowXApiKey: (path) => X_API_KEY_PATH.test(path) });
+  app.use("*", async (c, next) => (isPublic(c.req.method, c.req.path) ? next() : requireKey(c, next)));
+
+  app.openapi(meta.health, (c) => c.json({ status: "ok" as const, service_runtime_version: SERVICE_RUNTIME_VERSION }, 200));
   app.route("/", datasetRoutes);
   app.route("/", jobRoutes);
   app.route("/", modelRoutes);
+  // The trainer's control routes, outside the public document. On the public address they exist
+  // only for a trainer process that reaches the Worker over HTTP (`npm start`) and for the test
+  // pool; in production the container reaches them from inside the Worker (container/).
+  app.all("/internal/*", (c) => (trainerMode(c.env) === "container" ? errorResponse(c, new HttpError(404, "Not found")) : internalApp.fetch(c.req.raw, c.env, c.executionCtx)));
 
-  app.notFound((c) => {
-    const allow = allowedMethods(app, c.req.path);
-    // A method the path does allow got here only through a variant Hono does not route (e.g. a
-    // trailing slash): that is an unknown route, not a 405 whose Allow names the method itself.
-    if (allow.length > 0 && !allow.includes(c.req.method)) {
-      return errorResponse(c, new ApiError(405, "Method Not Allowed", { Allow: allow.join(", ") }));
-    }
-    return errorResponse(c, notFound());
+  let document: ReturnType<typeof openApiDocument> | undefined;
+  app.openapi(meta.openapiDocument, (c) => {
+    document ??= openApiDocument(app, new URL(c.req.url).origin);
+    return c.json(document, 200);
   });
+  app.openapi(meta.apiReference, Scalar({ url: "/openapi.json", pageTitle: "Tabular ML service API" }) as never);
+
+  app.notFound((c) => errorResponse(c, new HttpError(404, "Not found")));
   app.onError((err, c) => errorResponse(c, err));
   return app;
 }

@@ -1,8 +1,16 @@
+/**
+ * The one place where errors become responses. Services throw domain errors (core/errors.ts); the
+ * API's own conditions (no key, rate limit, a method the path does not take) are HttpErrors;
+ * request validation is a 422 in the shape the interface gives (pydantic's).
+ */
 import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { z } from "zod";
+import type { z } from "zod";
+import { BadRequest, Conflict, type DomainError, type FieldIssue, Forbidden, InvalidInput, NotFound, TooLarge, UnsupportedMediaType } from "../core/errors";
+import { fieldIssuesFromZod } from "../core/field-issues";
 
-/** One item of a 422 body, in the shape the interface gives (pydantic's). */
+/** One item of a 422 body. */
 export interface ValidationItem {
   loc: (string | number)[];
   msg: string;
@@ -11,11 +19,8 @@ export interface ValidationItem {
   ctx: Record<string, unknown>;
 }
 
-/**
- * The one error type of the API. Services throw it; `errorResponse` turns it into JSON with a
- * `detail` in one place, so every route answers errors the same way.
- */
-export class ApiError extends Error {
+/** A condition of the HTTP layer itself, with its status, `detail` and headers. */
+export class HttpError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
     readonly detail: string | ValidationItem[],
@@ -25,84 +30,51 @@ export class ApiError extends Error {
   }
 }
 
-export const notAuthenticated = () =>
-  new ApiError(401, "Not authenticated", { "WWW-Authenticate": "Bearer" });
-export const forbidden = () => new ApiError(403, "Forbidden");
-export const notFound = () => new ApiError(404, "Not found");
-export const conflict = (detail: string) => new ApiError(409, detail);
+export const notAuthenticated = () => new HttpError(401, "Not authenticated", { "WWW-Authenticate": "Bearer" });
 
-/** A 422 with a single item, for checks zod cannot express (e.g. "exactly one of"). */
-export function invalid(loc: (string | number)[], msg: string, input: unknown, type = "value_error"): ApiError {
-  return new ApiError(422, [{ loc, msg, type, input: input ?? null, ctx: {} }]);
+/** A 422 with one item, for what the schemas cannot say (malformed JSON, an empty body). */
+export function invalidRequest(loc: (string | number)[], msg: string, input: unknown, type = "value_error"): HttpError {
+  return new HttpError(422, [{ loc, msg, type, input: input ?? null, ctx: {} }]);
 }
 
-/** Map zod issues to the 422 items. `where` is the first element of `loc`: body, query, path, form. */
-export function validationError(error: z.ZodError, where: string, input: unknown): ApiError {
-  const items = error.issues.map((issue): ValidationItem => {
-    const value = valueAt(input, issue.path as PropertyKey[]);
-    return {
-      loc: [where, ...issue.path.map((p) => (typeof p === "number" ? p : String(p)))],
-      msg: messageFor(issue, value),
-      type: typeFor(issue, value),
-      input: value === undefined ? null : value,
-      ctx: contextFor(issue),
-    };
-  });
-  return new ApiError(422, items);
+/** Where a request value was read from: the first element of every 422 `loc`. */
+export type RequestPart = "body" | "query" | "path" | "header";
+
+/** Zod issues as 422 items; `input` is what was validated, to report the offending values. */
+export function validationError(error: z.ZodError, where: RequestPart, input: unknown): HttpError {
+  return itemsOf(fieldIssuesFromZod(error, input, [where]));
 }
 
-function valueAt(input: unknown, path: PropertyKey[]): unknown {
-  let cur: unknown = input;
-  for (const key of path) {
-    if (cur === null || typeof cur !== "object") return undefined;
-    cur = (cur as Record<PropertyKey, unknown>)[key];
-  }
-  return cur;
+function itemsOf(issues: FieldIssue[]): HttpError {
+  return new HttpError(
+    422,
+    issues.map((i) => ({ loc: i.path, msg: i.message, type: i.type, input: i.input ?? null, ctx: i.ctx ?? {} })),
+  );
 }
 
-function typeFor(issue: z.core.$ZodIssue, value: unknown): string {
-  switch (issue.code) {
-    case "invalid_type":
-      return value === undefined ? "missing" : `${issue.expected}_type`;
-    case "too_small":
-      return issue.origin === "string" || issue.origin === "array" ? "too_short" : "greater_than_equal";
-    case "too_big":
-      return issue.origin === "string" || issue.origin === "array" ? "too_long" : "less_than_equal";
-    case "invalid_value":
-      return "enum";
-    case "invalid_format":
-      return `${issue.format}_parsing`;
-    case "unrecognized_keys":
-      return "extra_forbidden";
-    default:
-      return "value_error";
-  }
-}
+/** Status of each domain error. */
+const DOMAIN_STATUS: [new (...args: never[]) => DomainError, ContentfulStatusCode][] = [
+  [NotFound, 404],
+  [Conflict, 409],
+  [Forbidden, 403],
+  [BadRequest, 400],
+  [UnsupportedMediaType, 415],
+  [TooLarge, 413],
+];
 
-function messageFor(issue: z.core.$ZodIssue, value: unknown): string {
-  if (issue.code === "invalid_type" && value === undefined) return "Field required";
-  return issue.message;
-}
-
-function contextFor(issue: z.core.$ZodIssue): Record<string, unknown> {
-  switch (issue.code) {
-    case "too_small":
-      return { min: Number(issue.minimum) };
-    case "too_big":
-      return { max: Number(issue.maximum) };
-    case "invalid_value":
-      return { expected: issue.values.map(String).join(", ") };
-    case "unrecognized_keys":
-      return { keys: issue.keys };
-    default:
-      return {};
-  }
+export function toHttpError(err: unknown): HttpError | null {
+  if (err instanceof HttpError) return err;
+  // Services name fields by their place in the request body.
+  if (err instanceof InvalidInput) return itemsOf(err.issues.map((i) => ({ ...i, path: ["body", ...i.path] })));
+  for (const [type, status] of DOMAIN_STATUS) if (err instanceof type) return new HttpError(status, (err as Error).message);
+  // Hono's own middleware (body limit, form parsing) signals with HTTPException.
+  if (err instanceof HTTPException) return new HttpError(err.status as ContentfulStatusCode, err.message || "Bad request");
+  return null;
 }
 
 export function errorResponse(c: Context, err: unknown): Response {
-  if (err instanceof ApiError) {
-    return c.json({ detail: err.detail }, err.status, err.headers);
-  }
+  const http = toHttpError(err);
+  if (http) return c.json({ detail: http.detail }, http.status, http.headers);
   console.error("unhandled error", err);
   return c.json({ detail: "Internal server error" }, 500);
 }

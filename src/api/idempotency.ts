@@ -2,8 +2,8 @@ import { and, eq, lt, type SQL } from "drizzle-orm";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Db } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
-import type { Principal } from "./context";
-import { conflict } from "./errors";
+import type { Principal } from "../auth/principal";
+import { Conflict } from "../core/errors";
 
 export interface StoredResponse {
   status: ContentfulStatusCode;
@@ -43,7 +43,7 @@ export async function idempotent(
     const [row] = await db.select().from(idempotencyKeys).where(where).limit(1);
     if (row && row.statusCode !== 0) return { status: row.statusCode as ContentfulStatusCode, body: JSON.parse(row.responseJson) };
     if (!row || !(await takeOverAbandoned(db, where, row.createdAt, now))) {
-      throw conflict("A request with this Idempotency-Key is still in progress.");
+      throw new Conflict("A request with this Idempotency-Key is still in progress.");
     }
   }
   try {

@@ -1,26 +1,14 @@
-import type { Context } from "hono";
-import { z } from "zod";
-import { invalid, validationError } from "./errors";
+import { type FieldIssue, InvalidInput } from "../core/errors";
 
-/** Parse a JSON body against a schema; malformed JSON and schema failures both answer 422. */
-export async function parseJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
-  const text = await c.req.text();
-  let body: unknown;
+/**
+ * Run a service call whose field paths differ from this route's request body (e.g. a service
+ * that takes `files: [...]` behind a route whose body has one `file`), renaming them in its 422.
+ */
+export async function renameFieldPaths<T>(call: () => Promise<T>, rename: (path: FieldIssue["path"]) => FieldIssue["path"]): Promise<T> {
   try {
-    body = text.trim() === "" ? undefined : JSON.parse(text);
+    return await call();
   } catch (e) {
-    throw invalid(["body", 0], `JSON decode error: ${(e as Error).message}`, text.slice(0, 200), "json_invalid");
+    if (e instanceof InvalidInput) throw new InvalidInput(e.issues.map((i) => ({ ...i, path: rename(i.path) })));
+    throw e;
   }
-  if (body === undefined) throw invalid(["body"], "Field required", null, "missing");
-  return parseWith(schema, body, "body");
-}
-
-export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.output<S> {
-  return parseWith(schema, c.req.query(), "query");
-}
-
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown, where: string): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw validationError(result.error, where, input);
-  return result.data;
 }

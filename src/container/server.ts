@@ -7,8 +7,8 @@
  * Environment: PORT (default 8080), HOST (default 0.0.0.0), CONTROL_URL (the Worker's address),
  * CONTROL_SECRET (the internal secret; local only: in the container the Worker adds it).
  */
-import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { bearerToken, sameSecret } from "../auth/secrets";
 import { isPermanentError, JobCanceledError } from "../jobs/errors";
 import { runTraining } from "../training/run-training";
 import { ControlClient, type ControlConfig } from "./control-client";
@@ -33,12 +33,6 @@ export async function trainJob(config: ControlConfig, jobId: string, attempt: nu
   }
 }
 
-/** Constant-time comparison (of digests, so lengths leak nothing either). */
-function sameSecret(a: string, b: string): boolean {
-  const digest = (s: string) => createHash("sha256").update(s).digest();
-  return timingSafeEqual(digest(a), digest(b));
-}
-
 function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "Content-Type": "application/json" });
   res.end(JSON.stringify(body));
@@ -55,7 +49,9 @@ export function createTrainerServer(config: ControlConfig) {
     try {
       if (req.method === "GET" && req.url === "/health") return send(res, 200, { status: "ok", running: [...running.keys()] });
       if (req.method !== "POST" || req.url !== "/jobs") return send(res, 404, { detail: "Not found" });
-      if (config.secret && !sameSecret(req.headers.authorization ?? "", `Bearer ${config.secret}`)) return send(res, 401, { detail: "Not authenticated" });
+      if (config.secret && !(await sameSecret(bearerToken(req.headers.authorization) ?? "", config.secret))) {
+        return send(res, 401, { detail: "Not authenticated" });
+      }
       const body = (await readJson(req)) as { job_id?: unknown; attempt?: unknown } | null;
       const jobId = typeof body?.job_id === "string" ? body.job_id : "";
       const attempt = Number(body?.attempt);

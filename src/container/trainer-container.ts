@@ -5,7 +5,6 @@
  * the container's own job, given the internal secret and answered by the internal control routes.
  */
 import { Container, type OutboundHandlerContext } from "@cloudflare/containers";
-import { internalApp } from "../api/routes/internal";
 
 export class TrainerContainer extends Container {
   defaultPort = 8080;
@@ -32,16 +31,22 @@ export class TrainerContainer extends Container {
   }
 }
 
-TrainerContainer.outboundByHost = {
-  "control.internal": async (request: Request, env: Cloudflare.Env, ctx: OutboundHandlerContext) => {
-    const url = new URL(request.url);
-    const jobId = url.pathname.match(/^\/internal\/jobs\/([0-9a-f-]{36})\//)?.[1];
-    // A container may act on its own job only (it is named by the job id, see trainer-client).
-    if (!jobId || env.TRAINER.idFromName(jobId).toString() !== ctx.containerId) {
-      return Response.json({ detail: "Forbidden" }, { status: 403 });
-    }
-    const headers = new Headers(request.headers);
-    headers.set("Authorization", `Bearer ${env.INTERNAL_SECRET}`);
-    return internalApp.fetch(new Request(request, { headers }), env);
-  },
-};
+/** Answers the container's calls to the control routes (the Worker's internal app, wired in index.ts). */
+export type ControlHandler = (request: Request, env: Env) => Response | Promise<Response>;
+
+/** Route the containers' calls to http://control.internal to `handle`, for their own job only. */
+export function routeControlCalls(handle: ControlHandler): void {
+  TrainerContainer.outboundByHost = {
+    "control.internal": async (request: Request, env: Cloudflare.Env, ctx: OutboundHandlerContext) => {
+      const url = new URL(request.url);
+      const jobId = url.pathname.match(/^\/internal\/jobs\/([0-9a-f-]{36})\//)?.[1];
+      // A container may act on its own job only (it is named by the job id, see trainer-client).
+      if (!jobId || env.TRAINER.idFromName(jobId).toString() !== ctx.containerId) {
+        return Response.json({ detail: "Forbidden" }, { status: 403 });
+      }
+      const headers = new Headers(request.headers);
+      headers.set("Authorization", `Bearer ${env.INTERNAL_SECRET}`);
+      return handle(new Request(request, { headers }), env);
+    },
+  };
+}

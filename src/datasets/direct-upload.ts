@@ -1,42 +1,29 @@
-import type { Principal } from "../api/context";
-import { ApiError, invalid } from "../api/errors";
-import { parseWith } from "../api/validation";
+import type { Principal } from "../auth/principal";
+import { DIRECT_UPLOAD_MAX_BYTES } from "../core/limits";
 import { datasetFiles } from "../db/schema";
-import { detectFormat } from "../ingest/detect";
 import { createJob } from "../jobs/service";
 import { sourceFileKey } from "../storage/keys";
-import { DIRECT_UPLOAD_MAX_BYTES, type DatasetDeps } from "./deps";
+import type { DatasetDeps } from "./deps";
 import { createVersion, orDiscard } from "./records";
-import { directUploadForm } from "./schemas";
+import { directUploadTooLarge, uploadedFileFormat } from "./upload-file";
 
-export const tooLarge = () =>
-  new ApiError(
-    413,
-    `File exceeds the ${DIRECT_UPLOAD_MAX_BYTES / 1024 / 1024} MB direct-upload limit. For larger files use the signed-URL flow: POST /datasets/upload, PUT the file to the returned upload_url, then POST /datasets/{dataset_version_id}/complete.`,
-  );
-
-export const unsupportedType = (filename: string) =>
-  new ApiError(415, `Unsupported file type for '${filename}': upload a CSV (.csv, .tsv, .txt) or Parquet (.parquet) file.`);
-
-/** The `file` field of a multipart form, checked for size and type. */
-export async function requireUploadedFile(form: Record<string, unknown>): Promise<{ file: File; format: "csv" | "parquet" }> {
-  const file = form.file;
-  if (!(file instanceof File)) throw invalid(["body", "file"], "Field required: a file part named 'file'", null, "missing");
-  if (file.size > DIRECT_UPLOAD_MAX_BYTES) throw tooLarge();
-  const head = new Uint8Array(await file.slice(0, 8).arrayBuffer());
-  const format = detectFormat(file.name, file.type, head);
-  if (!format) throw unsupportedType(file.name);
-  return { file, format };
+export interface DirectUpload {
+  file: File;
+  /** A new dataset's name; not needed when `datasetId` names the dataset to add a version to. */
+  name?: string;
+  datasetId?: string;
+  description?: string;
 }
 
 /** POST /datasets: store the file in R2, create the dataset version and its ingest job. */
-export async function createDatasetFromUpload(deps: DatasetDeps, principal: Principal, form: Record<string, unknown>) {
-  const fields = parseWith(directUploadForm, pickStrings(form), "body");
-  const { file, format } = await requireUploadedFile(form);
+export async function createDatasetFromUpload(deps: DatasetDeps, principal: Principal, req: DirectUpload) {
+  const { file } = req;
+  if (file.size > DIRECT_UPLOAD_MAX_BYTES) throw directUploadTooLarge();
+  const format = await uploadedFileFormat(file);
   const created = await createVersion(
     deps.db,
     principal,
-    { datasetId: fields.dataset_id, name: fields.dataset_name, description: fields.description },
+    { datasetId: req.datasetId, name: req.name, description: req.description },
     { status: "queued", sourceFilename: file.name, contentType: file.type || null, format, sizeBytes: file.size },
   );
   const { dataset, version } = created;
@@ -71,11 +58,4 @@ export async function createDatasetFromUpload(deps: DatasetDeps, principal: Prin
     job_id: job.id,
     status: job.status,
   };
-}
-
-/** The string fields of a multipart form (files left out). */
-export function pickStrings(form: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(form)) if (typeof v === "string") out[k] = v;
-  return out;
 }

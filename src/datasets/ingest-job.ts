@@ -1,28 +1,21 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { PREVIEW_ROWS, WORKER_INGEST_MAX_BYTES } from "../core/limits";
 import type { Db } from "../db/client";
-import { datasetFiles, datasetVersions } from "../db/schema";
-import { portableCompressors } from "../ingest/portable-compressors";
+import { recordIngested, versionById } from "../db/dataset-versions";
+import { datasetFiles } from "../db/schema";
 import { encodeFrame, frameChunks } from "../ingest/columnar";
-import { headFrame } from "../ingest/head";
 import { concatFrames } from "../ingest/concat";
 import { readCsv } from "../ingest/csv";
+import { headFrame } from "../ingest/head";
 import { readParquet } from "../ingest/parquet";
-import { profileFrame } from "../ingest/profile";
+import { portableCompressors } from "../ingest/portable-compressors";
 import type { IngestResult } from "../ingest/types";
-import type { Frame } from "../ml/frame";
 import { JobInputError } from "../jobs/errors";
 import type { JobRecord } from "../jobs/types";
-import type { JobControl } from "../queue/control";
-import { frameKey, previewKey, PREVIEW_ROWS } from "../storage/keys";
-
-/**
- * What one Worker invocation should parse (128 MB of memory). Measured on a 29 MB CSV of 1 M
- * rows: a 63 MB frame and +95 MB peak while reading, so the direct-upload limit (30 MB) is about
- * what fits for CSV. (Parquet compresses far more: its readers also bound the cells they allocate.) Bigger inputs belong to the trainer container (more memory, no CPU limit), which
- * takes over ingestion of large files together with training; until then they fail with a clear
- * message instead of exhausting the Worker.
- */
-export const WORKER_INGEST_MAX_BYTES = 32 * 1024 * 1024;
+import type { JobControl } from "../jobs/work";
+import type { Frame } from "../ml/frame";
+import { profileFrame } from "../ml/profile";
+import { frameKey, previewKey } from "../storage/keys";
 
 export interface IngestDeps {
   db: Db;
@@ -32,7 +25,7 @@ export interface IngestDeps {
 /** The dataset_ingest job: source files in R2 → canonical columnar frame + column profile. */
 export async function runIngestJob(deps: IngestDeps, job: JobRecord, control: JobControl) {
   if (!job.datasetVersionId) throw new JobInputError("The job names no dataset version.");
-  const [version] = await deps.db.select().from(datasetVersions).where(eq(datasetVersions.id, job.datasetVersionId)).limit(1);
+  const version = await versionById(deps.db, job.datasetVersionId);
   if (!version) throw new JobInputError("The dataset version no longer exists (the dataset was deleted).");
   const files = await deps.db
     .select()
@@ -82,10 +75,7 @@ export async function runIngestJob(deps: IngestDeps, job: JobRecord, control: Jo
     throw e;
   }
   const columnCount = frame.columns.length - (idGenerated ? 1 : 0);
-  await deps.db
-    .update(datasetVersions)
-    .set({ rowCount: frame.rowCount, columnCount, columnsJson: JSON.stringify(profile), frameKey: key, idsGenerated: idGenerated })
-    .where(eq(datasetVersions.id, version.id));
+  await recordIngested(deps.db, version.id, { rowCount: frame.rowCount, columnCount, columnsJson: JSON.stringify(profile), frameKey: key, idsGenerated: idGenerated });
   return {
     output: { row_count: frame.rowCount, column_count: columnCount, format: version.format, bytes: totalBytes, files: files.length },
     rowsProcessed: frame.rowCount,

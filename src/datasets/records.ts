@@ -1,34 +1,30 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { Principal } from "../api/context";
-import { invalid, notFound } from "../api/errors";
+import type { Principal } from "../auth/principal";
+import { InvalidInput, NotFound } from "../core/errors";
 import { nowIso, type Db } from "../db/client";
-import { datasetFiles, datasets, datasetVersions } from "../db/schema";
-import { deletePrefix, versionPrefix } from "../storage/keys";
+import { deleteVersionStatements, findVersionOfOrg, insertVersion, type VersionRow } from "../db/dataset-versions";
+import { datasets } from "../db/schema";
 import { isUuid } from "../jobs/ids";
+import { deletePrefix, versionPrefix } from "../storage/keys";
 
 export type DatasetRow = typeof datasets.$inferSelect;
-export type VersionRow = typeof datasetVersions.$inferSelect;
+export type { VersionRow };
 
 export async function findDataset(db: Db, principal: Principal, id: string): Promise<DatasetRow> {
-  if (!isUuid(id)) throw notFound();
+  if (!isUuid(id)) throw new NotFound();
   const rows = await db
     .select()
     .from(datasets)
     .where(and(eq(datasets.id, id), eq(datasets.orgId, principal.orgId)))
     .limit(1);
-  if (!rows[0]) throw notFound();
+  if (!rows[0]) throw new NotFound();
   return rows[0];
 }
 
 export async function findVersion(db: Db, principal: Principal, versionId: string): Promise<VersionRow> {
-  if (!isUuid(versionId)) throw notFound();
-  const rows = await db
-    .select()
-    .from(datasetVersions)
-    .where(and(eq(datasetVersions.id, versionId), eq(datasetVersions.orgId, principal.orgId)))
-    .limit(1);
-  if (!rows[0]) throw notFound();
-  return rows[0];
+  const v = isUuid(versionId) ? await findVersionOfOrg(db, principal.orgId, versionId) : undefined;
+  if (!v) throw new NotFound();
+  return v;
 }
 
 export async function findDatasetByName(db: Db, principal: Principal, name: string): Promise<DatasetRow | undefined> {
@@ -56,7 +52,7 @@ export async function createVersion(
   if (datasetId) {
     await findDataset(db, principal, datasetId);
   } else {
-    if (!req.name) throw invalid(["body", "dataset_name"], "Field required", null, "missing");
+    if (!req.name) throw InvalidInput.field(["dataset_name"], "Field required", null, "missing");
     datasetId = crypto.randomUUID();
     await db.insert(datasets).values({
       id: datasetId,
@@ -73,7 +69,7 @@ export async function createVersion(
     .set({ lastVersionNumber: sql`${datasets.lastVersionNumber} + 1`, updatedAt: now })
     .where(eq(datasets.id, datasetId))
     .returning();
-  if (!dataset) throw notFound(); // deleted between the look-up and the increment
+  if (!dataset) throw new NotFound(); // deleted between the look-up and the increment
   const row: VersionRow = {
     id: crypto.randomUUID(),
     datasetId,
@@ -90,7 +86,7 @@ export async function createVersion(
     updatedAt: now,
     ...version,
   };
-  await db.insert(datasetVersions).values(row);
+  await insertVersion(db, row);
   return { dataset, version: row, createdDataset: !req.datasetId };
 }
 
@@ -101,11 +97,7 @@ export async function createVersion(
 export async function discardVersion(db: Db, bucket: R2Bucket, created: { dataset: DatasetRow; version: VersionRow; createdDataset: boolean }) {
   const { dataset, version } = created;
   await deletePrefix(bucket, versionPrefix(version.orgId, dataset.id, version.id));
-  await db.batch([
-    db.delete(datasetFiles).where(eq(datasetFiles.datasetVersionId, version.id)),
-    db.delete(datasetVersions).where(eq(datasetVersions.id, version.id)),
-    ...(created.createdDataset ? [db.delete(datasets).where(eq(datasets.id, dataset.id))] : []),
-  ]);
+  await db.batch([...deleteVersionStatements(db, version.id), ...(created.createdDataset ? [db.delete(datasets).where(eq(datasets.id, dataset.id))] : [])]);
 }
 
 /** Run the steps after a version was created; if one fails, discard the version and rethrow. */

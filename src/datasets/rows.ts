@@ -1,25 +1,21 @@
-import { and, desc, eq } from "drizzle-orm";
-import type { Principal } from "../api/context";
-import { conflict, notFound } from "../api/errors";
+import type { Principal } from "../auth/principal";
+import { Conflict, NotFound } from "../core/errors";
 import type { Db } from "../db/client";
-import { datasetVersions } from "../db/schema";
+import { latestReadyOrCurrent, type VersionRow, versionInDataset } from "../db/dataset-versions";
 import { decodeFrame, rowIndexesForIds, sliceRows } from "../ingest/columnar";
 import type { Frame } from "../ml/frame";
 import { previewKey } from "../storage/keys";
-import { findDataset, type VersionRow } from "./records";
+import { findDataset } from "./records";
 
 /** The version rows are read from: the one asked for, else the latest ready one. */
 async function readyVersion(db: Db, principal: Principal, datasetId: string, versionId?: string): Promise<VersionRow> {
   const d = await findDataset(db, principal, datasetId);
-  const where = versionId
-    ? and(eq(datasetVersions.datasetId, d.id), eq(datasetVersions.id, versionId))
-    : and(eq(datasetVersions.datasetId, d.id), eq(datasetVersions.status, "ready"), eq(datasetVersions.archived, false));
-  const [v] = await db.select().from(datasetVersions).where(where).orderBy(desc(datasetVersions.version)).limit(1);
+  const v = versionId ? await versionInDataset(db, d.id, versionId) : await latestReadyOrCurrent(db, d.id);
   if (!v) {
-    if (versionId) throw notFound();
-    throw conflict("The dataset has no ready version yet: wait for its ingest job to succeed.");
+    if (versionId) throw new NotFound();
+    throw new Conflict("The dataset has no ready version yet: wait for its ingest job to succeed.");
   }
-  if (v.status !== "ready" || !v.frameKey) throw conflict(`Dataset version ${v.version} is not ready (status: ${v.status}).`);
+  if (v.status !== "ready" || !v.frameKey) throw new Conflict(`Dataset version ${v.version} is not ready (status: ${v.status}).`);
   return v;
 }
 
@@ -41,7 +37,10 @@ export async function previewRows(db: Db, bucket: R2Bucket, principal: Principal
     version_number: v.version,
     columns: frame.columns.map((c) => ({ name: c.name, type: c.kind })),
     total_rows: v.rowCount ?? frame.rowCount,
-    rows: sliceRows(frame, Array.from({ length: n }, (_, i) => i)),
+    rows: sliceRows(
+      frame,
+      Array.from({ length: n }, (_, i) => i),
+    ),
   };
 }
 

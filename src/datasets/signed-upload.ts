@@ -1,17 +1,18 @@
 import { and, eq } from "drizzle-orm";
-import type { Principal } from "../api/context";
-import { ApiError, conflict, invalid, notFound } from "../api/errors";
-import { datasetFiles, datasetVersions, jobs } from "../db/schema";
+import type { Principal } from "../auth/principal";
+import { BadRequest, Conflict, Forbidden, InvalidInput, NotFound } from "../core/errors";
+import { SIGNED_UPLOAD_MAX_BYTES, UPLOAD_URL_TTL_S, WORKER_INGEST_MAX_BYTES } from "../core/limits";
+import { fileWithVersionStatus } from "../db/dataset-versions";
+import { datasetFiles, jobs } from "../db/schema";
 import { detectFormat } from "../ingest/detect";
-import { createJob, dispatch } from "../jobs/service";
 import { jobObject } from "../jobs/job-object";
+import { createJob, dispatch } from "../jobs/service";
 import { sourceFileKey } from "../storage/keys";
-import { signUploadToken, UPLOAD_URL_TTL_S, verifyUploadToken } from "../storage/signed-upload";
-import { SIGNED_UPLOAD_MAX_BYTES, type DatasetDeps } from "./deps";
-import { unsupportedType } from "./direct-upload";
-import { createVersion, findDatasetByName, findVersion, orDiscard } from "./records";
+import { signUploadToken, verifyUploadToken } from "../storage/signed-upload";
 import { sha256OfObject } from "./checksum";
-import { WORKER_INGEST_MAX_BYTES } from "./ingest-job";
+import type { DatasetDeps } from "./deps";
+import { createVersion, findDatasetByName, findVersion, orDiscard } from "./records";
+import { unsupportedType } from "./upload-file";
 
 interface FileSpec {
   filename: string;
@@ -26,32 +27,30 @@ interface PrepareRequest {
   description?: string;
   files: FileSpec[];
   input?: Record<string, unknown>;
-  /** Where file `i` sits in the request body, for 422 locations (`file` or `files[i]`). */
-  fileLoc?: (i: number) => (string | number)[];
 }
 
 /**
  * Prepare a signed-URL upload of one or more files: a dataset version waiting for its files, an
- * ingest job in `waiting_for_upload`, and one signed PUT URL per file.
+ * ingest job in `waiting_for_upload`, and one signed PUT URL per file. Field errors name the
+ * files as `files[i]`.
  */
 export async function prepareUpload(deps: DatasetDeps, principal: Principal, origin: string, req: PrepareRequest) {
   const formats = new Set<string>();
   req.files.forEach((f, i) => {
     if (f.bytes > SIGNED_UPLOAD_MAX_BYTES) {
-      const loc = req.fileLoc ? req.fileLoc(i) : ["body", "files", i];
-      throw invalid([...loc, "bytes"], `File is larger than the ${SIGNED_UPLOAD_MAX_BYTES / 1024 / 1024} MB upload limit`, f.bytes, "less_than_equal");
+      throw InvalidInput.field(["files", i, "bytes"], `File is larger than the ${SIGNED_UPLOAD_MAX_BYTES / 1024 / 1024} MB upload limit`, f.bytes, "less_than_equal");
     }
     const format = detectFormat(f.filename, f.content_type, null);
     if (!format) throw unsupportedType(f.filename);
     formats.add(format);
   });
-  if (formats.size > 1) throw invalid(["body", "files"], "All files of one dataset version must have the same format", null);
+  if (formats.size > 1) throw InvalidInput.field(["files"], "All files of one dataset version must have the same format", null);
   const format = [...formats][0];
   const totalBytes = req.files.reduce((s, f) => s + f.bytes, 0);
   if (totalBytes > WORKER_INGEST_MAX_BYTES) {
-    const loc = req.files.length === 1 && req.fileLoc ? [...req.fileLoc(0), "bytes"] : ["body", "files"];
-    throw invalid(
-      loc,
+    const path = req.files.length === 1 ? ["files", 0, "bytes"] : ["files"];
+    throw InvalidInput.field(
+      path,
       `Uploads over ${WORKER_INGEST_MAX_BYTES / 1024 / 1024} MB in total cannot be ingested by this version of the service (large files move to the trainer container later); split the table or upload it as Parquet.`,
       totalBytes,
       "less_than_equal",
@@ -126,42 +125,43 @@ export async function batchTargetDataset(deps: DatasetDeps, principal: Principal
   return undefined;
 }
 
+/** The bytes of one file as the signed PUT delivers them (the route has checked Content-Length is there). */
+export interface FileDelivery {
+  contentType: string;
+  contentLength: number;
+  body: ReadableStream<Uint8Array> | null;
+}
+
 /** PUT /uploads/{token}: the bytes of one file, checked against what was declared. */
-export async function receiveUpload(deps: DatasetDeps, token: string, req: Request) {
+export async function receiveUpload(deps: DatasetDeps, token: string, put: FileDelivery) {
   const check = await verifyUploadToken(deps.signingSecret, token);
-  if (check.status === "expired") throw new ApiError(403, "This upload URL has expired. Prepare a new upload.");
-  if (check.status === "invalid") throw new ApiError(403, "Forbidden");
+  if (check.status === "expired") throw new Forbidden("This upload URL has expired. Prepare a new upload.");
+  if (check.status === "invalid") throw new Forbidden();
   const claim = check.claim;
-  const [file] = await deps.db
-    .select({ f: datasetFiles, versionStatus: datasetVersions.status })
-    .from(datasetFiles)
-    .innerJoin(datasetVersions, eq(datasetVersions.id, datasetFiles.datasetVersionId))
-    .where(and(eq(datasetFiles.id, claim.file_id), eq(datasetFiles.orgId, claim.org_id)))
-    .limit(1);
-  if (!file) throw notFound();
-  if (file.versionStatus !== "waiting_for_upload") throw conflict("This upload was already completed; its file can no longer be replaced.");
-  const contentType = (req.headers.get("Content-Type") ?? "").split(";")[0].trim();
+  const file = await fileWithVersionStatus(deps.db, claim.org_id, claim.file_id);
+  if (!file) throw new NotFound();
+  if (file.versionStatus !== "waiting_for_upload") throw new Conflict("This upload was already completed; its file can no longer be replaced.");
+  const contentType = put.contentType.split(";")[0].trim();
   if (contentType !== claim.content_type.split(";")[0].trim()) {
-    throw new ApiError(400, `Content-Type must be '${claim.content_type}' as declared when the upload was prepared (got '${contentType || "none"}').`);
+    throw new BadRequest(`Content-Type must be '${claim.content_type}' as declared when the upload was prepared (got '${contentType || "none"}').`);
   }
-  const length = Number(req.headers.get("Content-Length"));
-  if (!req.headers.get("Content-Length") || !Number.isInteger(length)) throw new ApiError(411, "Content-Length header required.");
-  if (length !== claim.bytes) throw new ApiError(400, `File is ${length} bytes but ${claim.bytes} bytes were declared when the upload was prepared.`);
-  if (!req.body) throw new ApiError(400, "Empty request body.");
-  await deps.bucket.put(file.f.objectKey, req.body, { httpMetadata: { contentType: claim.content_type } });
+  const length = put.contentLength;
+  if (length !== claim.bytes) throw new BadRequest(`File is ${length} bytes but ${claim.bytes} bytes were declared when the upload was prepared.`);
+  if (!put.body) throw new BadRequest("Empty request body.");
+  await deps.bucket.put(file.file.objectKey, put.body, { httpMetadata: { contentType: claim.content_type } });
   let status = "uploaded";
   let errorMessage: string | null = null;
-  if (file.f.checksumSha256) {
-    const actual = await sha256OfObject(deps.bucket, file.f.objectKey);
-    if (actual !== file.f.checksumSha256) {
+  if (file.file.checksumSha256) {
+    const actual = await sha256OfObject(deps.bucket, file.file.objectKey);
+    if (actual !== file.file.checksumSha256) {
       status = "failed";
-      errorMessage = `SHA-256 mismatch for '${file.f.filename}': declared ${file.f.checksumSha256}, received ${actual}.`;
-      await deps.bucket.delete(file.f.objectKey);
+      errorMessage = `SHA-256 mismatch for '${file.file.filename}': declared ${file.file.checksumSha256}, received ${actual}.`;
+      await deps.bucket.delete(file.file.objectKey);
     }
   }
-  await deps.db.update(datasetFiles).set({ status, errorMessage }).where(eq(datasetFiles.id, file.f.id));
-  if (errorMessage) throw new ApiError(400, errorMessage);
-  return { file_id: file.f.id, filename: file.f.filename, bytes: length, status };
+  await deps.db.update(datasetFiles).set({ status, errorMessage }).where(eq(datasetFiles.id, file.file.id));
+  if (errorMessage) throw new BadRequest(errorMessage);
+  return { file_id: file.file.id, filename: file.file.filename, bytes: length, status: "uploaded" as const };
 }
 
 /** POST /datasets/{dataset_version_id}/complete: every file is in, start ingestion. */
@@ -170,7 +170,7 @@ export async function completeUpload(deps: DatasetDeps, principal: Principal, ve
   const files = await deps.db.select().from(datasetFiles).where(eq(datasetFiles.datasetVersionId, version.id));
   const ingestJobId = await ingestJobIdOf(deps, version.id);
   if (version.status !== "waiting_for_upload" || !ingestJobId) {
-    throw conflict(`This upload is already completed (dataset version status: ${version.status}).`);
+    throw new Conflict(`This upload is already completed (dataset version status: ${version.status}).`);
   }
   for (const f of files) {
     // The record says uploaded only after the bytes were stored; check that they are still there.
@@ -187,10 +187,10 @@ export async function completeUpload(deps: DatasetDeps, principal: Principal, ve
     await jobObj.fail(`${counts.failed} of ${counts.expected} files failed verification: ${reasons.join("; ")}`);
   } else if (counts.uploaded < counts.expected) {
     const missing = files.filter((f) => f.status !== "uploaded").map((f) => f.filename);
-    throw conflict(`${counts.expected - counts.uploaded} of ${counts.expected} files have not been uploaded yet: ${missing.join(", ")}. PUT each file to its upload_url first.`);
+    throw new Conflict(`${counts.expected - counts.uploaded} of ${counts.expected} files have not been uploaded yet: ${missing.join(", ")}. PUT each file to its upload_url first.`);
   } else {
     const moved = await jobObj.markUploaded();
-    if (!moved.ok) throw conflict(`This upload can no longer be completed (job status: ${moved.status}).`);
+    if (!moved.ok) throw new Conflict(`This upload can no longer be completed (job status: ${moved.status}).`);
     await dispatch(deps.queue, ingestJobId);
   }
   const job = await jobObj.get();

@@ -1,21 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb, nowIso } from "../db/client";
+import { onWatchdogDeadline } from "../jobs/attempts";
 import { creditsFor } from "../jobs/credits";
 import { syncResourceStatus } from "../jobs/effects";
+import type { BeginResult, JobObject } from "../jobs/job-object";
 import { capHistory } from "../jobs/metrics-history";
 import { mirrorJob } from "../jobs/mirror";
 import { isTerminal, type JobRecord, type JobStatus, type JsonObject, type ProgressReport } from "../jobs/types";
-import { MAX_ATTEMPTS, MIRROR_INTERVAL_MS, newInternal, nextAlarm, watchdogDeadline, type Stored } from "./job-state";
-
-export { MAX_ATTEMPTS } from "./job-state";
-
-/** `job` is set when the delivery may start the work (RPC results are plain objects, no unions). */
-export interface BeginResult {
-  job: JobRecord | null;
-  /** The attempt token: later calls of this worker pass it, and are refused once it is stale. */
-  attempt: number;
-  status: JobStatus | null;
-}
+import { MIRROR_INTERVAL_MS, newInternal, nextAlarm, watchdogDeadline, type Stored } from "./job-state";
 
 /**
  * One Durable Object per job: the single writer of the job's state. Every transition is saved
@@ -24,7 +16,7 @@ export interface BeginResult {
  * (revisions), so lists never stay behind or go back. The same alarm is the watchdog: no job
  * stays queued or running forever.
  */
-export class JobDO extends DurableObject<Env> {
+export class JobDO extends DurableObject<Env> implements JobObject {
   private cache: Stored | null = null;
 
   private async load(): Promise<Stored | null> {
@@ -217,24 +209,16 @@ export class JobDO extends DurableObject<Env> {
   }
 
   private async onDeadline(s: Stored): Promise<void> {
-    const i = s.internal;
-    if (s.job.status === "waiting_for_upload") {
-      await this.fail("The upload was not completed before its signed URL expired. Prepare a new upload.");
-    } else if (s.job.status === "queued") {
-      if (i.dispatches >= MAX_ATTEMPTS) {
-        await this.fail(`No worker picked up the job after ${i.dispatches} dispatches. Retry the job.`);
-        return;
+    const silentS = Math.round(this.heartbeatTimeoutMs() / 1000);
+    const next = onWatchdogDeadline(s.job.status, { dispatches: s.internal.dispatches, attempts: s.internal.attempts }, silentS);
+    if (next.action === "fail") {
+      await this.fail(next.message);
+    } else if (next.action === "redispatch") {
+      if (s.job.status === "running") {
+        s.job.status = "queued";
+        s.job.errorMessage = next.note;
+        s.internal.messageId = null;
       }
-      await this.redispatch(s);
-    } else if (s.job.status === "running") {
-      const silentS = Math.round(this.heartbeatTimeoutMs() / 1000);
-      if (i.attempts >= MAX_ATTEMPTS) {
-        await this.fail(`The worker stopped reporting for ${silentS} s on attempt ${i.attempts} of ${MAX_ATTEMPTS}.`);
-        return;
-      }
-      s.job.status = "queued";
-      s.job.errorMessage = `The worker stopped reporting for ${silentS} s; restarting.`;
-      i.messageId = null;
       await this.redispatch(s);
     }
   }

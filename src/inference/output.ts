@@ -20,11 +20,12 @@ import Papa from "papaparse";
 
 export type Cell = string | number | boolean | null;
 export type ResultTable = Record<string, Cell[]>;
-export type OutputFormat = "json" | "csv" | "parquet";
+export const OUTPUT_FORMATS = ["json", "csv", "parquet"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 export type ParquetColumnType = "string" | "double" | "int64" | "boolean";
 
 export interface EncodedOutput {
-  body: string | Uint8Array;
+  body: string | Uint8Array<ArrayBuffer>;
   contentType: string;
 }
 
@@ -81,7 +82,7 @@ function toCsv(table: ResultTable, names: string[], rowCount: number): string {
 
 type ColumnSource = Parameters<typeof parquetWriteBuffer>[0]["columnData"][number];
 
-function toParquet(table: ResultTable, names: string[], options: EncodeOptions): Uint8Array {
+function toParquet(table: ResultTable, names: string[], options: EncodeOptions): Uint8Array<ArrayBuffer> {
   const integerColumns = new Set(options.integerColumns ?? ["id"]);
   const columnData: ColumnSource[] = names.map((name) => {
     const values = table[name].map(clean);

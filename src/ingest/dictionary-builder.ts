@@ -1,4 +1,4 @@
-import { normalizeCell } from "./values";
+import { normalizeCell } from "../ml/values";
 
 /**
  * Dictionary-encodes one column as rows stream in: a Map from value to code and a growing

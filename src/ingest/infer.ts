@@ -1,5 +1,5 @@
 import type { Column, ColumnKind, NumericColumn } from "../ml/frame";
-import { booleanValues, isUuid, looksLikeCode, looksLikeIdName, parseDatetime, parseNumber } from "./values";
+import { booleanValues, isUuid, looksLikeCode, looksLikeIdName, parseDatetime, parseNumber } from "../ml/values";
 
 /**
  * Type inference for a dictionary-encoded column, looking at its DISTINCT values only, in order:

@@ -1,7 +1,6 @@
-import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { nowIso } from "../db/client";
-import { datasetVersions, modelVersions } from "../db/schema";
+import { setVersionStatus, versionById } from "../db/dataset-versions";
+import { modelVersionById, setModelVersionStatus } from "../db/model-versions";
 import type { JobRecord, JobStatus } from "./types";
 
 /**
@@ -24,20 +23,8 @@ const RESOURCE_STATUS: Record<JobStatus, string> = {
 export async function syncResourceStatus(db: Db, job: JobRecord): Promise<void> {
   const status = RESOURCE_STATUS[job.status];
   const errorMessage = job.status === "failed" || job.status === "rejected" ? job.errorMessage : null;
-  const set = { status, errorMessage, updatedAt: nowIso() };
-  if (job.type === "dataset_ingest" && job.datasetVersionId) {
-    // A version that is already ready stays ready: a later ingest job on it (there is none today)
-    // must not make good data look broken.
-    await db
-      .update(datasetVersions)
-      .set(set)
-      .where(and(eq(datasetVersions.id, job.datasetVersionId), ne(datasetVersions.status, "ready")));
-  } else if (job.type === "train" && job.modelVersionId) {
-    await db
-      .update(modelVersions)
-      .set(set)
-      .where(and(eq(modelVersions.id, job.modelVersionId), ne(modelVersions.status, "ready")));
-  }
+  if (job.type === "dataset_ingest" && job.datasetVersionId) await setVersionStatus(db, job.datasetVersionId, status, errorMessage);
+  else if (job.type === "train" && job.modelVersionId) await setModelVersionStatus(db, job.modelVersionId, status, errorMessage);
 }
 
 /**
@@ -46,13 +33,7 @@ export async function syncResourceStatus(db: Db, job: JobRecord): Promise<void> 
  * version would race for it.
  */
 export async function producedResourceStatus(db: Db, job: JobRecord): Promise<string | null> {
-  if (job.type === "dataset_ingest" && job.datasetVersionId) {
-    const [v] = await db.select({ status: datasetVersions.status }).from(datasetVersions).where(eq(datasetVersions.id, job.datasetVersionId)).limit(1);
-    return v?.status ?? null;
-  }
-  if (job.type === "train" && job.modelVersionId) {
-    const [v] = await db.select({ status: modelVersions.status }).from(modelVersions).where(eq(modelVersions.id, job.modelVersionId)).limit(1);
-    return v?.status ?? null;
-  }
+  if (job.type === "dataset_ingest" && job.datasetVersionId) return (await versionById(db, job.datasetVersionId))?.status ?? null;
+  if (job.type === "train" && job.modelVersionId) return (await modelVersionById(db, job.modelVersionId))?.status ?? null;
   return null;
 }

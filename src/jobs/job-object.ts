@@ -1,12 +1,44 @@
-import type { JobDO } from "../durable/job";
+import type { JobRecord, JobStatus, JsonObject, ProgressReport } from "./types";
+
+/** `job` is set when the delivery may start the work (RPC results are plain objects, no unions). */
+export interface BeginResult {
+  job: JobRecord | null;
+  /** The attempt token: later calls of this worker pass it, and are refused once it is stale. */
+  attempt: number;
+  status: JobStatus | null;
+}
 
 /**
- * The job's Durable Object as seen by callers: its RPC methods with their own signatures. (The
- * generic namespace handle wraps every result in RPC types that TypeScript cannot check on
- * records this wide.)
+ * A job's Durable Object as its callers see it: the single writer of the job's state
+ * (durable/job.ts implements it). `attempt`, where taken, is the token `begin` handed out; calls
+ * of a superseded attempt are refused.
  */
-export type JobObject = Pick<JobDO, "create" | "get" | "markUploaded" | "begin" | "report" | "succeed" | "fail" | "requeue" | "cancel">;
+export interface JobObject {
+  /** Create the job; idempotent (a second call returns the job as it is). */
+  create(job: JobRecord, opts?: { uploadExpiresAtMs?: number }): Promise<JobRecord>;
+  get(): Promise<JobRecord | null>;
+  /** waiting_for_upload → queued. */
+  markUploaded(): Promise<{ ok: boolean; status: JobStatus | null }>;
+  /** queued → running for a queue delivery (or a take-over by a redelivery of the same message). */
+  begin(delivery: { messageId: string }): Promise<BeginResult>;
+  /** Progress and heartbeat; answers whether the worker must stop. */
+  report(r: ProgressReport & { rows_processed?: number }, attempt?: number): Promise<{ canceled: boolean; status: JobStatus | null }>;
+  succeed(output: JsonObject, rowsProcessed?: number, attempt?: number): Promise<boolean>;
+  fail(message: string, attempt?: number): Promise<boolean>;
+  /** running → queued after a transient error. */
+  requeue(reason: string, attempt?: number): Promise<boolean>;
+  cancel(): Promise<{ ok: boolean; status: JobStatus | null }>;
+}
 
-export function jobObject(ns: DurableObjectNamespace<JobDO>, jobId: string): JobObject {
+/** The namespace bound as JOB, as far as reaching one job's object goes. */
+export interface JobNamespace {
+  idFromName(name: string): DurableObjectId;
+  get(id: DurableObjectId): unknown;
+}
+
+/** The job's object, from the namespace bound as JOB. */
+export function jobObject(ns: JobNamespace, jobId: string): JobObject {
+  // The generic stub wraps every result in RPC types that TypeScript cannot check on records
+  // this wide: the interface above is the contract.
   return ns.get(ns.idFromName(jobId)) as unknown as JobObject;
 }

@@ -1,6 +1,5 @@
+import { MAX_HISTORY_POINTS } from "../core/limits";
 import type { MetricPoint } from "./types";
-
-export const MAX_HISTORY_POINTS = 200;
 
 /**
  * Keep at most 200 points: when full, drop every other point in place (keeping the first and

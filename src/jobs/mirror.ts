@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { jobs } from "../db/schema";
 import type { JobRecord } from "./types";
@@ -40,9 +40,4 @@ export async function mirrorJob(db: Db, job: JobRecord, revision: number): Promi
     .insert(jobs)
     .values(row)
     .onConflictDoUpdate({ target: jobs.id, set: update, setWhere: sql`${jobs.revision} < excluded.revision` });
-}
-
-export async function readJobRow(db: Db, id: string): Promise<JobRecord | null> {
-  const rows = await db.select().from(jobs).where(eq(jobs.id, id)).limit(1);
-  return rows[0] ? fromRow(rows[0]) : null;
 }

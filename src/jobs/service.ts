@@ -1,21 +1,21 @@
-import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
-import { conflict, notFound } from "../api/errors";
-import type { Principal } from "../api/context";
-import { afterCursor, decodeCursor, toPage } from "../api/pagination";
-import { inChunks, nowIso, type Db } from "../db/client";
-import { datasetVersions, jobs, modelVersions } from "../db/schema";
-import type { JobDO } from "../durable/job";
-import { SERVICE_RUNTIME_VERSION } from "../version";
-import { parseJobId } from "./ids";
+import { and, desc, eq, type SQL } from "drizzle-orm";
+import type { Principal } from "../auth/principal";
+import { Conflict, NotFound } from "../core/errors";
+import { SERVICE_RUNTIME_VERSION } from "../core/version";
+import { nowIso, type Db } from "../db/client";
+import { afterCursor, type PageRequest, toPage } from "../db/cursor";
+import { versionRefs } from "../db/dataset-versions";
+import { modelVersionRefs } from "../db/model-versions";
+import { jobs } from "../db/schema";
 import { producedResourceStatus } from "./effects";
+import { parseJobId } from "./ids";
+import { type JobNamespace, jobObject } from "./job-object";
 import { fromRow, mirrorJob } from "./mirror";
-import { presentJob, type RefLookup } from "./presenter";
-import { jobObject } from "./job-object";
 import type { JobRecord, JobStatus, JobType } from "./types";
 
 export interface JobDeps {
   db: Db;
-  jobs: DurableObjectNamespace<JobDO>;
+  jobs: JobNamespace;
   queue: Queue;
 }
 
@@ -96,26 +96,36 @@ export async function dispatch(queue: Queue, jobId: string, delaySeconds?: numbe
 /** The job as stored for this organization, or 404 (also for another organization's job). */
 export async function findJob(db: Db, principal: Principal, rawId: string): Promise<JobRecord> {
   const id = parseJobId(rawId);
-  if (!id) throw notFound();
+  if (!id) throw new NotFound();
   const rows = await db
     .select()
     .from(jobs)
     .where(and(eq(jobs.id, id), eq(jobs.orgId, principal.orgId)))
     .limit(1);
-  if (!rows[0]) throw notFound();
+  if (!rows[0]) throw new NotFound();
   return fromRow(rows[0]);
 }
 
-/** Live state from the job's object (fresher progress than the D1 copy). */
-export async function getJobDetail(deps: JobDeps, principal: Principal, rawId: string) {
-  const row = await findJob(deps.db, principal, rawId);
-  const live = (await jobObject(deps.jobs, row.id).get()) ?? row;
-  return presentJob(live, await lookupRefs(deps.db, [live]));
+/** Version references a job detail shows, looked up in bulk. */
+export interface RefLookup {
+  datasetVersions: Map<string, { datasetId: string; version: number; archived: boolean }>;
+  modelVersions: Map<string, { modelId: string; version: number }>;
 }
 
-export interface JobFilters {
-  limit: number;
-  cursor?: string;
+/** A job with the versions it references. */
+export interface JobWithRefs {
+  job: JobRecord;
+  refs: RefLookup;
+}
+
+/** Live state from the job's object (fresher progress than the D1 copy). */
+export async function getJobDetail(deps: JobDeps, principal: Principal, rawId: string): Promise<JobWithRefs> {
+  const row = await findJob(deps.db, principal, rawId);
+  const live = (await jobObject(deps.jobs, row.id).get()) ?? row;
+  return { job: live, refs: await lookupRefs(deps.db, [live]) };
+}
+
+export interface JobFilters extends PageRequest {
   type?: JobType;
   status?: JobStatus;
   model_id?: string;
@@ -123,13 +133,12 @@ export interface JobFilters {
 }
 
 export async function listJobs(db: Db, principal: Principal, f: JobFilters) {
-  const cursor = decodeCursor(f.cursor);
   const where: (SQL | undefined)[] = [eq(jobs.orgId, principal.orgId)];
   if (f.type) where.push(eq(jobs.type, f.type));
   if (f.status) where.push(eq(jobs.status, f.status));
   if (f.model_id) where.push(eq(jobs.modelId, f.model_id));
   if (f.dataset_id) where.push(eq(jobs.datasetId, f.dataset_id));
-  where.push(afterCursor(jobs.createdAt, jobs.id, cursor));
+  where.push(afterCursor(jobs.createdAt, jobs.id, f.cursor));
   const rows = (
     await db
       .select()
@@ -139,13 +148,13 @@ export async function listJobs(db: Db, principal: Principal, f: JobFilters) {
       .limit(f.limit + 1)
   ).map(fromRow);
   const refs = await lookupRefs(db, rows);
-  return toPage(rows, f.limit, (j) => presentJob(j, refs));
+  return toPage(rows, f.limit, (j): JobWithRefs => ({ job: j, refs }));
 }
 
 export async function cancelJob(deps: JobDeps, principal: Principal, rawId: string) {
   const row = await findJob(deps.db, principal, rawId);
   const result = await jobObject(deps.jobs, row.id).cancel();
-  if (!result.ok) throw conflict(`Job is already ${result.status ?? row.status}; only queued or running jobs can be canceled.`);
+  if (!result.ok) throw new Conflict(`Job is already ${result.status ?? row.status}; only queued or running jobs can be canceled.`);
   return { job_id: row.id, status: "canceled" as const };
 }
 
@@ -153,11 +162,11 @@ export async function cancelJob(deps: JobDeps, principal: Principal, rawId: stri
 export async function retryJob(deps: JobDeps, principal: Principal, rawId: string) {
   const row = await findJob(deps.db, principal, rawId);
   const live = (await jobObject(deps.jobs, row.id).get()) ?? row;
-  if (live.status !== "failed") throw conflict(`Only failed jobs can be retried; this job is ${live.status}.`);
+  if (live.status !== "failed") throw new Conflict(`Only failed jobs can be retried; this job is ${live.status}.`);
   const produced = await producedResourceStatus(deps.db, live);
   if (produced !== null && produced !== "failed") {
     const what = live.type === "train" ? "model version" : "dataset version";
-    throw conflict(`This job was already retried: its ${what} is now ${produced}.`);
+    throw new Conflict(`This job was already retried: its ${what} is now ${produced}.`);
   }
   const job = await createJob(deps, principal, {
     type: live.type,
@@ -178,24 +187,5 @@ export async function retryJob(deps: JobDeps, principal: Principal, rawId: strin
 export async function lookupRefs(db: Db, list: JobRecord[]): Promise<RefLookup> {
   const dvIds = [...new Set(list.map((j) => j.datasetVersionId).filter((x): x is string => !!x))];
   const mvIds = [...new Set(list.map((j) => j.modelVersionId).filter((x): x is string => !!x))];
-  const refs: RefLookup = { datasetVersions: new Map(), modelVersions: new Map() };
-  if (dvIds.length) {
-    const rows = await inChunks(dvIds, (ids) =>
-      db
-        .select({ id: datasetVersions.id, datasetId: datasetVersions.datasetId, version: datasetVersions.version, archived: datasetVersions.archived })
-        .from(datasetVersions)
-        .where(inArray(datasetVersions.id, ids)),
-    );
-    for (const r of rows) refs.datasetVersions.set(r.id, r);
-  }
-  if (mvIds.length) {
-    const rows = await inChunks(mvIds, (ids) =>
-      db
-        .select({ id: modelVersions.id, modelId: modelVersions.modelId, version: modelVersions.version })
-        .from(modelVersions)
-        .where(inArray(modelVersions.id, ids)),
-    );
-    for (const r of rows) refs.modelVersions.set(r.id, r);
-  }
-  return refs;
+  return { datasetVersions: await versionRefs(db, dvIds), modelVersions: await modelVersionRefs(db, mvIds) };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_POINTS_PER_REPORT } from "../core/limits";
 
 export const JOB_TYPES = ["dataset_ingest", "train", "infer_sync", "infer_batch", "infer_explain"] as const;
 export type JobType = (typeof JOB_TYPES)[number];
@@ -77,6 +78,6 @@ export const progressReportSchema = z.object({
   current_phase: z.enum(["ssl", "finetune"]).nullable().optional(),
   metric: metricPointSchema.optional(),
   /** Several points at once (oldest first): workers batch them between reports. */
-  metrics: z.array(metricPointSchema).max(5000).optional(),
+  metrics: z.array(metricPointSchema).max(MAX_POINTS_PER_REPORT).optional(),
 });
 export type ProgressReport = z.infer<typeof progressReportSchema>;

@@ -5,7 +5,7 @@
  * training. The service reads inference files with every column kept as raw text (dictionary
  * storage), and a typed read can also disagree (a categorical `yes/no/unknown` column with only
  * yes/no rows arrives as boolean). The featurizer is therefore the ONE place that interprets raw
- * strings, and it does so with ingestion's own cell rules (../ingest/values), so a value featurizes
+ * strings, and it does so with ingestion's own cell rules (./values), so a value featurizes
  * the same whether ingestion typed it or it arrives as text:
  * - numeric feature from strings  -> parseNumber (missing markers, non-numbers -> NaN);
  * - boolean feature from strings  -> ingestion's true/false pairs (true/false, yes/no, t/f, y/n,
@@ -13,7 +13,7 @@
  * - datetime feature from strings -> parseDatetime (ISO-8601, zone-less = UTC);
  * - categorical feature from strings -> the vocabulary by string, trimmed like ingestion trims.
  */
-import { booleanValues, normalizeCell, parseDatetime, parseNumber } from "../ingest/values";
+import { booleanValues, normalizeCell, parseDatetime, parseNumber } from "./values";
 import type { Column } from "./frame";
 
 /** The value a source column stands for, before any datetime part is taken. */

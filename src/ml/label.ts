@@ -2,12 +2,33 @@
  * The label of a prediction model: its values per row, the task (given or inferred) and the
  * classes, with the input checks that turn a bad label into a clear MlInputError.
  */
+import { MAX_CLASSES } from "../core/limits";
 import { MlInputError } from "./errors";
-import type { Column } from "./frame";
+import type { Column, ColumnKind } from "./frame";
 
 export type Task = "classification" | "regression";
-/** Most classes a classification label may have. */
-export const MAX_CLASSES = 100;
+/** A numeric label with at most this many distinct values, all integers, is taken as classes. */
+export const MAX_INFERRED_CLASSES = 10;
+
+/** What the task of a label is inferred from: its kind, and for numbers, its distinct values. */
+export interface LabelSummary {
+  kind: ColumnKind;
+  distinct: number;
+  /** Numeric labels: whether every value is an integer (unknown counts as integers). */
+  integers?: boolean;
+}
+
+/**
+ * The one rule of task inference, used by the engine (on the data) and by the request-time checks
+ * (on the column profile): a datetime label is a quantity; a numeric label is classes when it has
+ * at most 10 distinct values, all integers (counts, codes, ratings), else a quantity; any other
+ * label (text, categories, booleans) is classes.
+ */
+export function inferTask(label: LabelSummary): Task {
+  if (label.kind === "datetime") return "regression";
+  if (label.kind !== "numeric") return "classification";
+  return label.distinct <= MAX_INFERRED_CLASSES && label.integers !== false ? "classification" : "regression";
+}
 
 export interface Label {
   task: Task;
@@ -33,7 +54,7 @@ export function extractLabel(col: Column, rowCount: number, task?: Task): Label 
     for (let i = 0; i < rowCount; i++) if (col.values[i] === Infinity || col.values[i] === -Infinity) inf++;
     if (inf > 0) throw new MlInputError(`label column "${name}" contains ${inf} infinite value(s)`);
   }
-  const inferred = task ?? inferTask(col, rowCount);
+  const inferred = task ?? inferTask(summarize(col, rowCount));
   const y = new Float64Array(rowCount).fill(NaN);
   const rows: number[] = [];
   if (inferred === "regression") {
@@ -74,16 +95,17 @@ export function extractLabel(col: Column, rowCount: number, task?: Task): Label 
   return { task: "classification", y, rows: Int32Array.from(rows), classes };
 }
 
-function inferTask(col: Column, rowCount: number): Task {
-  if (col.storage === "dictionary" || col.kind === "boolean") return "classification";
-  if (col.kind === "datetime") return "regression";
+/** The label's summary for {@link inferTask}, read off the data (counting stops past what the rule needs). */
+function summarize(col: Column, rowCount: number): LabelSummary {
+  // Text values (categories, ids, unparsed strings) are classes whatever they spell.
+  if (col.storage === "dictionary") return { kind: "categorical", distinct: col.dictionary.length };
   const seen = new Set<number>();
-  for (let i = 0; i < rowCount; i++) {
+  let integers = true;
+  for (let i = 0; i < rowCount && seen.size <= MAX_INFERRED_CLASSES; i++) {
     const v = col.values[i];
     if (v !== v) continue;
-    if (v !== Math.floor(v)) return "regression";
+    if (v !== Math.floor(v)) integers = false;
     seen.add(v);
-    if (seen.size > 10) return "regression";
   }
-  return "classification";
+  return { kind: col.kind, distinct: seen.size, integers };
 }

@@ -335,4 +335,4 @@ function evalPredictions(res: TrainGbdtResult, onVal: boolean, data: Float32Arra
   return predict(res.model, ev, rows.length);
 }
 
-export { extractLabel, MAX_CLASSES, type Label, type Task } from "./label";
+export { extractLabel, type Label, type Task } from "./label";

@@ -10,32 +10,13 @@
  * read back with `parseRepresentation`, which returns null for anything it cannot use (an older
  * format such as representation-v1, a damaged file): the caller then builds a new one.
  */
-import type { ColumnKind, Frame } from "./frame";
+import type { Frame } from "./frame";
+import { type ColumnProfile, profileFrame } from "./profile";
 import { applyFeaturizer, buildFeaturizer, featureKinds, selectFeatures, type FeaturizerSpec } from "./featurize";
 import { computeBins, type FeatureBins } from "./gbdt/bins";
 import { encodeRows, parseEncoder, planEncoder, trainEncoderSteps, type SslEncoder, type SslStep } from "./ssl/encoder";
 
-const PROFILE_SAMPLE = 100_000;
-
 export const REPRESENTATION_FORMAT = "representation-v2";
-
-export interface ColumnProfile {
-  name: string;
-  kind: ColumnKind;
-  storage: "numeric" | "dictionary";
-  missing: number;
-  /** Exact when the column has at most 100,000 present values; above that, estimated from a sample. */
-  distinct: number;
-  /** Numeric storage only (over present finite values; null when there are none). */
-  min?: number | null;
-  max?: number | null;
-  mean?: number | null;
-  std?: number | null;
-  /** Number of ±Infinity values (numeric storage). */
-  infinite?: number;
-  /** Dictionary storage: the most frequent values. */
-  top?: { value: string; count: number }[];
-}
 
 export interface Representation {
   format: typeof REPRESENTATION_FORMAT;
@@ -114,68 +95,6 @@ export function encodeFrame(rep: Representation, frame: Frame): Float32Array | n
   if (!rep.encoder) return null;
   const m = applyFeaturizer(rep.featurizer, frame);
   return encodeRows(rep.encoder, m.data, m.numRows);
-}
-
-export function profileFrame(frame: Frame): ColumnProfile[] {
-  const n = frame.rowCount;
-  return frame.columns.map((col) => {
-    if (col.storage === "dictionary") {
-      const counts = new Float64Array(col.dictionary.length);
-      let missing = 0;
-      for (let i = 0; i < n; i++) {
-        const c = col.codes[i];
-        if (c < 0) missing++;
-        else counts[c]++;
-      }
-      const used = [...counts.keys()].filter((c) => counts[c] > 0).sort((a, b) => counts[b] - counts[a]);
-      return {
-        name: col.name, kind: col.kind, storage: "dictionary", missing, distinct: used.length,
-        top: used.slice(0, 10).map((c) => ({ value: col.dictionary[c], count: counts[c] })),
-      } satisfies ColumnProfile;
-    }
-    let missing = 0;
-    let infinite = 0;
-    // Welford's running mean and sum of squared deviations: sum2/n - mean^2 cancels
-    // catastrophically on large values with a small spread (timestamps, ids around 1e9+).
-    let mean = 0;
-    let m2 = 0;
-    let min = Infinity;
-    let max = -Infinity;
-    let finite = 0;
-    const sorted = new Float64Array(n);
-    let m = 0;
-    for (let i = 0; i < n; i++) {
-      const x = col.values[i];
-      if (x !== x) {
-        missing++;
-        continue;
-      }
-      sorted[m++] = x;
-      if (x === Infinity || x === -Infinity) {
-        infinite++;
-        continue;
-      }
-      finite++;
-      const d = x - mean;
-      mean += d / finite;
-      m2 += d * (x - mean);
-      if (x < min) min = x;
-      if (x > max) max = x;
-    }
-    // distinct count: exact up to PROFILE_SAMPLE present values, else estimated on an even sample
-    const step = Math.max(1, Math.ceil(m / PROFILE_SAMPLE));
-    let k = 0;
-    for (let i = 0; i < m; i += step) sorted[k++] = sorted[i];
-    const s = sorted.subarray(0, k).sort();
-    let distinct = 0;
-    for (let i = 0; i < k; i++) if (i === 0 || s[i] !== s[i - 1]) distinct++;
-    if (step > 1 && distinct > 0.5 * k) distinct = Math.round((distinct / k) * m);
-    return {
-      name: col.name, kind: col.kind, storage: "numeric", missing, distinct,
-      min: finite ? min : null, max: finite ? max : null,
-      mean: finite ? mean : null, std: finite ? Math.sqrt(m2 / finite) : null, infinite,
-    } satisfies ColumnProfile;
-  });
 }
 
 /** The featurizer and bins of one model: the representation minus the label and non-inputs. */

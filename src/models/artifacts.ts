@@ -1,8 +1,7 @@
-import { and, eq } from "drizzle-orm";
-import type { Principal } from "../api/context";
-import { conflict, notFound } from "../api/errors";
+import type { Principal } from "../auth/principal";
+import { Conflict, NotFound } from "../core/errors";
 import type { Db } from "../db/client";
-import { modelVersions } from "../db/schema";
+import { versionOfModel } from "../db/model-versions";
 import { isUuid } from "../jobs/ids";
 import { ARTIFACT_FILES } from "../storage/keys";
 import { findModel, type ModelVersionRow } from "./records";
@@ -11,22 +10,18 @@ import { findModel, type ModelVersionRow } from "./records";
 export async function findModelVersion(db: Db, principal: Principal, modelId: string, ref: string): Promise<ModelVersionRow> {
   const m = await findModel(db, principal, modelId);
   const byNumber = /^[1-9][0-9]{0,8}$/.test(ref);
-  if (!byNumber && !isUuid(ref)) throw notFound();
-  const [v] = await db
-    .select()
-    .from(modelVersions)
-    .where(and(eq(modelVersions.modelId, m.id), byNumber ? eq(modelVersions.version, Number(ref)) : eq(modelVersions.id, ref)))
-    .limit(1);
-  if (!v) throw notFound();
+  if (!byNumber && !isUuid(ref)) throw new NotFound();
+  const v = await versionOfModel(db, m.id, byNumber ? { number: Number(ref) } : { id: ref });
+  if (!v) throw new NotFound();
   return v;
 }
 
 /** The stored bytes of a ready version's artifact: the ONNX graph or its featurizer (JSON). */
 export async function readArtifact(bucket: R2Bucket, v: ModelVersionRow, part: "onnx" | "featurizer") {
-  if (v.status !== "ready" || !v.artifactKey) throw conflict(`Model version ${v.version} is ${v.status}; only ready versions have artifacts.`);
+  if (v.status !== "ready" || !v.artifactKey) throw new Conflict(`Model version ${v.version} is ${v.status}; only ready versions have artifacts.`);
   const file = part === "onnx" ? ARTIFACT_FILES.onnx : ARTIFACT_FILES.featurizer;
   const obj = await bucket.get(v.artifactKey + file);
-  if (!obj) throw notFound();
+  if (!obj) throw new NotFound();
   return {
     body: obj.body,
     size: obj.size,

@@ -1,6 +1,7 @@
 import { and, eq, notInArray } from "drizzle-orm";
-import type { Principal } from "../api/context";
-import { jobs, models, modelVersions } from "../db/schema";
+import type { Principal } from "../auth/principal";
+import { deleteVersionsOfModelStatement } from "../db/model-versions";
+import { jobs, models } from "../db/schema";
 import { jobObject } from "../jobs/job-object";
 import type { JobDeps } from "../jobs/service";
 import { TERMINAL_STATUSES } from "../jobs/types";
@@ -19,5 +20,5 @@ export async function deleteModel(deps: JobDeps & { bucket: R2Bucket }, principa
     .where(and(eq(jobs.modelId, m.id), notInArray(jobs.status, TERMINAL_STATUSES)));
   for (const j of open) await jobObject(deps.jobs, j.id).cancel();
   await deletePrefix(deps.bucket, modelPrefix(principal.orgId, m.id));
-  await deps.db.batch([deps.db.delete(modelVersions).where(eq(modelVersions.modelId, m.id)), deps.db.delete(models).where(eq(models.id, m.id))]);
+  await deps.db.batch([deleteVersionsOfModelStatement(deps.db, m.id), deps.db.delete(models).where(eq(models.id, m.id))]);
 }

@@ -4,26 +4,38 @@
  * so extra columns are ignored and missing ones or unseen categories count as missing); the ONNX
  * graph runs in onnxruntime-web with one session per model version cached in the isolate.
  */
-import type { Principal } from "../api/context";
-import { ApiError, conflict, invalid } from "../api/errors";
-import { parseWith } from "../api/validation";
-import { pickStrings, requireUploadedFile } from "../datasets/direct-upload";
+import type { Principal } from "../auth/principal";
+import { Conflict, InvalidInput, TooLarge } from "../core/errors";
+import { DIRECT_UPLOAD_MAX_BYTES, INFER_MAX_CELLS, MAX_CACHED_ARTIFACTS } from "../core/limits";
+import { uploadedFileFormat } from "../datasets/upload-file";
+import { encodeTable, type Cell, type EncodedOutput, type OutputFormat, type ResultTable } from "../inference/output";
+import { runGbdtOnnx } from "../inference/run-onnx";
+import { withSession } from "../inference/session-cache";
 import { readCsv } from "../ingest/csv";
 import { IngestError } from "../ingest/errors";
 import { readParquet } from "../ingest/parquet";
 import { portableCompressors } from "../ingest/portable-compressors";
-import { cellValue } from "../ml/frame";
-import { applyFeaturizer } from "../ml/featurize";
-import type { Frame } from "../ml/frame";
 import { creditsFor } from "../jobs/credits";
 import { recordFinishedJob, type JobDeps } from "../jobs/service";
-import { encodeTable, type Cell, type EncodedOutput, type ResultTable } from "../inference/output";
-import { runGbdtOnnx } from "../inference/run-onnx";
-import { withSession } from "../inference/session-cache";
+import { applyFeaturizer } from "../ml/featurize";
+import { cellValue, type Frame } from "../ml/frame";
 import { ARTIFACT_FILES } from "../storage/keys";
-import { parsePredictionArtifact, type PredictionArtifact } from "../training/artifact";
+import { parsePredictionArtifact, type PredictionArtifact } from "./prediction-artifact";
 import { findModelWithVersions, latestReady, type ModelRow, type ModelVersionRow } from "./records";
-import { inferForm } from "./schemas";
+
+/** An inference file over the limit. (Larger tables will go through batch inference.) */
+export const inferenceFileTooLarge = () =>
+  new TooLarge(
+    `File exceeds the ${DIRECT_UPLOAD_MAX_BYTES / 1024 / 1024} MB limit of an inference upload; split the table into smaller files.`,
+    DIRECT_UPLOAD_MAX_BYTES,
+  );
+
+export interface InferRequest {
+  file: File;
+  output_type: OutputFormat;
+  /** Default: the latest ready version. */
+  model_version_id?: string;
+}
 
 export interface InferDeps extends JobDeps {
   bucket: R2Bucket;
@@ -40,18 +52,19 @@ export interface InferResult {
   encoded: EncodedOutput | null;
 }
 
-export async function inferSync(deps: InferDeps, principal: Principal, modelId: string, form: Record<string, unknown>, startedMs: number): Promise<InferResult> {
-  const fields = parseWith(inferForm, pickStrings(form), "body");
+export async function inferSync(deps: InferDeps, principal: Principal, modelId: string, req: InferRequest, startedMs: number): Promise<InferResult> {
   const { model, versions } = await findModelWithVersions(deps.db, principal, modelId);
-  const version = chooseVersion(versions, fields.model_version_id);
-  const { file, format } = await requireUploadedFile(form);
+  const version = chooseVersion(versions, req.model_version_id);
+  const { file } = req;
+  if (file.size > DIRECT_UPLOAD_MAX_BYTES) throw inferenceFileTooLarge();
+  const format = await uploadedFileFormat(file);
   const bytes = new Uint8Array(await file.arrayBuffer());
   const [frame, artifact] = await Promise.all([readInput(bytes, format, file.name), loadArtifact(deps.bucket, version)]);
   const table = await predict(deps.bucket, version, artifact, frame);
-  const encoded = fields.output_type === "json" ? null : encodeTable(table, fields.output_type, { columnTypes: columnTypes(artifact, table) });
+  const encoded = req.output_type === "json" ? null : encodeTable(table, req.output_type, { columnTypes: columnTypes(artifact, table) });
   const latencyMs = Math.max(0, Math.round(Date.now() - startedMs));
   const jobId = crypto.randomUUID();
-  deps.defer(recordJob(deps, principal, { jobId, model, version, filename: file.name, rows: frame.rowCount, latencyMs, outputType: fields.output_type, format }));
+  deps.defer(recordJob(deps, principal, { jobId, model, version, filename: file.name, rows: frame.rowCount, latencyMs, outputType: req.output_type, format }));
   return { jobId, latencyMs, model, version, table, encoded };
 }
 
@@ -59,23 +72,17 @@ export async function inferSync(deps: InferDeps, principal: Principal, modelId: 
 function chooseVersion(versions: ModelVersionRow[], versionId: string | undefined): ModelVersionRow {
   if (versionId) {
     const v = versions.find((x) => x.id === versionId);
-    if (!v) throw invalid(["body", "model_version_id"], "This model has no version with that id", versionId);
-    if (v.status !== "ready") throw conflict(`Model version ${v.version} is ${v.status}; only ready versions can predict.`);
+    if (!v) throw InvalidInput.field(["model_version_id"], "This model has no version with that id", versionId);
+    if (v.status !== "ready") throw new Conflict(`Model version ${v.version} is ${v.status}; only ready versions can predict.`);
     return v;
   }
   const ready = latestReady(versions);
   if (!ready) {
     const latest = versions[0];
-    throw conflict(`The model has no ready version yet${latest ? ` (version ${latest.version} is ${latest.status})` : ""}; poll its training job.`);
+    throw new Conflict(`The model has no ready version yet${latest ? ` (version ${latest.version} is ${latest.status})` : ""}; poll its training job.`);
   }
   return ready;
 }
-
-/**
- * Cells (rows × columns) one synchronous call may read: with the featurized matrix and the
- * response it must fit the Worker's 128 MB. Half the ingestion budget, an estimate, not measured.
- */
-export const INFER_MAX_CELLS = 5_000_000;
 
 async function readInput(bytes: Uint8Array, format: "csv" | "parquet", filename: string): Promise<Frame> {
   const options = { rawText: true, maxCells: INFER_MAX_CELLS };
@@ -84,23 +91,25 @@ async function readInput(bytes: Uint8Array, format: "csv" | "parquet", filename:
     return r.frame;
   } catch (e) {
     if (e instanceof IngestError && e.code === "too_large") {
-      throw new ApiError(413, `'${filename}' has more than ${INFER_MAX_CELLS.toLocaleString("en-US")} cells (rows × columns), the most one synchronous inference call reads; split it into smaller files.`);
+      throw new TooLarge(
+        `'${filename}' has more than ${INFER_MAX_CELLS.toLocaleString("en-US")} cells (rows × columns), the most one synchronous inference call reads; split it into smaller files.`,
+        INFER_MAX_CELLS,
+      );
     }
-    if (e instanceof IngestError) throw invalid(["body", "file"], `Could not read '${filename}': ${e.message}`, filename);
+    if (e instanceof IngestError) throw InvalidInput.field(["file"], `Could not read '${filename}': ${e.message}`, filename);
     throw e;
   }
 }
 
 /** Featurizers are small and immutable per version: parsed once per isolate. */
 const artifacts = new Map<string, Promise<PredictionArtifact>>();
-const MAX_CACHED_ARTIFACTS = 64;
 
 function loadArtifact(bucket: R2Bucket, v: ModelVersionRow): Promise<PredictionArtifact> {
   let p = artifacts.get(v.id);
   if (!p) {
     p = (async () => {
       const obj = await bucket.get(v.artifactKey + ARTIFACT_FILES.featurizer);
-      if (!obj) throw conflict(`The artifacts of model version ${v.version} are missing; retrain the model.`);
+      if (!obj) throw new Conflict(`The artifacts of model version ${v.version} are missing; retrain the model.`);
       return parsePredictionArtifact(await obj.text());
     })();
     p.catch(() => artifacts.delete(v.id));
@@ -114,7 +123,7 @@ async function predict(bucket: R2Bucket, v: ModelVersionRow, a: PredictionArtifa
   const m = applyFeaturizer(a.featurizer, frame);
   const loadOnnx = async () => {
     const obj = await bucket.get(v.artifactKey + ARTIFACT_FILES.onnx);
-    if (!obj) throw conflict(`The artifacts of model version ${v.version} are missing; retrain the model.`);
+    if (!obj) throw new Conflict(`The artifacts of model version ${v.version} are missing; retrain the model.`);
     return new Uint8Array(await obj.arrayBuffer());
   };
   const out = await withSession(v.id, loadOnnx, (s) => runGbdtOnnx(s, m.data, m.numRows, m.numFeatures));

@@ -1,38 +1,32 @@
-import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import type { Principal } from "../api/context";
-import { afterCursor, decodeCursor, toPage } from "../api/pagination";
+import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Principal } from "../auth/principal";
 import { inChunks, type Db } from "../db/client";
-import { datasets, models, modelVersions } from "../db/schema";
-import { presentModel, presentModelVersion } from "./presenter";
+import { afterCursor, type PageRequest, toPage } from "../db/cursor";
+import { modelIdsTrainedOn, versionsOfModel, versionsOfModels } from "../db/model-versions";
+import { datasets, models } from "../db/schema";
+import { findDataset } from "../datasets/records";
 import { findModel, type ModelRow, type ModelVersionRow } from "./records";
+import { modelStatusSql } from "./status";
 
-export interface ModelFilters {
-  limit: number;
-  cursor?: string;
+/** A model with its versions (newest first) and the names of the datasets they were trained on. */
+export interface ModelWithVersions {
+  model: ModelRow;
+  versions: ModelVersionRow[];
+  datasetNames: Map<string, string>;
+}
+
+export interface ModelFilters extends PageRequest {
   model_type?: string;
   dataset_id?: string;
   status?: string;
 }
 
-/**
- * The status of a model's current version, in SQL, so lists can filter on the aggregated status:
- * the current version is the latest one not canceled; a canceled one reads as failed.
- */
-const currentStatus = sql`(
-  select case when mv.status = 'canceled' then 'failed' else mv.status end
-  from ${modelVersions} mv where mv.model_id = ${models.id}
-  order by (mv.status = 'canceled'), mv.version desc limit 1
-)`;
-
 export async function listModels(db: Db, principal: Principal, f: ModelFilters) {
-  const cursor = decodeCursor(f.cursor);
   const where: (SQL | undefined)[] = [eq(models.orgId, principal.orgId)];
   if (f.model_type) where.push(eq(models.modelType, f.model_type));
-  if (f.dataset_id) {
-    where.push(inArray(models.id, db.select({ id: modelVersions.modelId }).from(modelVersions).where(eq(modelVersions.datasetId, f.dataset_id))));
-  }
-  if (f.status) where.push(sql`${currentStatus} = ${f.status}`);
-  where.push(afterCursor(models.createdAt, models.id, cursor));
+  if (f.dataset_id) where.push(inArray(models.id, modelIdsTrainedOn(db, f.dataset_id)));
+  if (f.status) where.push(sql`${modelStatusSql()} = ${f.status}`);
+  where.push(afterCursor(models.createdAt, models.id, f.cursor));
   const rows = await db
     .select()
     .from(models)
@@ -40,40 +34,36 @@ export async function listModels(db: Db, principal: Principal, f: ModelFilters) 
     .orderBy(desc(models.createdAt), desc(models.id))
     .limit(f.limit + 1);
   const { versions, names } = await related(db, rows.slice(0, f.limit));
-  return toPage(rows, f.limit, (m) => presentModel(m, versions.get(m.id) ?? [], names));
+  return toPage(rows, f.limit, (m): ModelWithVersions => ({ model: m, versions: versions.get(m.id) ?? [], datasetNames: names }));
 }
 
-export async function getModel(db: Db, principal: Principal, id: string) {
+/** Models with at least one version trained on any version of the dataset, newest first. */
+export async function listModelsOfDataset(db: Db, principal: Principal, datasetId: string, q: PageRequest) {
+  const d = await findDataset(db, principal, datasetId);
+  return listModels(db, principal, { ...q, dataset_id: d.id });
+}
+
+export async function getModel(db: Db, principal: Principal, id: string): Promise<ModelWithVersions> {
   const m = await findModel(db, principal, id);
   const { versions, names } = await related(db, [m]);
-  return presentModel(m, versions.get(m.id) ?? [], names);
+  return { model: m, versions: versions.get(m.id) ?? [], datasetNames: names };
 }
 
-export async function listModelVersions(db: Db, principal: Principal, id: string) {
+/** Every version of the model, newest first. */
+export async function listModelVersions(db: Db, principal: Principal, id: string): Promise<ModelVersionRow[]> {
   const m = await findModel(db, principal, id);
-  const rows = await db.select().from(modelVersions).where(eq(modelVersions.modelId, m.id)).orderBy(desc(modelVersions.version));
-  return { items: rows.map(presentModelVersion) };
+  return versionsOfModel(db, m.id);
 }
 
 /** Versions of the given models (newest first) and the names of the datasets they were trained on. */
 async function related(db: Db, list: ModelRow[]) {
-  const versions = new Map<string, ModelVersionRow[]>();
-  const names = new Map<string, string>();
-  if (list.length === 0) return { versions, names };
-  const rows = await inChunks(
+  const versions = await versionsOfModels(
+    db,
     list.map((m) => m.id),
-    (ids) => db.select().from(modelVersions).where(inArray(modelVersions.modelId, ids)).orderBy(desc(modelVersions.version)),
   );
-  for (const v of rows) {
-    const l = versions.get(v.modelId);
-    if (l) l.push(v);
-    else versions.set(v.modelId, [v]);
-  }
-  for (const l of versions.values()) l.sort((a, b) => b.version - a.version);
-  const datasetIds = [...new Set(rows.map((v) => v.datasetId))];
-  if (datasetIds.length) {
-    const ds = await inChunks(datasetIds, (ids) => db.select({ id: datasets.id, name: datasets.name }).from(datasets).where(inArray(datasets.id, ids)));
-    for (const d of ds) names.set(d.id, d.name);
-  }
+  const names = new Map<string, string>();
+  const datasetIds = [...new Set([...versions.values()].flat().map((v) => v.datasetId))];
+  const ds = await inChunks(datasetIds, (ids) => db.select({ id: datasets.id, name: datasets.name }).from(datasets).where(inArray(datasets.id, ids)));
+  for (const d of ds) names.set(d.id, d.name);
   return { versions, names };
 }

@@ -1,13 +1,14 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { Principal } from "../api/context";
-import { notFound } from "../api/errors";
+import type { Principal } from "../auth/principal";
+import { NotFound } from "../core/errors";
 import { nowIso, type Db } from "../db/client";
+import { insertModelVersion, type ModelVersionRow, versionsOfModel } from "../db/model-versions";
 import { models, modelVersions } from "../db/schema";
 import { isUuid } from "../jobs/ids";
-import type { ModelType } from "./schemas";
+import type { ModelType } from "./types";
 
 export type ModelRow = typeof models.$inferSelect;
-export type ModelVersionRow = typeof modelVersions.$inferSelect;
+export type { ModelVersionRow };
 
 /**
  * What a version is trained with. Kept on every version: a retrain inherits it from the
@@ -25,38 +26,31 @@ export function configOf(v: ModelVersionRow): ModelConfig {
 }
 
 export async function findModel(db: Db, principal: Principal, id: string): Promise<ModelRow> {
-  if (!isUuid(id)) throw notFound();
+  if (!isUuid(id)) throw new NotFound();
   const rows = await db
     .select()
     .from(models)
     .where(and(eq(models.id, id), eq(models.orgId, principal.orgId)))
     .limit(1);
-  if (!rows[0]) throw notFound();
+  if (!rows[0]) throw new NotFound();
   return rows[0];
 }
 
 /** The model and its versions (newest first) in one query: the hot path of inference. */
 export async function findModelWithVersions(db: Db, principal: Principal, id: string): Promise<{ model: ModelRow; versions: ModelVersionRow[] }> {
-  if (!isUuid(id)) throw notFound();
+  if (!isUuid(id)) throw new NotFound();
   const rows = await db
     .select({ model: models, version: modelVersions })
     .from(models)
     .leftJoin(modelVersions, eq(modelVersions.modelId, models.id))
     .where(and(eq(models.id, id), eq(models.orgId, principal.orgId)))
     .orderBy(desc(modelVersions.version));
-  if (!rows[0]) throw notFound();
+  if (!rows[0]) throw new NotFound();
   return { model: rows[0].model, versions: rows.flatMap((r) => (r.version ? [r.version] : [])) };
 }
 
 /** Every version of a model, newest first. */
-export async function versionsOf(db: Db, modelId: string): Promise<ModelVersionRow[]> {
-  return db.select().from(modelVersions).where(eq(modelVersions.modelId, modelId)).orderBy(desc(modelVersions.version));
-}
-
-/** The version a model reads as current: the latest one that was not canceled (else the latest). */
-export function currentVersion(versions: ModelVersionRow[]): ModelVersionRow | undefined {
-  return versions.find((v) => v.status !== "canceled") ?? versions[0];
-}
+export const versionsOf = versionsOfModel;
 
 export function latestReady(versions: ModelVersionRow[]): ModelVersionRow | undefined {
   return versions.find((v) => v.status === "ready");
@@ -95,7 +89,7 @@ export async function addVersion(
     .set({ lastVersionNumber: sql`${models.lastVersionNumber} + 1`, updatedAt: now })
     .where(eq(models.id, model.id))
     .returning();
-  if (!m) throw notFound(); // deleted meanwhile
+  if (!m) throw new NotFound(); // deleted meanwhile
   const row: ModelVersionRow = {
     id: crypto.randomUUID(),
     modelId: model.id,
@@ -111,6 +105,6 @@ export async function addVersion(
     createdAt: now,
     updatedAt: now,
   };
-  await db.insert(modelVersions).values(row);
+  await insertModelVersion(db, row);
   return row;
 }

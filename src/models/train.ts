@@ -1,15 +1,35 @@
-import { and, desc, eq } from "drizzle-orm";
-import type { Principal } from "../api/context";
-import { conflict, invalid, validationError } from "../api/errors";
+import { eq } from "drizzle-orm";
+import type { Principal } from "../auth/principal";
+import { Conflict, InvalidInput } from "../core/errors";
+import { fieldIssuesFromZod } from "../core/field-issues";
+import { SERVICE_RUNTIME_VERSION } from "../core/version";
 import type { Db } from "../db/client";
-import { datasets, datasetVersions, models, modelVersions } from "../db/schema";
+import { latestReadyOrCurrent } from "../db/dataset-versions";
+import { deleteModelVersion } from "../db/model-versions";
+import { datasets, models } from "../db/schema";
 import { findDataset, findVersion, type VersionRow } from "../datasets/records";
-import type { ColumnProfile } from "../ingest/profile";
 import { createJob, type JobDeps } from "../jobs/service";
-import { SERVICE_RUNTIME_VERSION } from "../version";
+import type { ColumnProfile } from "../ml/profile";
 import { checkPredictionColumns } from "./label-check";
-import { addVersion, configOf, createModel, findModel, versionsOf, type ModelConfig, type ModelRow } from "./records";
-import { predictionParams, TRAINABLE_MODEL_TYPES, type RetrainBody, type TrainBody } from "./schemas";
+import { predictionParams } from "./params";
+import { addVersion, configOf, createModel, findModel, type ModelConfig, type ModelRow, versionsOf } from "./records";
+import { type ModelType, TRAINABLE_MODEL_TYPES } from "./types";
+
+/** Exactly one of the two names the data to train on. */
+export interface TrainingData {
+  dataset_id?: string;
+  dataset_version_id?: string;
+}
+
+/** A new model: what POST /models/train takes. */
+export interface TrainRequest extends TrainingData {
+  model_name: string;
+  model_type: ModelType;
+  label_column?: string;
+  input_columns?: string[];
+  description?: string;
+  params?: Record<string, unknown>;
+}
 
 /** The response of train and retrain. */
 export interface TrainingStarted {
@@ -20,10 +40,10 @@ export interface TrainingStarted {
 }
 
 /** POST /models/train: a new model, its first version and the training job. */
-export async function startTraining(deps: JobDeps, principal: Principal, body: TrainBody): Promise<TrainingStarted> {
+export async function startTraining(deps: JobDeps, principal: Principal, body: TrainRequest): Promise<TrainingStarted> {
   if (!TRAINABLE_MODEL_TYPES.includes(body.model_type)) {
-    throw invalid(
-      ["body", "model_type"],
+    throw InvalidInput.field(
+      ["model_type"],
       `Model type "${body.model_type}" cannot be trained by this version of the service; available: ${TRAINABLE_MODEL_TYPES.join(", ")}`,
       body.model_type,
       "enum",
@@ -48,10 +68,10 @@ export async function startTraining(deps: JobDeps, principal: Principal, body: T
 }
 
 /** POST /models/{id}/retrain: a new version with the configuration of the previous one. */
-export async function startRetraining(deps: JobDeps, principal: Principal, modelId: string, body: RetrainBody): Promise<TrainingStarted> {
+export async function startRetraining(deps: JobDeps, principal: Principal, modelId: string, body: TrainingData): Promise<TrainingStarted> {
   const model = await findModel(deps.db, principal, modelId);
   const [previous] = await versionsOf(deps.db, model.id);
-  if (!previous) throw conflict("The model has no version to inherit its configuration from.");
+  if (!previous) throw new Conflict("The model has no version to inherit its configuration from.");
   const version = await resolveTrainingData(deps.db, principal, body);
   const config = configOf(previous);
   checkColumns(version, config);
@@ -59,47 +79,39 @@ export async function startRetraining(deps: JobDeps, principal: Principal, model
 }
 
 /** Exactly one of dataset_id / dataset_version_id, resolved to a ready version of this organization. */
-async function resolveTrainingData(db: Db, principal: Principal, body: { dataset_id?: string; dataset_version_id?: string }): Promise<VersionRow> {
+async function resolveTrainingData(db: Db, principal: Principal, body: TrainingData): Promise<VersionRow> {
   const given = [body.dataset_id, body.dataset_version_id].filter((x) => x !== undefined).length;
   if (given !== 1) {
-    throw invalid(["body"], "Give exactly one of dataset_id or dataset_version_id", { dataset_id: body.dataset_id ?? null, dataset_version_id: body.dataset_version_id ?? null });
+    throw InvalidInput.field([], "Give exactly one of dataset_id or dataset_version_id", {
+      dataset_id: body.dataset_id ?? null,
+      dataset_version_id: body.dataset_version_id ?? null,
+    });
   }
   let version: VersionRow | undefined;
   if (body.dataset_version_id) {
     version = await findVersion(db, principal, body.dataset_version_id).catch(() => {
-      throw invalid(["body", "dataset_version_id"], "Dataset version not found", body.dataset_version_id);
+      throw InvalidInput.field(["dataset_version_id"], "Dataset version not found", body.dataset_version_id);
     });
-    if (version.archived) throw conflict(`Dataset version ${version.version} is archived; train on another version.`);
+    if (version.archived) throw new Conflict(`Dataset version ${version.version} is archived; train on another version.`);
   } else {
     const d = await findDataset(db, principal, body.dataset_id!).catch(() => {
-      throw invalid(["body", "dataset_id"], "Dataset not found", body.dataset_id);
+      throw InvalidInput.field(["dataset_id"], "Dataset not found", body.dataset_id);
     });
-    // The latest version that is ready: a newer upload still ingesting (or failed) does not
-    // block training on the data that is there.
-    const versions = await db
-      .select()
-      .from(datasetVersions)
-      .where(and(eq(datasetVersions.datasetId, d.id), eq(datasetVersions.archived, false)))
-      .orderBy(desc(datasetVersions.version));
-    version = versions.find((v) => v.status === "ready") ?? versions[0];
-    if (!version) throw conflict("The dataset has no version to train on.");
+    version = await latestReadyOrCurrent(db, d.id);
+    if (!version) throw new Conflict("The dataset has no version to train on.");
   }
   if (version.status !== "ready" || !version.frameKey) {
-    throw conflict(
+    throw new Conflict(
       `Dataset version ${version.version} is ${version.status}, not ready: wait for its ingestion job to succeed${version.status === "failed" ? " (it failed; upload the data again)" : ""}.`,
     );
   }
   return version;
 }
 
+/** The params of the model type, validated; their issues are named under `params`. */
 function parseParams(raw: Record<string, unknown>): Record<string, unknown> {
   const r = predictionParams.safeParse(raw);
-  if (!r.success) {
-    const e = validationError(r.error, "body", { params: raw });
-    // loc is [body, ...path inside params]: put "params" in between.
-    for (const item of e.detail as { loc: (string | number)[] }[]) item.loc.splice(1, 0, "params");
-    throw e;
-  }
+  if (!r.success) throw new InvalidInput(fieldIssuesFromZod(r.error, raw, ["params"]));
   return r.data;
 }
 
@@ -109,7 +121,7 @@ function checkColumns(version: VersionRow, config: ModelConfig): void {
     checkPredictionColumns(profile, version.rowCount ?? 0, {
       label_column: config.label_column ?? undefined,
       input_columns: config.input_columns ?? undefined,
-      params: config.params,
+      task: (config.params as { task?: "classification" | "regression" }).task,
     });
   }
 }
@@ -141,7 +153,7 @@ async function orDeleteVersion<T>(db: Db, versionId: string, step: () => Promise
   try {
     return await step();
   } catch (e) {
-    await db.delete(modelVersions).where(eq(modelVersions.id, versionId)).catch(() => undefined);
+    await deleteModelVersion(db, versionId).catch(() => undefined);
     throw e;
   }
 }

@@ -1,16 +1,15 @@
-import { isPermanentError, JobInputError, JobCanceledError } from "../jobs/errors";
+import { recordFailure } from "../jobs/attempts";
+import { isPermanentError, JobCanceledError, JobInputError } from "../jobs/errors";
 import { jobObject } from "../jobs/job-object";
-import { MAX_ATTEMPTS } from "../durable/job-state";
-import { controlFor } from "./control";
-import { jobHandlers, type WorkDeps } from "./handlers";
+import { controlFor, type WorkDeps } from "../jobs/work";
+import { jobHandlers } from "./handlers";
 import { jobMessageSchema } from "./messages";
-import { retryDelaySeconds } from "./retry";
 
 /**
  * One queue delivery of `{job_id}`. The job's object decides whether this delivery may start the
  * work (duplicates and canceled jobs do nothing). The message is acked once the outcome is
- * recorded; a transient error puts the job back to queued and asks the queue for a retry, and
- * the last attempt fails the job with the error's message, so no job is left running.
+ * recorded; a failure is settled by the jobs' attempt policy (fail now, or requeue and have the
+ * queue deliver again after a back-off), so no job is left running.
  */
 export async function processJobMessage(deps: WorkDeps, msg: Message<unknown>): Promise<void> {
   const parsed = jobMessageSchema.safeParse(msg.body);
@@ -35,18 +34,16 @@ export async function processJobMessage(deps: WorkDeps, msg: Message<unknown>): 
   } catch (e) {
     if (e instanceof JobCanceledError) {
       msg.ack();
-    } else if (isPermanentError(e)) {
-      await jobObj.fail(e.message, begun.attempt);
-      msg.ack();
-    } else if (begun.attempt >= MAX_ATTEMPTS) {
-      console.error(`job ${parsed.data.job_id} failed on its last attempt`, e);
-      await jobObj.fail(`The job failed after ${begun.attempt} attempts: ${errorText(e)}`, begun.attempt);
-      msg.ack();
-    } else {
-      console.warn(`job ${parsed.data.job_id} attempt ${begun.attempt} failed; retrying`, e);
-      await jobObj.requeue(`Attempt ${begun.attempt} failed (${errorText(e)}); retrying.`, begun.attempt);
-      msg.retry({ delaySeconds: retryDelaySeconds(begun.attempt) });
+      return;
     }
+    const permanent = isPermanentError(e);
+    if (!permanent) console.warn(`job ${parsed.data.job_id} attempt ${begun.attempt} failed`, e);
+    let retried = false;
+    await recordFailure(jobObj, begun.attempt, { message: errorText(e), permanent }, (delaySeconds) => {
+      retried = true;
+      msg.retry({ delaySeconds });
+    });
+    if (!retried) msg.ack();
   }
 }
 

@@ -19,7 +19,6 @@ export const frameKey = (orgId: string, datasetId: string, versionId: string) =>
 export const previewKey = (orgId: string, datasetId: string, versionId: string) =>
   `${versionPrefix(orgId, datasetId, versionId)}preview.bin`;
 
-export const PREVIEW_ROWS = 500;
 
 function safeName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "file";

@@ -3,14 +3,12 @@
  * one running job and checked against the attempt token the trainer was given, so a trainer
  * whose job was canceled or restarted can no longer read or write anything.
  */
-import { ApiError } from "../api/errors";
+import { Conflict, NotFound } from "../core/errors";
 import type { Db } from "../db/client";
-import { MAX_ATTEMPTS } from "../durable/job-state";
-import type { JobDO } from "../durable/job";
+import { recordFailure, type Failure } from "../jobs/attempts";
 import { JobInputError } from "../jobs/errors";
-import { jobObject, type JobObject } from "../jobs/job-object";
+import { type JobNamespace, jobObject, type JobObject } from "../jobs/job-object";
 import { dispatch } from "../jobs/service";
-import { retryDelaySeconds } from "../queue/retry";
 import type { JobRecord, JsonObject, ProgressReport } from "../jobs/types";
 import { ARTIFACT_FILES } from "../storage/keys";
 import { completeTraining } from "./finalize";
@@ -19,12 +17,12 @@ import { trainingTarget, type TrainingTarget } from "./target";
 export interface ControlDeps {
   db: Db;
   bucket: R2Bucket;
-  jobs: DurableObjectNamespace<JobDO>;
+  jobs: JobNamespace;
   queue: Queue;
 }
 
 /** The job is canceled, finished or taken over by another attempt: the trainer must stop. */
-export const stopWork = () => new ApiError(409, "The job is no longer running for this attempt; stop working on it.");
+export const stopWork = () => new Conflict("The job is no longer running for this attempt; stop working on it.");
 
 interface Scoped {
   jobObj: JobObject;
@@ -36,7 +34,7 @@ interface Scoped {
 async function trainJobObject(deps: ControlDeps, jobId: string): Promise<{ jobObj: JobObject; job: JobRecord }> {
   const jobObj = jobObject(deps.jobs, jobId);
   const job = await jobObj.get();
-  if (!job || job.type !== "train") throw new ApiError(404, "Not found");
+  if (!job || job.type !== "train") throw new NotFound();
   return { jobObj, job };
 }
 
@@ -65,7 +63,7 @@ export async function taskOf(deps: ControlDeps, jobId: string, attempt: number) 
 export async function readFrame(deps: ControlDeps, jobId: string, attempt: number): Promise<R2ObjectBody> {
   const { target } = await scoped(deps, jobId, attempt);
   const obj = await deps.bucket.get(target.frameKey);
-  if (!obj) throw new ApiError(404, "The training data is missing from storage.");
+  if (!obj) throw new NotFound();
   return obj;
 }
 
@@ -82,7 +80,7 @@ export async function writeRepresentation(deps: ControlDeps, jobId: string, atte
 const ARTIFACT_NAMES: ReadonlySet<string> = new Set(Object.values(ARTIFACT_FILES));
 
 export async function writeArtifact(deps: ControlDeps, jobId: string, attempt: number, file: string, body: ArrayBuffer): Promise<void> {
-  if (!ARTIFACT_NAMES.has(file)) throw new ApiError(404, "Not found");
+  if (!ARTIFACT_NAMES.has(file)) throw new NotFound();
   const { target } = await scoped(deps, jobId, attempt);
   await deps.bucket.put(target.artifactPrefix + file, body);
 }
@@ -101,16 +99,10 @@ export async function succeedTraining(deps: ControlDeps, jobId: string, attempt:
 }
 
 /**
- * The trainer could not finish. A permanent error (bad data, bad parameters) fails the job with
- * the trainer's message; a transient one queues the job again, until the last attempt.
+ * The trainer could not finish: settled by the jobs' attempt policy (fail now, or queue the job
+ * again after a back-off, until the last attempt).
  */
-export async function failTraining(deps: ControlDeps, jobId: string, attempt: number, f: { message: string; permanent: boolean }) {
+export async function failTraining(deps: ControlDeps, jobId: string, attempt: number, f: Failure) {
   const { jobObj } = await trainJobObject(deps, jobId);
-  if (f.permanent || attempt >= MAX_ATTEMPTS) {
-    const message = f.permanent ? f.message : `The job failed after ${attempt} attempts: ${f.message}`;
-    return { ok: await jobObj.fail(message, attempt) };
-  }
-  const ok = await jobObj.requeue(`Attempt ${attempt} failed (${f.message}); retrying.`, attempt);
-  if (ok) await dispatch(deps.queue, jobId, retryDelaySeconds(attempt));
-  return { ok };
+  return { ok: await recordFailure(jobObj, attempt, f, (delaySeconds) => dispatch(deps.queue, jobId, delaySeconds)) };
 }

@@ -1,6 +1,5 @@
-import { eq } from "drizzle-orm";
-import { nowIso, type Db } from "../db/client";
-import { modelVersions } from "../db/schema";
+import type { Db } from "../db/client";
+import { recordTrained } from "../db/model-versions";
 import type { JobRecord, JsonObject } from "../jobs/types";
 import { deletePrefix } from "../storage/keys";
 import type { TrainingTarget } from "./target";
@@ -18,13 +17,10 @@ export async function completeTraining(
   output: JsonObject,
   succeed: (output: JsonObject, rows: number) => Promise<boolean>,
 ): Promise<boolean> {
-  await deps.db
-    .update(modelVersions)
-    .set({ metricsJson: JSON.stringify(output.metrics ?? {}), artifactKey: target.artifactPrefix, updatedAt: nowIso() })
-    .where(eq(modelVersions.id, job.modelVersionId!));
+  await recordTrained(deps.db, job.modelVersionId!, { metricsJson: JSON.stringify(output.metrics ?? {}), artifactKey: target.artifactPrefix });
   const ok = await succeed(output, Number(output.rows ?? 0));
   if (!ok) {
-    await deps.db.update(modelVersions).set({ artifactKey: null, metricsJson: null }).where(eq(modelVersions.id, job.modelVersionId!));
+    await recordTrained(deps.db, job.modelVersionId!, { metricsJson: null, artifactKey: null });
     await deletePrefix(deps.bucket, target.artifactPrefix);
   }
   return ok;

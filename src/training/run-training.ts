@@ -11,8 +11,9 @@ import { DEFAULT_PREDICTION_PARAMS, trainPredictionModelSteps, type PredictionPa
 import { parseRepresentation, plannedSslSteps, type Representation } from "../ml/representation";
 import type { Task } from "../ml/label";
 import type { MetricPoint } from "../jobs/types";
-import { SERVICE_RUNTIME_VERSION } from "../version";
-import { FEATURIZER_FORMAT, type PredictionArtifact } from "./artifact";
+import { MAX_POINTS_PER_REPORT } from "../core/limits";
+import { SERVICE_RUNTIME_VERSION } from "../core/version";
+import { FEATURIZER_FORMAT, type PredictionArtifact } from "../models/prediction-artifact";
 import type { TrainingIO, TrainingReport, TrainingTask } from "./io";
 
 export interface TrainingOutput {
@@ -127,8 +128,6 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
   };
 }
 
-/** Most metric points in one report (the control route refuses bigger ones); a full batch is sent at once. */
-export const MAX_POINTS_PER_REPORT = 500;
 
 /** Batches metric points and sends a report at most every `everyMs` (and on phase changes or a full batch). */
 class Reporter {

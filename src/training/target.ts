@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { datasetVersions, modelVersions } from "../db/schema";
+import { versionById } from "../db/dataset-versions";
+import { modelVersionById } from "../db/model-versions";
 import { JobInputError } from "../jobs/errors";
 import type { JobRecord } from "../jobs/types";
 import { modelVersionPrefix, representationKey } from "../storage/keys";
@@ -18,9 +18,8 @@ export async function trainingTarget(db: Db, job: JobRecord): Promise<TrainingTa
   if (job.type !== "train" || !job.modelId || !job.modelVersionId || !job.datasetVersionId || !job.datasetId || !job.input) {
     throw new JobInputError("The job is not a complete training job.");
   }
-  const [mv] = await db.select({ id: modelVersions.id }).from(modelVersions).where(eq(modelVersions.id, job.modelVersionId)).limit(1);
-  if (!mv) throw new JobInputError("The model version no longer exists (the model was deleted).");
-  const [dv] = await db.select().from(datasetVersions).where(eq(datasetVersions.id, job.datasetVersionId)).limit(1);
+  if (!(await modelVersionById(db, job.modelVersionId))) throw new JobInputError("The model version no longer exists (the model was deleted).");
+  const dv = await versionById(db, job.datasetVersionId);
   if (!dv || !dv.frameKey) throw new JobInputError("The training data no longer exists (the dataset was deleted).");
   return {
     task: job.input as TrainingTask,

@@ -1,7 +1,6 @@
 import { createDb } from "../db/client";
 import type { JobRecord } from "../jobs/types";
-import type { JobControl } from "../queue/control";
-import type { JobOutcome, WorkDeps } from "../queue/handlers";
+import type { JobControl, JobOutcome, WorkDeps } from "../jobs/work";
 import { completeTraining } from "./finalize";
 import { runTraining } from "./run-training";
 import { trainingTarget } from "./target";

@@ -1,5 +1,5 @@
 import { decodeFrame } from "../ingest/columnar";
-import type { JobControl } from "../queue/control";
+import type { JobControl } from "../jobs/work";
 import type { TrainingIO } from "./io";
 import type { TrainingTarget } from "./target";
 

@@ -27,7 +27,7 @@ describe("representation", () => {
     const back = parseRepresentation(serializeRepresentation(rep));
     expect(back).toEqual(rep);
     expect(rep.profile.map((c) => c.name)).toEqual(["x", "z", "g", "y"]);
-    expect(rep.profile[2].top?.length).toBe(3);
+    expect(rep.profile[2].top_values?.length).toBe(3);
     expect(rep.bins.length).toBe(rep.featurizer.features.length);
     expect(rep.bins[2]).toEqual({ kind: "categorical", codes: [0, 1, 2] });
   });

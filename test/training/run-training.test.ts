@@ -3,7 +3,8 @@ import { readCsv } from "../../src/ingest/csv";
 import { JobCanceledError } from "../../src/jobs/errors";
 import type { Frame } from "../../src/ml/frame";
 import type { TrainingIO, TrainingReport, TrainingTask } from "../../src/training/io";
-import { MAX_POINTS_PER_REPORT, runTraining } from "../../src/training/run-training";
+import { MAX_POINTS_PER_REPORT } from "../../src/core/limits";
+import { runTraining } from "../../src/training/run-training";
 
 async function frame(rows = 300): Promise<Frame> {
   const lines = ["x,plan,y"];

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { JobDO } from "../../src/durable/job";
 import { createDb } from "../../src/db/client";
-import { MAX_HISTORY_POINTS } from "../../src/jobs/metrics-history";
+import { MAX_HISTORY_POINTS } from "../../src/core/limits";
 import { mirrorJob } from "../../src/jobs/mirror";
 import type { JobRecord } from "../../src/jobs/types";
 import { json, newOrg, undispatchedIngestJob, waitForJob } from "./helpers";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Principal } from "../../src/api/context";
+import type { Principal } from "../../src/auth/principal";
 import { createDb } from "../../src/db/client";
 import { createVersion, orDiscard } from "../../src/datasets/records";
 import { expect422, json, newOrg, putSigned, sha256Hex, waitForJob, type TestOrg } from "./helpers";

@@ -1,47 +1,49 @@
-import { Hono } from "hono";
-import { z } from "zod";
-import { tooLarge } from "../../datasets/direct-upload";
-import { createDatasetFromUpload } from "../../datasets/direct-upload";
 import { archiveVersion, deleteDataset } from "../../datasets/delete";
-import { DIRECT_UPLOAD_MAX_BYTES, MULTIPART_SLACK_BYTES } from "../../datasets/deps";
-import { getDataset, listDatasets, listModelsOfDataset, listVersions } from "../../datasets/queries";
+import { createDatasetFromUpload } from "../../datasets/direct-upload";
+import { getDataset, listDatasets, listVersions } from "../../datasets/queries";
 import { lookupRows, previewRows } from "../../datasets/rows";
-import { batchUploadBody, listDatasetsQuery, lookupBody, prepareUploadBody, previewQuery } from "../../datasets/schemas";
-import { batchTargetDataset, completeUpload, prepareUpload } from "../../datasets/signed-upload";
-import { pageQuery } from "../pagination";
-import type { AppEnv } from "../context";
+import { batchTargetDataset, completeUpload, prepareUpload, receiveUpload } from "../../datasets/signed-upload";
+import { listModelsOfDataset } from "../../models/queries";
+import * as def from "../definitions/datasets";
 import { datasetDeps } from "../deps";
-import { ApiError } from "../errors";
+import { HttpError } from "../errors";
 import { idempotent } from "../idempotency";
-import { parseJsonBody, parseQuery } from "../validation";
+import { presentPage } from "../presenters/page";
+import { presentDataset, presentDatasetDetail, presentVersion } from "../presenters/datasets";
+import { presentModel } from "../presenters/models";
+import { apiRouter } from "../router";
+import { renameFieldPaths } from "../validation";
 
-export const datasetRoutes = new Hono<AppEnv>();
+export const datasetRoutes = apiRouter();
 
-
-datasetRoutes.post("/datasets", async (c) => {
-  const declared = Number(c.req.header("Content-Length") ?? 0);
-  if (declared > DIRECT_UPLOAD_MAX_BYTES + MULTIPART_SLACK_BYTES) throw tooLarge();
-  if (!(c.req.header("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
-    throw new ApiError(415, "Send the file as multipart/form-data with a 'file' part and a 'dataset_name' field.");
-  }
-  const res = await idempotent(c.var.db, c.var.principal, "POST /datasets", c.req.header("Idempotency-Key"), async () => {
-    const form = await c.req.parseBody().catch(() => {
-      throw new ApiError(400, "Malformed multipart body.");
-    });
-    return { status: 201, body: await createDatasetFromUpload(datasetDeps(c), c.var.principal, form) };
-  });
-  return c.json(res.body, res.status);
+datasetRoutes.openapi(def.createDataset, async (c) => {
+  const form = c.req.valid("form");
+  const res = await idempotent(c.var.db, c.var.principal, "POST /datasets", c.req.header("Idempotency-Key"), async () => ({
+    status: 201,
+    body: await createDatasetFromUpload(datasetDeps(c), c.var.principal, {
+      // The form validator's File is the runtime's (zod types it with another lib's File).
+      file: form.file as unknown as File,
+      name: form.dataset_name,
+      datasetId: form.dataset_id,
+      description: form.description,
+    }),
+  }));
+  return c.json(res.body as never, 201);
 });
 
-datasetRoutes.post("/datasets/upload", async (c) => {
-  const body = await parseJsonBody(c, prepareUploadBody);
-  const r = await prepareUpload(datasetDeps(c), c.var.principal, new URL(c.req.url).origin, {
-    datasetId: body.dataset_id,
-    name: body.dataset_name,
-    description: body.description,
-    files: [body.file],
-    fileLoc: () => ["body", "file"],
-  });
+datasetRoutes.openapi(def.prepareUpload, async (c) => {
+  const body = c.req.valid("json");
+  // One file: the service names it files[0], this request calls it `file`.
+  const r = await renameFieldPaths(
+    () =>
+      prepareUpload(datasetDeps(c), c.var.principal, new URL(c.req.url).origin, {
+        datasetId: body.dataset_id,
+        name: body.dataset_name,
+        description: body.description,
+        files: [body.file],
+      }),
+    (path) => (path[0] === "files" && path[1] === 0 ? ["file", ...path.slice(2)] : path),
+  );
   const u = r.uploads[0];
   return c.json(
     {
@@ -54,8 +56,8 @@ datasetRoutes.post("/datasets/upload", async (c) => {
   );
 });
 
-datasetRoutes.post("/api/datasets/batch", async (c) => {
-  const body = await parseJsonBody(c, batchUploadBody);
+datasetRoutes.openapi(def.prepareBatchUpload, async (c) => {
+  const body = c.req.valid("json");
   const deps = datasetDeps(c);
   const r = await prepareUpload(deps, c.var.principal, new URL(c.req.url).origin, {
     datasetId: await batchTargetDataset(deps, c.var.principal, body),
@@ -76,39 +78,46 @@ datasetRoutes.post("/api/datasets/batch", async (c) => {
   );
 });
 
-for (const path of ["/datasets/:id/complete", "/api/datasets/:id/complete"]) {
-  datasetRoutes.post(path, async (c) => c.json(await completeUpload(datasetDeps(c), c.var.principal, c.req.param("id")!)));
-}
+datasetRoutes.openapi(def.completeUpload, async (c) => c.json(await completeUpload(datasetDeps(c), c.var.principal, c.req.valid("param").id), 200));
+datasetRoutes.openapi(def.completeUploadApi, async (c) => c.json(await completeUpload(datasetDeps(c), c.var.principal, c.req.valid("param").id), 200));
 
-datasetRoutes.get("/datasets", async (c) => {
-  const q = parseQuery(c, listDatasetsQuery);
-  return c.json(await listDatasets(c.var.db, c.var.principal, q));
-});
+datasetRoutes.openapi(def.listDatasets, async (c) =>
+  c.json(presentPage(await listDatasets(c.var.db, c.var.principal, c.req.valid("query")), presentDataset), 200),
+);
 
-datasetRoutes.get("/datasets/:id", async (c) => c.json(await getDataset(c.var.db, c.var.principal, c.req.param("id"))));
+datasetRoutes.openapi(def.getDataset, async (c) => c.json(presentDatasetDetail(await getDataset(c.var.db, c.var.principal, c.req.valid("param").id)), 200));
 
-datasetRoutes.delete("/datasets/:id", async (c) => {
-  await deleteDataset(datasetDeps(c), c.var.principal, c.req.param("id"));
+datasetRoutes.openapi(def.deleteDataset, async (c) => {
+  await deleteDataset(datasetDeps(c), c.var.principal, c.req.valid("param").id);
   return c.body(null, 204);
 });
 
-datasetRoutes.get("/datasets/:id/versions", async (c) => c.json(await listVersions(c.var.db, c.var.principal, c.req.param("id"))));
-
-datasetRoutes.delete("/datasets/:id/versions/:versionId", async (c) =>
-  c.json(await archiveVersion(datasetDeps(c), c.var.principal, c.req.param("id"), c.req.param("versionId"))),
+datasetRoutes.openapi(def.listVersions, async (c) =>
+  c.json({ items: (await listVersions(c.var.db, c.var.principal, c.req.valid("param").id)).map(presentVersion) }, 200),
 );
 
-datasetRoutes.get("/datasets/:id/preview", async (c) => {
-  const q = parseQuery(c, previewQuery);
-  return c.json(await previewRows(c.var.db, c.env.BUCKET, c.var.principal, c.req.param("id"), q));
+datasetRoutes.openapi(def.archiveVersion, async (c) => {
+  const { id, versionId } = c.req.valid("param");
+  return c.json(presentVersion(await archiveVersion(datasetDeps(c), c.var.principal, id, versionId)), 200);
 });
 
-datasetRoutes.post("/datasets/:id/rows/lookup", async (c) => {
-  const body = await parseJsonBody(c, lookupBody);
-  return c.json(await lookupRows(c.var.db, c.env.BUCKET, c.var.principal, c.req.param("id"), body));
-});
+datasetRoutes.openapi(def.previewRows, async (c) =>
+  c.json(await previewRows(c.var.db, c.env.BUCKET, c.var.principal, c.req.valid("param").id, c.req.valid("query")), 200),
+);
 
-datasetRoutes.get("/datasets/:id/models", async (c) => {
-  const q = parseQuery(c, z.object(pageQuery));
-  return c.json(await listModelsOfDataset(c.var.db, c.var.principal, c.req.param("id"), q));
+datasetRoutes.openapi(def.lookupRows, async (c) =>
+  c.json(await lookupRows(c.var.db, c.env.BUCKET, c.var.principal, c.req.valid("param").id, c.req.valid("json")), 200),
+);
+
+datasetRoutes.openapi(def.listModelsOfDataset, async (c) =>
+  c.json(presentPage(await listModelsOfDataset(c.var.db, c.var.principal, c.req.valid("param").id, c.req.valid("query")), presentModel), 200),
+);
+
+/** The signed-URL target; no API key (the token authorizes), and no principal. */
+datasetRoutes.openapi(def.receiveUpload, async (c) => {
+  const declared = c.req.header("Content-Length");
+  const length = Number(declared);
+  if (!declared || !Number.isInteger(length)) throw new HttpError(411, "Content-Length header required.");
+  const put = { contentType: c.req.header("Content-Type") ?? "", contentLength: length, body: c.req.raw.body };
+  return c.json(await receiveUpload(datasetDeps(c), c.req.valid("param").token, put), 200);
 });

@@ -3,46 +3,40 @@
  * and reports progress. Authenticated by the internal secret, never by an API key.
  */
 import { Hono, type MiddlewareHandler } from "hono";
-import { trainerMode } from "../../training/trainer-client";
 import { z } from "zod";
+import { bearerToken, sameSecret } from "../../auth/secrets";
 import { createDb } from "../../db/client";
 import { progressReportSchema } from "../../jobs/types";
 import * as control from "../../training/control-service";
 import type { AppEnv } from "../context";
-import { errorResponse, notAuthenticated, notFound } from "../errors";
-import { parseJsonBody, parseWith } from "../validation";
-
-export const internalRoutes = new Hono<AppEnv>();
-
-/**
- * On the public address the routes exist only for a trainer process that reaches the Worker over
- * HTTP (`npm start`) and for the test pool; in production the container reaches them through
- * `internalApp`, from inside the Worker, and the public address answers 404.
- */
-const onlyWithoutContainers: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (trainerMode(c.env) === "container") throw notFound();
-  await next();
-};
+import { errorResponse, HttpError, notAuthenticated, validationError } from "../errors";
+import { jsonBody } from "../request-body";
 
 const requireInternalSecret: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const given = c.req.header("Authorization")?.match(/^Bearer\s+(\S+)$/)?.[1] ?? "";
   const secret = c.env.INTERNAL_SECRET ?? "";
-  if (!secret || !(await sameSecret(given, secret))) throw notAuthenticated();
+  if (!secret || !(await sameSecret(bearerToken(c.req.header("Authorization")) ?? "", secret))) throw notAuthenticated();
   c.set("db", createDb(c.env.DB));
   await next();
 };
 
-/** Compare digests in constant time, so response timing says nothing about the secret. */
-async function sameSecret(a: string, b: string): Promise<boolean> {
-  const enc = new TextEncoder();
-  const [da, db] = await Promise.all([crypto.subtle.digest("SHA-256", enc.encode(a)), crypto.subtle.digest("SHA-256", enc.encode(b))]);
-  return crypto.subtle.timingSafeEqual(da, db);
+function parseWith<S extends z.ZodType>(schema: S, input: unknown, where: "query" | "path" | "body"): z.output<S> {
+  const r = schema.safeParse(input);
+  if (!r.success) throw validationError(r.error, where, input);
+  return r.data;
+}
+
+/** The JSON body (read by jsonBody), validated. */
+async function jsonOf<S extends z.ZodType>(c: { req: { json(): Promise<unknown> } }, schema: S): Promise<z.output<S>> {
+  return parseWith(schema, await c.req.json(), "body");
 }
 
 const jobIdParam = z.object({ id: z.uuid() });
 
-internalRoutes.use("/internal/*", requireInternalSecret);
-internalRoutes.use("/internal/jobs/:id/*", async (c, next) => {
+/** The control routes, for the public app (without containers) and the container's outbound handler. */
+export const internalApp = new Hono<AppEnv>();
+
+internalApp.use("/internal/*", requireInternalSecret);
+internalApp.use("/internal/jobs/:id/*", async (c, next) => {
   parseWith(jobIdParam, { id: c.req.param("id") }, "path");
   await next();
 });
@@ -60,52 +54,43 @@ const deps = (c: { var: AppEnv["Variables"]; env: Env }): control.ControlDeps =>
 });
 const attemptOf = (c: { req: { query(): Record<string, string> } }) => parseWith(attemptQuery, c.req.query(), "query").attempt;
 
-internalRoutes.get("/internal/jobs/:id/task", async (c) => c.json(await control.taskOf(deps(c), c.req.param("id"), attemptOf(c))));
+internalApp.get("/internal/jobs/:id/task", async (c) => c.json(await control.taskOf(deps(c), c.req.param("id"), attemptOf(c))));
 
-internalRoutes.get("/internal/jobs/:id/frame", async (c) => {
+internalApp.get("/internal/jobs/:id/frame", async (c) => {
   const obj = await control.readFrame(deps(c), c.req.param("id"), attemptOf(c));
   return new Response(obj.body, { headers: { "Content-Type": "application/octet-stream", "Content-Length": String(obj.size) } });
 });
 
-internalRoutes.get("/internal/jobs/:id/representation", async (c) => {
+internalApp.get("/internal/jobs/:id/representation", async (c) => {
   const obj = await control.readRepresentation(deps(c), c.req.param("id"), attemptOf(c));
   if (!obj) return c.json({ detail: "No representation is stored for this dataset version yet." }, 404);
   return new Response(obj.body, { headers: { "Content-Type": "application/json" } });
 });
 
-internalRoutes.put("/internal/jobs/:id/representation", async (c) => {
+internalApp.put("/internal/jobs/:id/representation", async (c) => {
   await control.writeRepresentation(deps(c), c.req.param("id"), attemptOf(c), await c.req.arrayBuffer());
   return c.body(null, 204);
 });
 
-internalRoutes.put("/internal/jobs/:id/artifacts/:file", async (c) => {
+internalApp.put("/internal/jobs/:id/artifacts/:file", async (c) => {
   await control.writeArtifact(deps(c), c.req.param("id"), attemptOf(c), c.req.param("file"), await c.req.arrayBuffer());
   return c.body(null, 204);
 });
 
-internalRoutes.post("/internal/jobs/:id/report", async (c) => {
-  const { attempt, ...report } = await parseJsonBody(c, reportBody);
+internalApp.post("/internal/jobs/:id/report", jsonBody, async (c) => {
+  const { attempt, ...report } = await jsonOf(c, reportBody);
   return c.json(await control.reportProgress(deps(c), c.req.param("id"), attempt, report));
 });
 
-internalRoutes.post("/internal/jobs/:id/succeed", async (c) => {
-  const body = await parseJsonBody(c, succeedBody);
+internalApp.post("/internal/jobs/:id/succeed", jsonBody, async (c) => {
+  const body = await jsonOf(c, succeedBody);
   return c.json(await control.succeedTraining(deps(c), c.req.param("id"), body.attempt, body.output));
 });
 
-internalRoutes.post("/internal/jobs/:id/fail", async (c) => {
-  const { attempt, ...f } = await parseJsonBody(c, failBody);
+internalApp.post("/internal/jobs/:id/fail", jsonBody, async (c) => {
+  const { attempt, ...f } = await jsonOf(c, failBody);
   return c.json(await control.failTraining(deps(c), c.req.param("id"), attempt, f));
 });
 
-// Mounted last: Hono copies the routes that exist when `route` is called.
-/** The same routes for the trainer container's outbound handler (no public-address guard). */
-export const internalApp = new Hono<AppEnv>();
-internalApp.route("/", internalRoutes);
 internalApp.onError((err, c) => errorResponse(c, err));
-internalApp.notFound((c) => errorResponse(c, notFound()));
-
-/** What the public app mounts. */
-export const publicInternalRoutes = new Hono<AppEnv>();
-publicInternalRoutes.use("/internal/*", onlyWithoutContainers);
-publicInternalRoutes.route("/", internalRoutes);
+internalApp.notFound((c) => errorResponse(c, new HttpError(404, "Not found")));

@@ -1,40 +1,25 @@
-import { Hono } from "hono";
-import { z } from "zod";
-import { conflict } from "../errors";
+import { Conflict } from "../../core/errors";
 import { cancelJob, findJob, getJobDetail, listJobs, retryJob } from "../../jobs/service";
-import { JOB_STATUSES, JOB_TYPES } from "../../jobs/types";
-import type { AppEnv } from "../context";
+import * as def from "../definitions/jobs";
 import { jobDeps } from "../deps";
-import { pageQuery } from "../pagination";
-import { parseJsonBody, parseQuery } from "../validation";
+import { presentJob } from "../presenters/jobs";
+import { presentPage } from "../presenters/page";
+import { apiRouter } from "../router";
 
-export const jobRoutes = new Hono<AppEnv>();
+export const jobRoutes = apiRouter();
 
-const listJobsQuery = z.object({
-  ...pageQuery,
-  type: z.enum(JOB_TYPES).optional(),
-  status: z.enum(JOB_STATUSES).optional(),
-  model_id: z.string().optional(),
-  dataset_id: z.string().optional(),
-});
+jobRoutes.openapi(def.listJobs, async (c) => c.json(presentPage(await listJobs(c.var.db, c.var.principal, c.req.valid("query")), presentJob), 200));
 
-const explainBody = z.object({
-  ids: z.array(z.union([z.number().int(), z.string().min(1)])).min(1).max(500),
-});
+jobRoutes.openapi(def.getJob, async (c) => c.json(presentJob(await getJobDetail(jobDeps(c), c.var.principal, c.req.valid("param").id)), 200));
 
-jobRoutes.get("/jobs", async (c) => c.json(await listJobs(c.var.db, c.var.principal, parseQuery(c, listJobsQuery))));
+jobRoutes.openapi(def.cancelJob, async (c) => c.json(await cancelJob(jobDeps(c), c.var.principal, c.req.valid("param").id), 200));
 
-jobRoutes.get("/jobs/:id", async (c) => c.json(await getJobDetail(jobDeps(c), c.var.principal, c.req.param("id"))));
+jobRoutes.openapi(def.retryJob, async (c) => c.json(await retryJob(jobDeps(c), c.var.principal, c.req.valid("param").id), 201));
 
-jobRoutes.post("/jobs/:id/cancel", async (c) => c.json(await cancelJob(jobDeps(c), c.var.principal, c.req.param("id"))));
-
-jobRoutes.post("/jobs/:id/retry", async (c) => c.json(await retryJob(jobDeps(c), c.var.principal, c.req.param("id")), 201));
-
-jobRoutes.post("/jobs/:id/explain", async (c) => {
-  const job = await findJob(c.var.db, c.var.principal, c.req.param("id"));
-  await parseJsonBody(c, explainBody);
+jobRoutes.openapi(def.explainJob, async (c) => {
+  const job = await findJob(c.var.db, c.var.principal, c.req.valid("param").id);
   // Explanations attach to completed inference jobs, which arrive with the inference issue.
-  throw conflict(
+  throw new Conflict(
     job.type === "infer_sync" || job.type === "infer_batch"
       ? "Explanations of inference jobs are not available in this version of the service yet."
       : `Only inference jobs can be explained; this job is a ${job.type} job.`,

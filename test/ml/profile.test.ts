@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { profileFrame } from "../../src/ingest/profile";
-import { csv } from "./helpers";
+import { profileFrame } from "../../src/ml/profile";
+import { csv } from "../ingest/helpers";
 
 describe("profileFrame", () => {
   it("summarises numeric columns with min, max, mean, sample std and counts", async () => {

@@ -1,22 +1,21 @@
-import { publicJobId } from "./ids";
-import type { JobRecord } from "./types";
+/** Jobs as the API shows them (schemas in ../schemas/jobs). */
+import type { z } from "@hono/zod-openapi";
+import { publicJobId } from "../../jobs/ids";
+import type { JobWithRefs, RefLookup } from "../../jobs/service";
+import type { JobRecord } from "../../jobs/types";
+import type { ModelType } from "../../models/types";
+import type { JobDetail } from "../schemas/jobs";
 
-export interface DatasetRef {
+interface DatasetRef {
   id: string;
   version_id: string;
   version_number: number;
   archived: boolean;
 }
-export interface ModelRef {
+interface ModelRef {
   id: string;
   version_id: string;
   version_number: number;
-}
-
-/** Version references a job detail needs, looked up in bulk by the caller. */
-export interface RefLookup {
-  datasetVersions: Map<string, { datasetId: string; version: number; archived: boolean }>;
-  modelVersions: Map<string, { modelId: string; version: number }>;
 }
 
 function datasetRef(job: JobRecord, refs: RefLookup): DatasetRef | null {
@@ -31,7 +30,7 @@ function modelRef(job: JobRecord, refs: RefLookup): ModelRef | null {
   return { id: v.modelId, version_id: job.modelVersionId, version_number: v.version };
 }
 
-function resources(job: JobRecord, refs: RefLookup): Record<string, unknown> | null {
+function resources(job: JobRecord, refs: RefLookup): z.input<typeof JobDetail>["resources"] {
   switch (job.type) {
     case "dataset_ingest":
       return { type: "dataset_ingest", dataset: datasetRef(job, refs) };
@@ -47,7 +46,7 @@ function resources(job: JobRecord, refs: RefLookup): Record<string, unknown> | n
 }
 
 /** The job detail of the interface. */
-export function presentJob(job: JobRecord, refs: RefLookup): Record<string, unknown> {
+export function presentJob({ job, refs }: JobWithRefs): z.input<typeof JobDetail> {
   const isTrain = job.type === "train";
   return {
     id: publicJobId(job.id),
@@ -60,7 +59,7 @@ export function presentJob(job: JobRecord, refs: RefLookup): Record<string, unkn
       ? { principal_type: job.principalType, user_id: job.userId, api_key_id: job.apiKeyId }
       : null,
     actor_name: job.actorName,
-    model_type: job.modelType,
+    model_type: job.modelType as ModelType | null,
     model_id: job.modelId,
     dataset_id: job.datasetId,
     dataset_name: job.datasetName,

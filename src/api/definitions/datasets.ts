@@ -1,0 +1,202 @@
+/** The dataset routes as OpenAPI definitions: paths, request schemas, responses. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { BATCH_UPLOAD_MAX_FILES, DESCRIPTION_MAX_CHARS, DIRECT_UPLOAD_MAX_BYTES, MULTIPART_SLACK_BYTES, NAME_MAX_CHARS, PREVIEW_ROWS, ROW_IDS_MAX } from "../../core/limits";
+import { directUploadTooLarge } from "../../datasets/upload-file";
+import { pageQuery } from "../pagination";
+import { jsonBody, limitBody, multipartOnly } from "../request-body";
+import { AUTH_ERRORS, errorResponses } from "../schemas/common";
+import {
+  BatchUploadPrepared,
+  DatasetDetail,
+  DatasetPage,
+  DatasetPreview,
+  DatasetRowLookup,
+  DatasetUploadStarted,
+  DatasetVersion,
+  DatasetVersionList,
+  FileReceived,
+  SignedUploadPrepared,
+  UploadCompleted,
+} from "../schemas/datasets";
+import { ModelPage } from "../schemas/models";
+
+const TAG = ["Datasets"];
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+const jsonRequest = <T extends z.ZodType>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
+
+const name = z.string().trim().min(1).max(NAME_MAX_CHARS);
+const description = z.string().max(DESCRIPTION_MAX_CHARS).optional();
+const datasetIdParam = z.object({ id: z.string().openapi({ param: { name: "id", in: "path" }, description: "Dataset id" }) });
+const versionIdParam = z.object({ id: z.string().openapi({ param: { name: "id", in: "path" }, description: "Dataset version id" }) });
+
+const directUploadForm = z.object({
+  file: z.file().openapi({ type: "string", format: "binary", description: "CSV (.csv, .tsv, .txt) or Parquet, at most 30 MB" }),
+  dataset_name: name.optional().openapi({ description: "Name of the new dataset (required unless dataset_id is given)" }),
+  dataset_id: z.uuid().optional().openapi({ description: "Add a version to this dataset instead of creating one" }),
+  description,
+});
+
+const fileSpec = z.object({
+  filename: z.string().trim().min(1).max(255),
+  bytes: z.number().int().min(1),
+  content_type: z.string().trim().min(1).max(200),
+});
+
+const prepareUploadBody = z
+  .object({ dataset_name: name.optional(), dataset_id: z.uuid().optional(), description, file: fileSpec })
+  .openapi({ example: { dataset_name: "customer_churn", file: { filename: "churn.csv", bytes: 73400320, content_type: "text/csv" } } });
+
+const batchUploadBody = z.object({
+  files: z
+    .array(fileSpec.extend({ checksum_sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters") }))
+    .min(1)
+    .max(BATCH_UPLOAD_MAX_FILES),
+  dataset_name: name.optional(),
+  dataset_id: z.uuid().optional(),
+  table_name: z.string().max(NAME_MAX_CHARS).optional(),
+  description,
+  overrides: z.boolean().optional().openapi({ description: "Add a version to the newest dataset of the same name instead of creating one" }),
+});
+
+const rowIds = z.array(z.union([z.number().int(), z.string().min(1)])).min(1).max(ROW_IDS_MAX);
+
+export const createDataset = createRoute({
+  method: "post",
+  path: "/datasets",
+  tags: TAG,
+  summary: "Create a dataset (or a new version of one) from a direct upload",
+  middleware: [
+    limitBody(DIRECT_UPLOAD_MAX_BYTES + MULTIPART_SLACK_BYTES, directUploadTooLarge),
+    multipartOnly("Send the file as multipart/form-data with a 'file' part and a 'dataset_name' field."),
+  ] as const,
+  request: {
+    headers: z.object({ "idempotency-key": z.string().max(200).optional().openapi({ description: "Repeat the request safely: the first answer is returned again" }) }),
+    body: { required: true, content: { "multipart/form-data": { schema: directUploadForm } } },
+  },
+  responses: {
+    201: json(DatasetUploadStarted, "The version is created and its ingest job queued"),
+    ...errorResponses(...AUTH_ERRORS, 400, 404, 409, 413, 415, 422),
+  },
+});
+
+export const prepareUpload = createRoute({
+  method: "post",
+  path: "/datasets/upload",
+  tags: TAG,
+  summary: "Prepare a signed-URL upload (files over 30 MB)",
+  middleware: [jsonBody] as const,
+  request: { body: jsonRequest(prepareUploadBody) },
+  responses: { 201: json(SignedUploadPrepared, "PUT the file to upload_url, then complete the upload"), ...errorResponses(...AUTH_ERRORS, 404, 415, 422) },
+});
+
+export const prepareBatchUpload = createRoute({
+  method: "post",
+  path: "/api/datasets/batch",
+  tags: TAG,
+  summary: "Prepare a signed-URL upload of several files with checksums",
+  middleware: [jsonBody] as const,
+  request: { body: jsonRequest(batchUploadBody) },
+  responses: { 201: json(BatchUploadPrepared, "One signed URL per file"), ...errorResponses(...AUTH_ERRORS, 404, 415, 422) },
+});
+
+const completion = {
+  method: "post" as const,
+  tags: TAG,
+  summary: "Complete a signed-URL upload and start ingestion",
+  description: "Authenticated by `Authorization: Bearer` or, on this endpoint only, `X-API-Key`.",
+  security: [{ bearer: [] }, { apiKey: [] }] as Record<string, string[]>[],
+  request: { params: versionIdParam },
+  responses: { 200: json(UploadCompleted, "Ingestion started (or the job failed: a file did not verify)"), ...errorResponses(...AUTH_ERRORS, 404, 409) },
+};
+export const completeUpload = createRoute({ ...completion, path: "/datasets/{id}/complete" });
+export const completeUploadApi = createRoute({ ...completion, path: "/api/datasets/{id}/complete" });
+
+export const listDatasets = createRoute({
+  method: "get",
+  path: "/datasets",
+  tags: TAG,
+  summary: "List datasets, newest first",
+  request: { query: z.object({ ...pageQuery, search: z.string().max(200).optional().openapi({ description: "Case-insensitive substring of the name" }) }) },
+  responses: { 200: json(DatasetPage, "A page of datasets"), ...errorResponses(...AUTH_ERRORS, 422) },
+});
+
+export const getDataset = createRoute({
+  method: "get",
+  path: "/datasets/{id}",
+  tags: TAG,
+  summary: "Dataset detail with the column profile of its current version",
+  request: { params: datasetIdParam },
+  responses: { 200: json(DatasetDetail, "The dataset"), ...errorResponses(...AUTH_ERRORS, 404) },
+});
+
+export const deleteDataset = createRoute({
+  method: "delete",
+  path: "/datasets/{id}",
+  tags: TAG,
+  summary: "Delete a dataset, its versions and their files",
+  request: { params: datasetIdParam },
+  responses: { 204: { description: "Deleted" }, ...errorResponses(...AUTH_ERRORS, 404) },
+});
+
+export const listVersions = createRoute({
+  method: "get",
+  path: "/datasets/{id}/versions",
+  tags: TAG,
+  summary: "List a dataset's versions, newest first",
+  request: { params: datasetIdParam },
+  responses: { 200: json(DatasetVersionList, "The versions"), ...errorResponses(...AUTH_ERRORS, 404) },
+});
+
+export const archiveVersion = createRoute({
+  method: "delete",
+  path: "/datasets/{id}/versions/{versionId}",
+  tags: TAG,
+  summary: "Archive (soft-delete) a dataset version",
+  request: { params: datasetIdParam.extend({ versionId: z.string().openapi({ param: { name: "versionId", in: "path" } }) }) },
+  responses: { 200: json(DatasetVersion, "The archived version"), ...errorResponses(...AUTH_ERRORS, 404) },
+});
+
+export const previewRows = createRoute({
+  method: "get",
+  path: "/datasets/{id}/preview",
+  tags: TAG,
+  summary: "The first rows of the latest ready version (or of the version named)",
+  request: {
+    params: datasetIdParam,
+    query: z.object({ limit: z.coerce.number().int().min(1).max(PREVIEW_ROWS).default(20), dataset_version_id: z.uuid().optional() }),
+  },
+  responses: { 200: json(DatasetPreview, "The rows"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
+});
+
+export const lookupRows = createRoute({
+  method: "post",
+  path: "/datasets/{id}/rows/lookup",
+  tags: TAG,
+  summary: "Rows by their ingest-time id",
+  middleware: [jsonBody] as const,
+  request: { params: datasetIdParam, body: jsonRequest(z.object({ ids: rowIds, dataset_version_id: z.uuid().optional() })) },
+  responses: { 200: json(DatasetRowLookup, "The rows found, and the ids that were not"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
+});
+
+export const listModelsOfDataset = createRoute({
+  method: "get",
+  path: "/datasets/{id}/models",
+  tags: TAG,
+  summary: "Models trained on any version of the dataset, newest first",
+  request: { params: datasetIdParam, query: z.object(pageQuery) },
+  responses: { 200: json(ModelPage, "A page of models"), ...errorResponses(...AUTH_ERRORS, 404, 422) },
+});
+
+export const receiveUpload = createRoute({
+  method: "put",
+  path: "/uploads/{token}",
+  tags: TAG,
+  summary: "The signed upload URL: PUT one file's bytes",
+  description: "No API key: the signed token in the path authorizes. Content-Type and Content-Length must be those declared when the upload was prepared.",
+  security: [],
+  request: {
+    params: z.object({ token: z.string().openapi({ param: { name: "token", in: "path" } }) }),
+    body: { required: true, content: { "*/*": { schema: z.string().openapi({ type: "string", format: "binary" }) } } },
+  },
+  responses: { 200: json(FileReceived, "The file is stored"), ...errorResponses(400, 403, 404, 409, 411) },
+});

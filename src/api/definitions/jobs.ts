@@ -1,0 +1,74 @@
+/** The job routes as OpenAPI definitions: paths, request schemas, responses. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { ROW_IDS_MAX } from "../../core/limits";
+import { JOB_STATUSES, JOB_TYPES } from "../../jobs/types";
+import { pageQuery } from "../pagination";
+import { jsonBody } from "../request-body";
+import { AUTH_ERRORS, errorResponses } from "../schemas/common";
+import { JobCanceled, JobDetail, JobPage, JobRetried } from "../schemas/jobs";
+
+const TAG = ["Jobs"];
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+const jobIdParam = z.object({
+  id: z.string().openapi({ param: { name: "id", in: "path" }, description: "Job id: the public form job_<32 hex> or the plain UUID" }),
+});
+
+export const listJobs = createRoute({
+  method: "get",
+  path: "/jobs",
+  tags: TAG,
+  summary: "List jobs, newest first",
+  request: {
+    query: z.object({
+      ...pageQuery,
+      type: z.enum(JOB_TYPES).optional(),
+      status: z.enum(JOB_STATUSES).optional(),
+      model_id: z.string().optional(),
+      dataset_id: z.string().optional(),
+    }),
+  },
+  responses: { 200: json(JobPage, "A page of jobs"), ...errorResponses(...AUTH_ERRORS, 422) },
+});
+
+export const getJob = createRoute({
+  method: "get",
+  path: "/jobs/{id}",
+  tags: TAG,
+  summary: "Job detail, with live progress",
+  request: { params: jobIdParam },
+  responses: { 200: json(JobDetail, "The job"), ...errorResponses(...AUTH_ERRORS, 404) },
+});
+
+export const cancelJob = createRoute({
+  method: "post",
+  path: "/jobs/{id}/cancel",
+  tags: TAG,
+  summary: "Cancel a queued or running job (best effort)",
+  request: { params: jobIdParam },
+  responses: { 200: json(JobCanceled, "Canceled"), ...errorResponses(...AUTH_ERRORS, 404, 409) },
+});
+
+export const retryJob = createRoute({
+  method: "post",
+  path: "/jobs/{id}/retry",
+  tags: TAG,
+  summary: "Retry a failed job as a new job with the same parameters",
+  request: { params: jobIdParam },
+  responses: { 201: json(JobRetried, "The new job, queued"), ...errorResponses(...AUTH_ERRORS, 404, 409) },
+});
+
+export const explainJob = createRoute({
+  method: "post",
+  path: "/jobs/{id}/explain",
+  tags: TAG,
+  summary: "Explain rows of a completed inference job (not available in this version: 409)",
+  middleware: [jsonBody] as const,
+  request: {
+    params: jobIdParam,
+    body: {
+      required: true,
+      content: { "application/json": { schema: z.object({ ids: z.array(z.union([z.number().int(), z.string().min(1)])).min(1).max(ROW_IDS_MAX) }) } },
+    },
+  },
+  responses: { 202: json(JobDetail, "The explanation job"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
+});

@@ -1,0 +1,156 @@
+/** The model routes as OpenAPI definitions: paths, request schemas, responses. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { DESCRIPTION_MAX_CHARS, DIRECT_UPLOAD_MAX_BYTES, MULTIPART_SLACK_BYTES, NAME_MAX_CHARS } from "../../core/limits";
+import { OUTPUT_FORMATS } from "../../inference/output";
+import { inferenceFileTooLarge } from "../../models/infer";
+import { MODEL_STATUSES } from "../../models/status";
+import { MODEL_TYPES } from "../../models/types";
+import { pageQuery } from "../pagination";
+import { jsonBody, limitBody, multipartOnly } from "../request-body";
+import { AUTH_ERRORS, errorResponses } from "../schemas/common";
+import { Model, ModelPage, ModelVersionList, SyncInferenceResult, TrainingStarted } from "../schemas/models";
+
+const TAG = ["Models"];
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+const jsonRequest = <T extends z.ZodType>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
+const idempotencyKey = z.object({
+  "idempotency-key": z.string().max(200).optional().openapi({ description: "Repeat the request safely: the first answer is returned again" }),
+});
+
+const id = z.string().min(1).max(100);
+const modelIdParam = z.object({ id: z.string().openapi({ param: { name: "id", in: "path" }, description: "Model id" }) });
+
+const trainBody = z
+  .object({
+    model_name: z.string().trim().min(1).max(NAME_MAX_CHARS),
+    model_type: z.enum(MODEL_TYPES),
+    dataset_id: id.optional().openapi({ description: "Train on the latest ready version of this dataset (exactly one of dataset_id, dataset_version_id)" }),
+    dataset_version_id: id.optional(),
+    label_column: z.string().min(1).max(500).optional().openapi({ description: "Target column; prediction and causal models" }),
+    input_columns: z.array(z.string().min(1).max(500)).min(1).max(10_000).optional().openapi({ description: "Default: every usable column" }),
+    description: z.string().max(DESCRIPTION_MAX_CHARS).optional(),
+    params: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({
+        description:
+          "Model-type parameters. Prediction: task (classification | regression), learning_rate, num_leaves, max_depth, max_rounds, early_stopping_rounds, min_data_in_leaf, l2, subsample, feature_fraction, seed, validation_fraction",
+      }),
+  })
+  .strict()
+  .openapi({ example: { model_name: "churn-predictor", model_type: "prediction", dataset_id: "3f1c2a9e-7b4d-4c1e-9a2f-5d6e7f8a9b0c", label_column: "churned" } });
+
+const retrainBody = z
+  .object({ dataset_id: id.optional(), dataset_version_id: id.optional() })
+  .strict()
+  .openapi({ description: "Exactly one of dataset_id or dataset_version_id" });
+
+const inferForm = z.object({
+  file: z.file().openapi({ type: "string", format: "binary", description: "CSV or Parquet, at most 30 MB; extra columns are ignored, missing ones count as missing" }),
+  output_type: z.enum(OUTPUT_FORMATS).default("json").openapi({ description: "json (predictions in the answer), csv or parquet (a file)" }),
+  model_version_id: z.string().min(1).optional().openapi({ description: "Default: the latest ready version" }),
+});
+
+export const train = createRoute({
+  method: "post",
+  path: "/models/train",
+  tags: TAG,
+  summary: "Train a new model",
+  middleware: [jsonBody] as const,
+  request: { headers: idempotencyKey, body: jsonRequest(trainBody) },
+  responses: { 201: json(TrainingStarted, "The model, its first version and the queued training job"), ...errorResponses(...AUTH_ERRORS, 409, 422) },
+});
+
+export const retrain = createRoute({
+  method: "post",
+  path: "/models/{id}/retrain",
+  tags: TAG,
+  summary: "Train a new version on new data, with the previous version's configuration",
+  middleware: [jsonBody] as const,
+  request: { params: modelIdParam, headers: idempotencyKey, body: jsonRequest(retrainBody) },
+  responses: { 201: json(TrainingStarted, "The new version and its queued training job"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
+});
+
+export const listModels = createRoute({
+  method: "get",
+  path: "/models",
+  tags: TAG,
+  summary: "List models, newest first",
+  request: {
+    query: z.object({
+      ...pageQuery,
+      model_type: z.enum(MODEL_TYPES).optional(),
+      dataset_id: z.string().min(1).optional().openapi({ description: "Models with a version trained on this dataset" }),
+      status: z.enum(MODEL_STATUSES).optional(),
+    }),
+  },
+  responses: { 200: json(ModelPage, "A page of models"), ...errorResponses(...AUTH_ERRORS, 422) },
+});
+
+export const getModel = createRoute({
+  method: "get",
+  path: "/models/{id}",
+  tags: TAG,
+  summary: "Model detail",
+  request: { params: modelIdParam },
+  responses: { 200: json(Model, "The model"), ...errorResponses(...AUTH_ERRORS, 404) },
+});
+
+export const deleteModel = createRoute({
+  method: "delete",
+  path: "/models/{id}",
+  tags: TAG,
+  summary: "Delete a model, its versions and their artifacts",
+  request: { params: modelIdParam },
+  responses: { 204: { description: "Deleted" }, ...errorResponses(...AUTH_ERRORS, 404) },
+});
+
+export const listModelVersions = createRoute({
+  method: "get",
+  path: "/models/{id}/versions",
+  tags: TAG,
+  summary: "List a model's versions, newest first",
+  request: { params: modelIdParam },
+  responses: { 200: json(ModelVersionList, "The versions"), ...errorResponses(...AUTH_ERRORS, 404) },
+});
+
+export const getArtifact = createRoute({
+  method: "get",
+  path: "/models/{id}/versions/{version}/artifact",
+  tags: TAG,
+  summary: "Download a ready version's ONNX graph, or its featurizer",
+  request: {
+    params: modelIdParam.extend({ version: z.string().openapi({ param: { name: "version", in: "path" }, description: "Version number or version id" }) }),
+    query: z.object({ part: z.enum(["onnx", "featurizer"]).default("onnx").openapi({ description: "onnx (the model; the featurizer is in its metadata) or featurizer (JSON)" }) }),
+  },
+  responses: {
+    200: {
+      description: "The file",
+      content: { "application/octet-stream": { schema: z.string().openapi({ type: "string", format: "binary" }) }, "application/json": { schema: z.record(z.string(), z.unknown()) } },
+    },
+    ...errorResponses(...AUTH_ERRORS, 404, 409, 422),
+  },
+});
+
+export const infer = createRoute({
+  method: "post",
+  path: "/models/{id}/infer",
+  tags: ["Inference"],
+  summary: "Synchronous inference on an uploaded file",
+  middleware: [
+    limitBody(DIRECT_UPLOAD_MAX_BYTES + MULTIPART_SLACK_BYTES, inferenceFileTooLarge),
+    multipartOnly("Send the file as multipart/form-data with a 'file' part (and optionally 'output_type', 'model_version_id')."),
+  ] as const,
+  request: { params: modelIdParam, body: { required: true, content: { "multipart/form-data": { schema: inferForm } } } },
+  responses: {
+    200: {
+      description: "json: the predictions in `data`; csv and parquet: the file, with the job in X-Job-Id",
+      content: {
+        "application/json": { schema: SyncInferenceResult },
+        "text/csv": { schema: z.string() },
+        "application/vnd.apache.parquet": { schema: z.string().openapi({ type: "string", format: "binary" }) },
+      },
+    },
+    ...errorResponses(...AUTH_ERRORS, 400, 404, 409, 413, 415, 422),
+  },
+});

@@ -1,0 +1,51 @@
+/** Models and their versions as the API shows them (schemas in ../schemas/models). */
+import type { z } from "@hono/zod-openapi";
+import type { ModelConfig, ModelVersionRow } from "../../models/records";
+import type { ModelWithVersions } from "../../models/queries";
+import { currentVersion, type ModelStatus, modelStatus } from "../../models/status";
+import type { ModelType } from "../../models/types";
+import type { Model, ModelVersion } from "../schemas/models";
+
+type Metrics = Record<string, number | null>;
+
+function versionMetrics(v: ModelVersionRow | undefined): Metrics {
+  return v?.metricsJson ? (JSON.parse(v.metricsJson) as Metrics) : {};
+}
+
+/** The model detail of the interface (list items have the same shape). */
+export function presentModel({ model: m, versions, datasetNames }: ModelWithVersions): z.input<typeof Model> {
+  const current = currentVersion(versions);
+  const metrics = versionMetrics(current);
+  return {
+    model_id: m.id,
+    model_name: m.name,
+    description: m.description,
+    model_type: m.modelType as ModelType,
+    status: modelStatus(current) as ModelStatus,
+    current_metrics: metrics,
+    current_version: current ? { version_id: current.id, version: current.version, status: current.status, metrics } : null,
+    training_dataset_id: current?.datasetId ?? null,
+    training_dataset_name: current ? (datasetNames.get(current.datasetId) ?? null) : null,
+    ...(m.modelType === "prediction" && m.labelColumn !== null ? { label_column: m.labelColumn } : {}),
+    created_at: m.createdAt,
+    updated_at: m.updatedAt,
+  };
+}
+
+export function presentModelVersion(v: ModelVersionRow): z.input<typeof ModelVersion> {
+  const config = JSON.parse(v.configJson) as Partial<ModelConfig>;
+  return {
+    model_version_id: v.id,
+    model_id: v.modelId,
+    version: v.version,
+    status: v.status,
+    created_at: v.createdAt,
+    updated_at: v.updatedAt,
+    dataset_id: v.datasetId,
+    dataset_version_id: v.datasetVersionId,
+    metrics: versionMetrics(v),
+    input_columns: config.input_columns ?? null,
+    params: config.params ?? {},
+    error_message: v.errorMessage,
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * Every limit of the service in one place: sizes, counts and budgets that the API promises or
+ * that keep a Worker inside its 128 MB. Change one here and every check and message follows.
+ */
+
+const MB = 1024 * 1024;
+
+// ── Files ───────────────────────────────────────────────────────────────────────────────────────
+
+/** Direct uploads (multipart): POST /datasets and the inference uploads (the interface's 30 MB). */
+export const DIRECT_UPLOAD_MAX_BYTES = 30 * MB;
+/** A multipart body carries some bytes beyond the file itself (boundaries, the other fields). */
+export const MULTIPART_SLACK_BYTES = 1 * MB;
+/**
+ * Signed-URL uploads go through the Worker's own PUT route, so they are bounded by the Worker
+ * request-size limit (100 MB on the smallest plan).
+ */
+export const SIGNED_UPLOAD_MAX_BYTES = 100 * MB;
+/** How long a signed upload URL stays valid. */
+export const UPLOAD_URL_TTL_S = 60 * 60;
+/** Files one batch upload may name. */
+export const BATCH_UPLOAD_MAX_FILES = 100;
+/**
+ * What one Worker invocation parses (128 MB of memory). Measured on a 29 MB CSV of 1 M rows: a
+ * 63 MB frame and +95 MB peak while reading, so about the direct-upload limit fits for CSV.
+ * Bigger inputs belong to the trainer container; until it ingests, they are refused clearly.
+ */
+export const WORKER_INGEST_MAX_BYTES = 32 * MB;
+
+// ── Tables ──────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Cells (rows × columns, counting the row id) of one frame read in the Worker: numeric storage
+ * costs 8 bytes a cell, so ≈ 80 MB of frame. File size does not bound it (a 30 MB Parquet file can
+ * declare tens of millions of rows), so the readers count cells. The trainer may pass more.
+ */
+export const MAX_FRAME_CELLS = 10_000_000;
+/**
+ * Cells one synchronous inference call reads: with the featurized matrix and the response it
+ * must fit the Worker's 128 MB. Half the ingestion budget; an estimate, not measured.
+ */
+export const INFER_MAX_CELLS = 5_000_000;
+/** A table needs at least this many columns besides a generated id (a label and a feature). */
+export const MIN_COLUMNS = 2;
+/** Wider tables are refused: almost always a transposed table or a wrong delimiter. */
+export const MAX_COLUMNS = 2000;
+/** One CSV record (an unclosed quote would otherwise make the rest of the file one record). */
+export const MAX_RECORD_CHARS = 8 * MB;
+/** Rows of the stored head of a table, which answers every preview. */
+export const PREVIEW_ROWS = 500;
+/** Classes a classification label may have. */
+export const MAX_CLASSES = 100;
+
+// ── Requests ────────────────────────────────────────────────────────────────────────────────────
+
+/** Page size of every paged list. */
+export const PAGE_SIZE_DEFAULT = 50;
+export const PAGE_SIZE_MAX = 200;
+/** Row ids per look-up or explanation request. */
+export const ROW_IDS_MAX = 500;
+/** Names and descriptions of datasets and models. */
+export const NAME_MAX_CHARS = 200;
+export const DESCRIPTION_MAX_CHARS = 2000;
+/** Seconds a rate-limited client is told to wait (the limit itself is in wrangler.toml). */
+export const RATE_LIMIT_RETRY_AFTER_S = 10;
+
+// ── Jobs ────────────────────────────────────────────────────────────────────────────────────────
+
+/** Points kept in a job's metrics history (older ones thinned out, see jobs/metrics-history). */
+export const MAX_HISTORY_POINTS = 200;
+/** Metric points in one progress report from a trainer (it batches them between reports). */
+export const MAX_POINTS_PER_REPORT = 500;
+
+// ── Memory of one Worker isolate ────────────────────────────────────────────────────────────────
+
+/** ONNX sessions kept per isolate, by count and by model bytes. */
+export const MAX_CACHED_SESSIONS = 32;
+export const MAX_CACHED_SESSION_BYTES = 48 * MB;
+/** Parsed featurizers kept per isolate. */
+export const MAX_CACHED_ARTIFACTS = 64;

@@ -1,0 +1,76 @@
+/**
+ * How a job's attempts run, in one place for the queue consumer, the trainer's control service and
+ * the job's Durable Object: how many attempts, the back-off between them, what a failure leads
+ * to, and what the watchdog does with a job that went quiet.
+ */
+import type { JobObject } from "./job-object";
+import type { JobStatus } from "./types";
+
+/** Deliveries that may start a job's work (and re-sends of a message that was lost). */
+export const MAX_ATTEMPTS = 3;
+
+/** Back-off between attempts after a transient error: 5 s, 10 s, 20 s … */
+export const retryDelaySeconds = (attempt: number) => 5 * 2 ** Math.max(0, attempt - 1);
+
+/** Why an attempt did not finish: `permanent` when retrying cannot help (bad input, bad data). */
+export interface Failure {
+  message: string;
+  permanent: boolean;
+}
+
+export type Settlement = { action: "fail"; message: string } | { action: "retry"; reason: string; delaySeconds: number };
+
+/** A failed attempt ends the job (permanent, or the last attempt) or queues it again after a back-off. */
+export function settleFailure(attempt: number, f: Failure): Settlement {
+  if (f.permanent) return { action: "fail", message: f.message };
+  if (attempt >= MAX_ATTEMPTS) return { action: "fail", message: `The job failed after ${attempt} attempts: ${f.message}` };
+  return { action: "retry", reason: `Attempt ${attempt} failed (${f.message}); retrying.`, delaySeconds: retryDelaySeconds(attempt) };
+}
+
+/**
+ * Record a failed attempt on the job's object: fail it, or put it back to queued and have it
+ * delivered again after the back-off (`redeliver`: a queue retry, or a new message). False when
+ * the object refused (the job was canceled or taken over meanwhile): nothing to redeliver then.
+ */
+export async function recordFailure(
+  jobObj: Pick<JobObject, "fail" | "requeue">,
+  attempt: number,
+  f: Failure,
+  redeliver: (delaySeconds: number) => void | Promise<void>,
+): Promise<boolean> {
+  const s = settleFailure(attempt, f);
+  if (s.action === "fail") return jobObj.fail(s.message, attempt);
+  const ok = await jobObj.requeue(s.reason, attempt);
+  if (ok) await redeliver(s.delaySeconds);
+  return ok;
+}
+
+export type WatchdogAction = { action: "fail"; message: string } | { action: "redispatch"; note: string | null } | { action: "none" };
+
+/**
+ * What the watchdog does when a job's deadline passed: an upload never completed fails; a queued
+ * job nobody picked up is sent again; a running job whose worker went silent is restarted; both
+ * until the attempts are used up.
+ */
+export function onWatchdogDeadline(
+  status: JobStatus,
+  counts: { dispatches: number; attempts: number },
+  silentSeconds: number,
+): WatchdogAction {
+  switch (status) {
+    case "waiting_for_upload":
+      return { action: "fail", message: "The upload was not completed before its signed URL expired. Prepare a new upload." };
+    case "queued":
+      if (counts.dispatches >= MAX_ATTEMPTS) {
+        return { action: "fail", message: `No worker picked up the job after ${counts.dispatches} dispatches. Retry the job.` };
+      }
+      return { action: "redispatch", note: null };
+    case "running":
+      if (counts.attempts >= MAX_ATTEMPTS) {
+        return { action: "fail", message: `The worker stopped reporting for ${silentSeconds} s on attempt ${counts.attempts} of ${MAX_ATTEMPTS}.` };
+      }
+      return { action: "redispatch", note: `The worker stopped reporting for ${silentSeconds} s; restarting.` };
+    default:
+      return { action: "none" };
+  }
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { createApp, isPublic } from "../../src/api/app";
+import { call, newOrg } from "./helpers";
+
+type Doc = { openapi: string; paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>> };
+
+/** The routes the app serves, as "METHOD /path/{param}" (middleware and the internal routes left out). */
+function servedRoutes(): string[] {
+  const app = createApp();
+  const routes = app.routes
+    .filter((r) => r.method !== "ALL")
+    .map((r) => `${r.method} ${r.path.replace(/:([^/]+)/g, "{$1}")}`);
+  return [...new Set(routes)].sort();
+}
+
+function documentedRoutes(doc: Doc): string[] {
+  return Object.entries(doc.paths)
+    .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+    .sort();
+}
+
+async function document(): Promise<Doc> {
+  const res = await call("/openapi.json");
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+describe("the OpenAPI document", () => {
+  it("is served without a key, as OpenAPI 3.1 with the bearer scheme", async () => {
+    const doc = (await document()) as Doc & { components: { securitySchemes: Record<string, { type: string; scheme?: string }> } };
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
+  });
+
+  it("lists every route the app serves, and nothing else", async () => {
+    const served = servedRoutes();
+    expect(served.length).toBeGreaterThan(20);
+    expect(documentedRoutes(await document())).toEqual(served);
+  });
+
+  it("documents the errors of the routes that need a key", async () => {
+    const doc = await document();
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        if (isPublic(method.toUpperCase(), path.replace(/\{[^}]+\}/g, "x"))) continue;
+        expect(Object.keys(op.responses), `${method} ${path}`).toEqual(expect.arrayContaining(["401", "429"]));
+      }
+    }
+    expect(Object.keys(doc.paths["/datasets"].post.responses)).toEqual(expect.arrayContaining(["201", "413", "415", "422"]));
+    expect(Object.keys(doc.paths["/jobs/{id}/retry"].post.responses)).toEqual(expect.arrayContaining(["201", "404", "409"]));
+  });
+
+  it("serves an interactive reference at /docs without a key", async () => {
+    const res = await call("/docs");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toMatch(/text\/html/);
+    expect(await res.text()).toContain("/openapi.json");
+  });
+});
+
+describe("authentication is closed by default", () => {
+  it("answers 401 without a key on every documented route except the public ones", async () => {
+    const doc = await document();
+    const checked: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      const concrete = path.replace(/\{[^}]+\}/g, "00000000-0000-4000-8000-000000000000");
+      for (const method of Object.keys(ops).map((m) => m.toUpperCase())) {
+        if (isPublic(method, concrete)) continue;
+        const res = await call(concrete, { method });
+        expect(res.status, `${method} ${path}`).toBe(401);
+        expect(res.headers.get("WWW-Authenticate")).toBe("Bearer");
+        checked.push(`${method} ${path}`);
+      }
+    }
+    expect(checked.length).toBeGreaterThan(20);
+  });
+
+  it("treats exactly health, the document, the reference, the signed PUT and the internal routes as public", () => {
+    expect(isPublic("GET", "/health")).toBe(true);
+    expect(isPublic("GET", "/openapi.json")).toBe(true);
+    expect(isPublic("GET", "/docs")).toBe(true);
+    expect(isPublic("PUT", "/uploads/abc.def")).toBe(true);
+    expect(isPublic("POST", "/internal/jobs/x/report")).toBe(true);
+    expect(isPublic("POST", "/uploads/abc.def")).toBe(false);
+    expect(isPublic("GET", "/healthz")).toBe(false);
+    expect(isPublic("GET", "/a-route-added-later")).toBe(false);
+  });
+
+  it("answers 401 on an unknown path without a key (a new path is private until made public)", async () => {
+    const res = await call("/some/future/route");
+    expect(res.status).toBe(401);
+  });
+
+  it("still answers 404 on an unknown path with a key", async () => {
+    const org = await newOrg();
+    const res = await call("/some/future/route", { headers: org.auth });
+    expect(res.status).toBe(404);
+  });
+});
