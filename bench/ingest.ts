@@ -67,7 +67,9 @@ const rows = csv.result.frame.rowCount;
 console.log(
   `  ${rows} rows, ${csv.result.frame.columns.length} columns, ${csvMB.toFixed(2)} MB -> ${(rows / (csv.ms / 1000) / 1e6).toFixed(2)} M rows/s, ${(csvMB / (csv.ms / 1000)).toFixed(1)} MB/s`,
 );
-console.log(`  heap+ArrayBuffers: ${csv.baseMB.toFixed(1)} MB before, peak ${csv.peakMB.toFixed(1)} MB (+${(csv.peakMB - csv.baseMB).toFixed(1)} MB)`);
+console.log(
+  `  heap+ArrayBuffers: ${csv.baseMB.toFixed(1)} MB before, peak ${csv.peakMB.toFixed(1)} MB (+${(csv.peakMB - csv.baseMB).toFixed(1)} MB)`,
+);
 
 const oneShot = await measure("readCsv fertility.csv (one Uint8Array)", 5, () => readCsv(csvBytes));
 console.log(`  ${(rows / (oneShot.ms / 1000) / 1e6).toFixed(2)} M rows/s, ${(csvMB / (oneShot.ms / 1000)).toFixed(1)} MB/s`);

@@ -126,7 +126,12 @@ const DYNAMIC_RE = /(?<![\w$.])import\s*\(\s*(["'`])([^"'`\n]+)\1\s*\)/dg;
 
 /** `{ type A, type B as C }`: an import that brings in types only. */
 function allInlineTypes(clause = ""): boolean {
-  const names = /^\{([^}]*)\}$/.exec(clause.trim())?.[1].split(",").map((s) => s.trim()).filter(Boolean) ?? [];
+  const names =
+    /^\{([^}]*)\}$/
+      .exec(clause.trim())?.[1]
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean) ?? [];
   return names.length > 0 && names.every((n) => /^type\s/.test(n));
 }
 
@@ -137,18 +142,23 @@ function importsOf(file: string, src: string, files: Set<string>, warnings: stri
     ...[...code.matchAll(STATIC_RE)].map((m) => ({ spec: specOf(m, 5), typeOnly: !!m[2] || allInlineTypes(m[3]), dynamic: false })),
     ...[...code.matchAll(DYNAMIC_RE)].map((m) => ({ spec: specOf(m, 2), typeOnly: false, dynamic: true })),
   ];
-  return found.filter((f) => /^\.\.?\//.test(f.spec)).flatMap(({ spec, typeOnly, dynamic }) => {
-    const base = path.posix.join(path.posix.dirname(file), spec);
-    const to = (spec.endsWith(".ts") ? [base] : [`${base}.ts`, `${base}/index.ts`]).find((f) => files.has(f));
-    if (!to) warnings.push(`unresolved relative import in ${file}: "${spec}"`);
-    return to ? [{ from: file, to, typeOnly, dynamic }] : [];
-  });
+  return found
+    .filter((f) => /^\.\.?\//.test(f.spec))
+    .flatMap(({ spec, typeOnly, dynamic }) => {
+      const base = path.posix.join(path.posix.dirname(file), spec);
+      const to = (spec.endsWith(".ts") ? [base] : [`${base}.ts`, `${base}/index.ts`]).find((f) => files.has(f));
+      if (!to) warnings.push(`unresolved relative import in ${file}: "${spec}"`);
+      return to ? [{ from: file, to, typeOnly, dynamic }] : [];
+    });
 }
 
 /** Tarjan's strongly connected components, each sorted, in a stable order. */
 function sccs(graph: Map<string, Set<string>>): string[][] {
-  const index = new Map<string, number>(), low = new Map<string, number>(), onStack = new Set<string>();
-  const stack: string[] = [], result: string[][] = [];
+  const index = new Map<string, number>(),
+    low = new Map<string, number>(),
+    onStack = new Set<string>();
+  const stack: string[] = [],
+    result: string[][] = [];
   const visit = (v: string): void => {
     const n = index.size;
     index.set(v, n), low.set(v, n), stack.push(v), onStack.add(v);
@@ -173,7 +183,8 @@ function graphOf(nodes: string[], edges: [string, string][]): Map<string, Set<st
 
 function analyse() {
   const files = listTs(path.join(ROOT, "src")).sort();
-  const fileSet = new Set(files), warnings: string[] = [];
+  const fileSet = new Set(files),
+    warnings: string[] = [];
   const texts = new Map(files.map((f) => [f, readFileSync(path.join(ROOT, f), "utf8")]));
   const lines = new Map(files.map((f) => [f, lineCount(texts.get(f)!)]));
   const edges = files.flatMap((f) => importsOf(f, texts.get(f)!, fileSet, warnings));
@@ -185,20 +196,32 @@ function analyse() {
   const folders = folderNames.map((name) => {
     const mine = files.filter((f) => folderOf(f) === name);
     const importsFrom: Record<string, number> = {};
-    for (const to of cross.filter((e) => folderOf(e.from) === name).map((e) => folderOf(e.to)).sort(byLayer)) {
+    for (const to of cross
+      .filter((e) => folderOf(e.from) === name)
+      .map((e) => folderOf(e.to))
+      .sort(byLayer)) {
       importsFrom[to] = (importsFrom[to] ?? 0) + 1;
     }
     return { name, layer: layerOf(name) ?? null, files: mine.length, lines: mine.reduce((s, f) => s + lines.get(f)!, 0), importsFrom };
   });
   const upward = cross.filter((e) => (layerOf(folderOf(e.from)) ?? Infinity) < (layerOf(folderOf(e.to)) ?? -Infinity));
   const intoApi = cross.filter((e) => folderOf(e.to) === "api" && folderOf(e.from) !== "(root)");
-  const folderGraph = graphOf(folderNames, cross.map((e) => [folderOf(e.from), folderOf(e.to)]));
-  const fileGraph = graphOf(files, edges.map((e) => [e.from, e.to]));
+  const folderGraph = graphOf(
+    folderNames,
+    cross.map((e) => [folderOf(e.from), folderOf(e.to)]),
+  );
+  const fileGraph = graphOf(
+    files,
+    edges.map((e) => [e.from, e.to]),
+  );
   const bySize = [...lines].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   return {
     totals: {
-      files: files.length, lines: bySize.reduce((s, [, n]) => s + n, 0), imports: edges.length,
-      typeOnly: edges.filter((e) => e.typeOnly).length, dynamic: edges.filter((e) => e.dynamic).length,
+      files: files.length,
+      lines: bySize.reduce((s, [, n]) => s + n, 0),
+      imports: edges.length,
+      typeOnly: edges.filter((e) => e.typeOnly).length,
+      dynamic: edges.filter((e) => e.dynamic).length,
     },
     folders,
     upward: upward.map(({ from, to, typeOnly }) => ({ from, to, typeOnly })),
@@ -207,7 +230,9 @@ function analyse() {
       filePairs: new Set(intoApi.map((e) => `${e.from} ${e.to}`)).size,
       importingFiles: new Set(intoApi.map((e) => e.from)).size,
     },
-    folderCycles: sccs(folderGraph).filter((c) => c.length > 1).map((c) => c.sort(byLayer)),
+    folderCycles: sccs(folderGraph)
+      .filter((c) => c.length > 1)
+      .map((c) => c.sort(byLayer)),
     fileCycles: sccs(fileGraph).filter((c) => c.length > 1 || fileGraph.get(c[0])!.has(c[0])),
     largestFiles: bySize.slice(0, 15).map(([file, n]) => ({ file, lines: n })),
     filesOver300Lines: bySize.filter(([, n]) => n > 300).length,
@@ -220,27 +245,43 @@ const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 const list = (items: string[]) => (items.length ? [...items.map((s) => `- ${s}`), ""] : []);
 
 function markdown(r: ReturnType<typeof analyse>): string {
-  const t = r.totals, api = r.importsIntoApiFromNonRoot;
+  const t = r.totals,
+    api = r.importsIntoApiFromNonRoot;
   const arrow = (a: string, b: string) => `${folderOf(a)} ${layerName(folderOf(a))} → ${folderOf(b)} ${layerName(folderOf(b))}`;
   return [
-    "## Import graph of src/", "",
+    "## Import graph of src/",
+    "",
     ...r.warnings.map((w) => `> **Warning:** ${w}\n`),
-    `${t.files} files, ${t.lines} lines, ${t.imports} relative import statements (${t.typeOnly} type-only, ${t.dynamic} dynamic).`, "",
-    "| folder | layer | files | lines | imports from |", "|---|---:|---:|---:|---|",
+    `${t.files} files, ${t.lines} lines, ${t.imports} relative import statements (${t.typeOnly} type-only, ${t.dynamic} dynamic).`,
+    "",
+    "| folder | layer | files | lines | imports from |",
+    "|---|---:|---:|---:|---|",
     ...r.folders.map((f) => {
-      const from = Object.entries(f.importsFrom).map(([k, n]) => `${k} ${n}`).join(", ") || "—";
+      const from =
+        Object.entries(f.importsFrom)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(", ") || "—";
       return `| ${code(f.name)} | ${layerName(f.name)} | ${f.files} | ${f.lines} | ${from} |`;
-    }), "",
-    `### Upward imports: ${r.upward.length}`, "",
+    }),
+    "",
+    `### Upward imports: ${r.upward.length}`,
+    "",
     ...list(r.upward.map((e) => `${code(e.from)} → ${code(e.to)} (${arrow(e.from, e.to)}${e.typeOnly ? ", type-only" : ""})`)),
     `Imports into \`api\` from other folders except \`(root)\`: **${count(api.statements, "import statement")}** ` +
-      `(${count(api.filePairs, "distinct file pair")}, from ${count(api.importingFiles, "file")}).`, "",
-    `### Folder cycles: ${r.folderCycles.length}`, "",
+      `(${count(api.filePairs, "distinct file pair")}, from ${count(api.importingFiles, "file")}).`,
+    "",
+    `### Folder cycles: ${r.folderCycles.length}`,
+    "",
     ...list(r.folderCycles.map((c) => c.map(code).join(", "))),
-    `### File cycles: ${r.fileCycles.length}`, "",
+    `### File cycles: ${r.fileCycles.length}`,
+    "",
     ...list(r.fileCycles.map((c) => `${count(c.length, "file")}: ${c.map(code).join(", ")}`)),
-    "### Largest files", "", "| file | lines |", "|---|---:|",
-    ...r.largestFiles.map((f) => `| ${code(f.file)} | ${f.lines} |`), "",
+    "### Largest files",
+    "",
+    "| file | lines |",
+    "|---|---:|",
+    ...r.largestFiles.map((f) => `| ${code(f.file)} | ${f.lines} |`),
+    "",
     `${r.filesOver300Lines} files exceed 300 lines.`,
   ].join("\n");
 }

@@ -41,7 +41,9 @@ async function choosePort(host: string, given: string | undefined, from: number,
 }
 
 function devVar(name: string): string {
-  const line = readFileSync(".dev.vars", "utf8").split("\n").find((l) => l.startsWith(`${name}=`));
+  const line = readFileSync(".dev.vars", "utf8")
+    .split("\n")
+    .find((l) => l.startsWith(`${name}=`));
   if (!line) throw new Error(`.dev.vars has no ${name}; delete it and run npm start again to regenerate it`);
   return line.slice(name.length + 1).trim();
 }
@@ -94,8 +96,17 @@ const trainer = spawn(process.execPath, ["--import", "tsx", "src/container/serve
 const child = spawn(
   "npx",
   [
-    "wrangler", "dev", "--ip", host, "--port", String(port), "--persist-to", PERSIST_DIR, "--show-interactive-dev-session=false",
-    "--var", `TRAINER_URL:${trainerUrl}`,
+    "wrangler",
+    "dev",
+    "--ip",
+    host,
+    "--port",
+    String(port),
+    "--persist-to",
+    PERSIST_DIR,
+    "--show-interactive-dev-session=false",
+    "--var",
+    `TRAINER_URL:${trainerUrl}`,
   ],
   { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
 );

@@ -5,7 +5,11 @@ import { join } from "node:path";
 import type { Column, Frame } from "../../src/ml/frame";
 
 export type Task = "regression" | "binary" | "multiclass";
-export interface BenchSpec { name: string; target: string; task: Task }
+export interface BenchSpec {
+  name: string;
+  target: string;
+  task: Task;
+}
 
 export const DATASETS: BenchSpec[] = [
   { name: "diamonds", target: "price", task: "regression" },
@@ -35,9 +39,11 @@ export function datasetFiles(name: string): { csv: string; folds: string } {
 
 /** The rows `idx` of a frame, as a new frame (dictionaries shared). */
 export function takeRows(frame: Frame, idx: ArrayLike<number>): Frame {
-  const columns = frame.columns.map((c): Column =>
-    c.storage === "numeric"
-      ? { ...c, values: Float64Array.from(idx, (i) => c.values[i]) }
-      : { ...c, codes: Int32Array.from(idx, (i) => c.codes[i]) });
+  const columns = frame.columns.map(
+    (c): Column =>
+      c.storage === "numeric"
+        ? { ...c, values: Float64Array.from(idx, (i) => c.values[i]) }
+        : { ...c, codes: Int32Array.from(idx, (i) => c.codes[i]) },
+  );
   return { rowCount: idx.length, columns };
 }

@@ -4,16 +4,19 @@
  * table with the default validation split: the first builds the shared representation (profile,
  * featurizer, bins, SSL encoder), the second reuses it. Fastest of `repeats` passes each.
  */
-import { loadBenchDataset } from "../../test/ml/helpers/bench-data";
+
 import { trainPredictionModel } from "../../src/ml/prediction";
 import { buildRepresentation } from "../../src/ml/representation";
+import { loadBenchDataset } from "../../test/ml/helpers/bench-data";
 import { bestOf } from "./measure";
 
 const argv = process.argv.slice(2);
 const names = (argv.find((a) => !a.startsWith("--") && argv[argv.indexOf(a) - 1] !== "--repeats") ?? "fertility,diamonds,lending_club").split(",");
 const repeats = Number(argv[argv.indexOf("--repeats") + 1]) || 3;
 
-console.log("| dataset | rows × columns | ssl steps | representation s | first model s | second model s | first / second | encoder val loss (baseline) | representation JSON |");
+console.log(
+  "| dataset | rows × columns | ssl steps | representation s | first model s | second model s | first / second | encoder val loss (baseline) | representation JSON |",
+);
 console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
 for (const name of names) {
   const { frame, target, task } = loadBenchDataset(name);
@@ -24,6 +27,8 @@ for (const name of names) {
   const first = await bestOf(repeats, () => trainPredictionModel(frame, opts));
   const enc = representation.encoder!;
   const kb = (JSON.stringify(representation).length / 1024).toFixed(0);
-  console.log(`| ${name} | ${frame.rowCount} × ${frame.columns.length} | ${enc.training.steps} | ${rep.seconds.toFixed(2)} | ${first.seconds.toFixed(2)} | ` +
-    `${second.seconds.toFixed(2)} | ${(first.seconds / second.seconds).toFixed(1)}× | ${enc.training.valLoss?.toFixed(3)} (${enc.training.valBaselineLoss?.toFixed(3)}) | ${kb} KB |`);
+  console.log(
+    `| ${name} | ${frame.rowCount} × ${frame.columns.length} | ${enc.training.steps} | ${rep.seconds.toFixed(2)} | ${first.seconds.toFixed(2)} | ` +
+      `${second.seconds.toFixed(2)} | ${(first.seconds / second.seconds).toFixed(1)}× | ${enc.training.valLoss?.toFixed(3)} (${enc.training.valBaselineLoss?.toFixed(3)}) | ${kb} KB |`,
+  );
 }

@@ -6,13 +6,24 @@ const PY = "/usr/bin/python3";
 const PACKAGES = ["python3-xgboost", "python3-sklearn", "python3-pandas", "python3-numpy"];
 
 export interface RefResult {
-  fit_s: number; rounds: number; predict_1_s: number; predict_1000_s: number; predict_all_s: number;
-  test_rows: number; predict_1_pandas_s?: number; r2?: number; accuracy?: number; auc?: number; logloss?: number;
+  fit_s: number;
+  rounds: number;
+  predict_1_s: number;
+  predict_1000_s: number;
+  predict_all_s: number;
+  test_rows: number;
+  predict_1_pandas_s?: number;
+  r2?: number;
+  accuracy?: number;
+  auc?: number;
+  logloss?: number;
 }
-export interface RefOutput { versions: Record<string, string>; results: Record<string, RefResult> }
+export interface RefOutput {
+  versions: Record<string, string>;
+  results: Record<string, RefResult>;
+}
 
-const importsOk = () =>
-  spawnSync(PY, ["-c", "import xgboost, sklearn, pandas, numpy"], { stdio: "ignore" }).status === 0;
+const importsOk = () => spawnSync(PY, ["-c", "import xgboost, sklearn, pandas, numpy"], { stdio: "ignore" }).status === 0;
 
 /** True when the reference can run; installs the Debian packages through apt when missing. */
 export function ensurePython(): boolean {
@@ -35,8 +46,24 @@ export function ensurePython(): boolean {
 
 export function runReference(spec: BenchSpec, csv: string, folds: string, repeats: number): RefOutput {
   const variants = ["xgb", "hgb", ...(spec.name === "shuttle" ? ["hgb_l2"] : []), "xgb_es"];
-  const out = execFileSync(PY, ["bench/ml/reference.py", "--csv", csv, "--folds", folds, "--target", spec.target,
-    "--task", spec.task, "--repeats", String(repeats), "--variants", variants.join(",")],
-    { env: { ...process.env, OMP_NUM_THREADS: "1" }, stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 24 });
+  const out = execFileSync(
+    PY,
+    [
+      "bench/ml/reference.py",
+      "--csv",
+      csv,
+      "--folds",
+      folds,
+      "--target",
+      spec.target,
+      "--task",
+      spec.task,
+      "--repeats",
+      String(repeats),
+      "--variants",
+      variants.join(","),
+    ],
+    { env: { ...process.env, OMP_NUM_THREADS: "1" }, stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 24 },
+  );
   return JSON.parse(out.toString());
 }

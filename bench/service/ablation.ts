@@ -18,7 +18,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, wri
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { Client, stats, type Stats, type Timed } from "./client";
+import { Client, type Stats, stats, type Timed } from "./client";
 import { csvPath, FERTILITY } from "./data";
 import { start } from "./service";
 
@@ -45,17 +45,17 @@ const PATCHES: { file: string; find: string; replace: string }[] = [
     find: "  const app = new Hono<AppEnv>();\n",
     replace:
       "  const app = new Hono<AppEnv>();\n" +
-      "  app.use(\"*\", async (c, next) => {\n" +
+      '  app.use("*", async (c, next) => {\n' +
       "    const t = performance.now();\n" +
       "    await next();\n" +
       "    const ms = String(performance.now() - t);\n" +
-      "    try { c.res.headers.set(\"x-bench-worker-ms\", ms); } catch { c.res = new Response(c.res.body, c.res); c.res.headers.set(\"x-bench-worker-ms\", ms); }\n" +
+      '    try { c.res.headers.set("x-bench-worker-ms", ms); } catch { c.res = new Response(c.res.body, c.res); c.res.headers.set("x-bench-worker-ms", ms); }\n' +
       "  });\n",
   },
   {
     file: "src/api/routes/models.ts",
     find: "defer: (p: Promise<unknown>) => c.executionCtx.waitUntil(p) }",
-    replace: "defer: (p: Promise<unknown>) => c.executionCtx.waitUntil(p), skipRecord: c.req.header(\"x-bench-skip-record\") === \"1\" }",
+    replace: 'defer: (p: Promise<unknown>) => c.executionCtx.waitUntil(p), skipRecord: c.req.header("x-bench-skip-record") === "1" }',
   },
   {
     file: "src/models/infer.ts",
@@ -74,7 +74,9 @@ function prepareCopy(): { dir: string } | { error: string } {
     const n = text.split(find).length - 1;
     if (n !== 1) {
       rmSync(dir, { recursive: true, force: true });
-      return { error: `patch of ${file} does not apply (${n} matches of ${JSON.stringify(find.trim())}); src/ changed since this benchmark was written` };
+      return {
+        error: `patch of ${file} does not apply (${n} matches of ${JSON.stringify(find.trim())}); src/ changed since this benchmark was written`,
+      };
     }
     writeFileSync(path, text.replace(find, replace));
   }
@@ -96,7 +98,12 @@ export async function runAblation(opts: { rounds: number; perRound: number; warm
     if (up.status !== 201) throw new Error(`ablation upload: ${up.status} ${JSON.stringify(up.body)}`);
     await c.untilDone(up.body.job_id, t, { everyMs: 500 });
     t = performance.now();
-    const tr = await c.json("/models/train", { model_name: "ablation", model_type: "prediction", dataset_id: up.body.dataset.id, label_column: FERTILITY.target });
+    const tr = await c.json("/models/train", {
+      model_name: "ablation",
+      model_type: "prediction",
+      dataset_id: up.body.dataset.id,
+      label_column: FERTILITY.target,
+    });
     const done = await c.untilDone(tr.body.job_id, t, { everyMs: 500 });
     if (done.job.status !== "succeeded") throw new Error(`ablation training ${done.job.status}: ${done.job.error_message}`);
     const id = tr.body.model.id;
@@ -104,8 +111,16 @@ export async function runAblation(opts: { rounds: number; perRound: number; warm
     const f = { output_type: "json" };
     const cells: { label: string; auth: boolean; fn: () => Promise<Timed> }[] = [
       { label: "infer 1 row (job recorded, unpatched path)", auth: true, fn: () => c.upload(`/models/${id}/infer`, opts.oneRowCsv, "rows.csv", f) },
-      { label: "infer 1 row, job record skipped (patched)", auth: true, fn: () => c.upload(`/models/${id}/infer`, opts.oneRowCsv, "rows.csv", f, { "x-bench-skip-record": "1" }) },
-      { label: "POST /models/{unknown}/infer, 1-row file → 404", auth: true, fn: () => c.upload(`/models/${unknown}/infer`, opts.oneRowCsv, "rows.csv", f) },
+      {
+        label: "infer 1 row, job record skipped (patched)",
+        auth: true,
+        fn: () => c.upload(`/models/${id}/infer`, opts.oneRowCsv, "rows.csv", f, { "x-bench-skip-record": "1" }),
+      },
+      {
+        label: "POST /models/{unknown}/infer, 1-row file → 404",
+        auth: true,
+        fn: () => c.upload(`/models/${unknown}/infer`, opts.oneRowCsv, "rows.csv", f),
+      },
       { label: "GET /models/x (auth only) → 404", auth: true, fn: () => c.call("/models/x") },
       { label: "GET /health (no auth)", auth: false, fn: () => c.open("/health") },
     ];
@@ -119,7 +134,8 @@ export async function runAblation(opts: { rounds: number; perRound: number; warm
       for (let k = 0; k < cells.length; k++) {
         for (let i = 0; i < opts.perRound; i++) {
           const res = await cells[k].fn();
-          if (![200, 404].includes(res.status)) throw new Error(`ablation ${cells[k].label}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+          if (![200, 404].includes(res.status))
+            throw new Error(`ablation ${cells[k].label}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
           ms[k].push(res.ms);
           const w = Number(res.headers.get("x-bench-worker-ms"));
           if (res.headers.has("x-bench-worker-ms") && Number.isFinite(w)) worker[k].push(w);
@@ -131,7 +147,10 @@ export async function runAblation(opts: { rounds: number; perRound: number; warm
       client: stats(ms[k]),
       workerMean: worker[k].length ? worker[k].reduce((a, b) => a + b, 0) / worker[k].length : null,
     }));
-    for (const x of out.cells) console.log(`  ${x.label}: client p50 ${x.client.p50.toFixed(2)} mean ${x.client.mean.toFixed(2)} ms; in handler mean ${x.workerMean?.toFixed(2)} ms`);
+    for (const x of out.cells)
+      console.log(
+        `  ${x.label}: client p50 ${x.client.p50.toFixed(2)} mean ${x.client.mean.toFixed(2)} ms; in handler mean ${x.workerMean?.toFixed(2)} ms`,
+      );
   } finally {
     out.leftovers = await svc.shutdown();
     rmSync(prepared.dir, { recursive: true, force: true });

@@ -99,7 +99,13 @@ export class Client {
   }
 
   /** Multipart POST with a CSV `file` part and string fields. */
-  upload<T = any>(path: string, csv: string | Uint8Array, filename: string, fields: Record<string, string> = {}, headers?: Record<string, string>): Promise<Timed<T>> {
+  upload<T = any>(
+    path: string,
+    csv: string | Uint8Array,
+    filename: string,
+    fields: Record<string, string> = {},
+    headers?: Record<string, string>,
+  ): Promise<Timed<T>> {
     const form = new FormData();
     form.append("file", new File([csv], filename, { type: "text/csv" }));
     for (const [k, v] of Object.entries(fields)) form.append(k, v);

@@ -31,10 +31,14 @@ export function testRowsCsv(s: Spec, n: number): { csv: string; rows: number; te
   const cols = header.split(",");
   const drop = cols.indexOf(s.target);
   if (drop < 0) throw new Error(`${s.name}: no column ${s.target}`);
-  const keep = (line: string) => line.split(",").filter((_, i) => i !== drop).join(",");
+  const keep = (line: string) =>
+    line
+      .split(",")
+      .filter((_, i) => i !== drop)
+      .join(",");
   const test: string[] = [];
   for (let i = 0; i < data.length; i++) if (folds[i] === "test") test.push(data[i]);
   if (test.length < n) throw new Error(`${s.name}: only ${test.length} test rows, ${n} asked`);
-  const out = [keep(header), ...test.slice(0, n).map(keep)].join("\n") + "\n";
+  const out = `${[keep(header), ...test.slice(0, n).map(keep)].join("\n")}\n`;
   return { csv: out, rows: n, testRows: test.length };
 }

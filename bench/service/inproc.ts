@@ -10,9 +10,9 @@ import { performance } from "node:perf_hooks";
 import { readCsv } from "../../src/ingest/csv";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import { cellValue } from "../../src/ml/frame";
-import { parsePredictionArtifact, type PredictionArtifact } from "../../src/models/prediction-artifact";
-import { createSession, runFeatures, type OrtSession } from "../../test/ml/helpers/ort-node";
-import { stats, type Stats } from "./client";
+import { type PredictionArtifact, parsePredictionArtifact } from "../../src/models/prediction-artifact";
+import { createSession, type OrtSession, runFeatures } from "../../test/ml/helpers/ort-node";
+import { type Stats, stats } from "./client";
 
 export interface InprocResult {
   total: Stats;

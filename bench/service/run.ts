@@ -15,12 +15,12 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
-import { runAblation, type Ablation } from "./ablation";
-import { Client, stats, type Stats, type Timed } from "./client";
-import { csvPath, DIAMONDS, FERTILITY, foldsPath, testRowsCsv, type Spec } from "./data";
+import { type Ablation, runAblation } from "./ablation";
+import { Client, type Stats, stats, type Timed } from "./client";
+import { csvPath, DIAMONDS, FERTILITY, foldsPath, type Spec, testRowsCsv } from "./data";
 import { Inproc, type InprocResult } from "./inproc";
 import { report } from "./report";
-import { start, type Service } from "./service";
+import { type Service, start } from "./service";
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
@@ -29,19 +29,46 @@ const write = !quick && !argv.includes("--no-write");
 const withAblation = argv.includes("--ablation") || (!quick && !argv.includes("--no-ablation"));
 
 export const plan = quick
-  ? { datasets: [FERTILITY], warmup: 10, sizes: [1, 100, 10_000], calls: [100, 50, 10], baselineCalls: 50, pacedCalls: 30, pacedGapMs: 100, fitRepeats: 1, ablationRounds: 2, ablationPerRound: 20 }
-  : { datasets: [FERTILITY, DIAMONDS], warmup: 20, sizes: [1, 100, 10_000], calls: [500, 200, 30], baselineCalls: 100, pacedCalls: 100, pacedGapMs: 100, fitRepeats: 3, ablationRounds: 5, ablationPerRound: 25 };
+  ? {
+      datasets: [FERTILITY],
+      warmup: 10,
+      sizes: [1, 100, 10_000],
+      calls: [100, 50, 10],
+      baselineCalls: 50,
+      pacedCalls: 30,
+      pacedGapMs: 100,
+      fitRepeats: 1,
+      ablationRounds: 2,
+      ablationPerRound: 20,
+    }
+  : {
+      datasets: [FERTILITY, DIAMONDS],
+      warmup: 20,
+      sizes: [1, 100, 10_000],
+      calls: [500, 200, 30],
+      baselineCalls: 100,
+      pacedCalls: 100,
+      pacedGapMs: 100,
+      fitRepeats: 3,
+      ablationRounds: 5,
+      ablationPerRound: 25,
+    };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const sh = (cmd: string) => {
   try {
-    return execFileSync("sh", ["-c", cmd], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    return execFileSync("sh", ["-c", cmd], { stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
   } catch {
     return "?";
   }
 };
 const pkg = (name: string) => JSON.parse(readFileSync(`node_modules/${name}/package.json`, "utf8")).version as string;
-const load = () => loadavg().map((x) => x.toFixed(2)).join(" / ");
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" / ");
 const log = (...a: unknown[]) => console.log(...a);
 
 export interface TrainRun {
@@ -139,9 +166,12 @@ async function train(c: Client, spec: Spec, datasetId: string, name: string, ano
     metric,
   };
   if (job.status !== "succeeded") anomalies.push(`${spec.name} ${name}: training job ${job.status}: ${job.error_message}`);
-  if (run.representation !== expect) anomalies.push(`${spec.name} ${name}: job.output.representation is ${JSON.stringify(run.representation)}, expected "${expect}"`);
-  log(`  ${name}: ${job.status}, representation ${run.representation}, job ${run.jobS?.toFixed(2)} s, wall ${wallS.toFixed(2)} s, ` +
-    `seconds ${JSON.stringify(run.seconds)}, rounds ${run.rounds}, ${metric}`);
+  if (run.representation !== expect)
+    anomalies.push(`${spec.name} ${name}: job.output.representation is ${JSON.stringify(run.representation)}, expected "${expect}"`);
+  log(
+    `  ${name}: ${job.status}, representation ${run.representation}, job ${run.jobS?.toFixed(2)} s, wall ${wallS.toFixed(2)} s, ` +
+      `seconds ${JSON.stringify(run.seconds)}, rounds ${run.rounds}, ${metric}`,
+  );
   return run;
 }
 
@@ -153,21 +183,38 @@ async function dataset(c: Client, spec: Spec, anomalies: string[]): Promise<Data
   if (up.status !== 201) throw new Error(`POST /datasets ${spec.name}: ${up.status} ${JSON.stringify(up.body)}`);
   const ing = await c.untilDone(up.body.job_id, t);
   if (ing.job.status !== "succeeded") throw new Error(`ingest of ${spec.name} ${ing.job.status}: ${ing.job.error_message}`);
-  log(`  upload ${up.ms.toFixed(0)} ms, ingest job ${durS(ing.job)?.toFixed(2)} s, wall ${ing.wallS.toFixed(2)} s, ${ing.job.output?.row_count} rows`);
+  log(
+    `  upload ${up.ms.toFixed(0)} ms, ingest job ${durS(ing.job)?.toFixed(2)} s, wall ${ing.wallS.toFixed(2)} s, ${ing.job.output?.row_count} rows`,
+  );
   const datasetId = up.body.dataset.id;
   const first = await train(c, spec, datasetId, `${spec.name}-first`, anomalies, "built");
   const second = await train(c, spec, datasetId, `${spec.name}-second`, anomalies, "reused");
   return {
-    spec, rows: ing.job.output?.row_count ?? null, uploadMs: up.ms, ingestJobS: durS(ing.job), ingestWallS: ing.wallS,
-    ingestStatus: ing.job.status, datasetId, first, second,
+    spec,
+    rows: ing.job.output?.row_count ?? null,
+    uploadMs: up.ms,
+    ingestJobS: durS(ing.job),
+    ingestWallS: ing.wallS,
+    ingestStatus: ing.job.status,
+    datasetId,
+    first,
+    second,
   };
 }
 
 /** `warmup` untimed then `calls` timed sequential calls of `fn`; all of them fit in one rate-limit window. */
-async function series(c: Client | null, label: string, warmup: number, calls: number, fn: () => Promise<{ ms: number; server?: number | null; bytes?: number }>, gapMs = 0): Promise<Series> {
+async function series(
+  c: Client | null,
+  label: string,
+  warmup: number,
+  calls: number,
+  fn: () => Promise<{ ms: number; server?: number | null; bytes?: number }>,
+  gapMs = 0,
+): Promise<Series> {
   if (c) await c.reserve(warmup + calls);
   for (let i = 0; i < warmup; i++) await fn();
-  const ms: number[] = [], srv: number[] = [];
+  const ms: number[] = [],
+    srv: number[] = [];
   let bytes = 0;
   for (let i = 0; i < calls; i++) {
     if (gapMs) await sleep(gapMs);
@@ -179,9 +226,11 @@ async function series(c: Client | null, label: string, warmup: number, calls: nu
   const blocks: number[] = [];
   for (let i = 0; i + 100 <= ms.length; i += 100) blocks.push(stats(ms.slice(i, i + 100)).p50);
   const s: Series = { label, client: stats(ms), server: srv.length ? stats(srv) : null, bytes, blocks: blocks.length > 1 ? blocks : undefined };
-  log(`  ${label}: client p50 ${s.client.p50.toFixed(2)} p99 ${s.client.p99.toFixed(2)} mean ${s.client.mean.toFixed(2)} ms` +
-    (s.server ? `; server latency_ms p50 ${s.server.p50} p99 ${s.server.p99} mean ${s.server.mean.toFixed(2)}` : "") +
-    (blocks.length > 1 ? `; p50 per 100 calls ${blocks.map((b) => b.toFixed(1)).join(", ")}` : ""));
+  log(
+    `  ${label}: client p50 ${s.client.p50.toFixed(2)} p99 ${s.client.p99.toFixed(2)} mean ${s.client.mean.toFixed(2)} ms` +
+      (s.server ? `; server latency_ms p50 ${s.server.p50} p99 ${s.server.p99} mean ${s.server.mean.toFixed(2)}` : "") +
+      (blocks.length > 1 ? `; p50 per 100 calls ${blocks.map((b) => b.toFixed(1)).join(", ")}` : ""),
+  );
   return s;
 }
 
@@ -210,10 +259,25 @@ async function countInferJobs(c: Client, modelId: string): Promise<number> {
 }
 
 function runReference(spec: Spec, withPredict: boolean): RefOut {
-  const args = ["bench/service/reference.py", "--csv", csvPath(spec), "--folds", foldsPath(spec), "--target", spec.target, "--task", spec.task,
-    "--fit-repeats", String(plan.fitRepeats)];
+  const args = [
+    "bench/service/reference.py",
+    "--csv",
+    csvPath(spec),
+    "--folds",
+    foldsPath(spec),
+    "--target",
+    spec.target,
+    "--task",
+    spec.task,
+    "--fit-repeats",
+    String(plan.fitRepeats),
+  ];
   if (withPredict) args.push("--sizes", plan.sizes.join(","), "--calls", plan.calls.join(","), "--warmup", String(plan.warmup));
-  const out = execFileSync("/usr/bin/python3", args, { env: { ...process.env, OMP_NUM_THREADS: "1" }, stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 24 });
+  const out = execFileSync("/usr/bin/python3", args, {
+    env: { ...process.env, OMP_NUM_THREADS: "1" },
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 1 << 24,
+  });
   return JSON.parse(out.toString());
 }
 
@@ -221,13 +285,40 @@ async function main() {
   const anomalies: string[] = [];
   const res: Results = {
     quick,
-    command: `npm run bench:service${argv.length ? " -- " + argv.join(" ") : ""}`,
-    date: new Date().toISOString().replace("T", " ").slice(0, 16) + " UTC",
-    machine: { nproc: sh("nproc"), cpu: cpus()[0]?.model ?? "?", loadStart: load(), loadBeforeInfer: "", loadEnd: "", mem: sh("free -m | awk '/Mem:/ {print $2\" MB total, \"$7\" MB available\"}'") },
-    versions: { node: process.version, wrangler: pkg("wrangler"), workerd: pkg("workerd"), "onnxruntime-web": pkg("onnxruntime-web"), hono: pkg("hono") },
-    commit: sh("git rev-parse --short HEAD") + (sh("git status --porcelain src scripts test/e2e") ? " + uncommitted changes in src/scripts (other work in progress)" : ""),
-    startS: 0, datasets: [], cold: null, infer: [], baselines: [], paced: null, inproc: [], ref: null, refDiamonds: null, refError: null,
-    jobsRecorded: null, ablation: null, client: { sent: 0, waits: 0, waitedS: 0, refused: 0 }, anomalies,
+    command: `npm run bench:service${argv.length ? ` -- ${argv.join(" ")}` : ""}`,
+    date: `${new Date().toISOString().replace("T", " ").slice(0, 16)} UTC`,
+    machine: {
+      nproc: sh("nproc"),
+      cpu: cpus()[0]?.model ?? "?",
+      loadStart: load(),
+      loadBeforeInfer: "",
+      loadEnd: "",
+      mem: sh('free -m | awk \'/Mem:/ {print $2" MB total, "$7" MB available"}\''),
+    },
+    versions: {
+      node: process.version,
+      wrangler: pkg("wrangler"),
+      workerd: pkg("workerd"),
+      "onnxruntime-web": pkg("onnxruntime-web"),
+      hono: pkg("hono"),
+    },
+    commit:
+      sh("git rev-parse --short HEAD") +
+      (sh("git status --porcelain src scripts test/e2e") ? " + uncommitted changes in src/scripts (other work in progress)" : ""),
+    startS: 0,
+    datasets: [],
+    cold: null,
+    infer: [],
+    baselines: [],
+    paced: null,
+    inproc: [],
+    ref: null,
+    refDiamonds: null,
+    refError: null,
+    jobsRecorded: null,
+    ablation: null,
+    client: { sent: 0, waits: 0, waitedS: 0, refused: 0 },
+    anomalies,
   };
   log(`bench:service ${quick ? "(quick)" : ""} — ${res.machine.nproc} cores, load ${res.machine.loadStart}`);
 
@@ -265,10 +356,19 @@ async function main() {
     res.baselines.push(await series(null, "GET /health (no auth)", 10, n, () => expectStatus(200, c.open("/health"))));
     res.baselines.push(await series(c, "GET /models/x (auth, then 404 before any query)", 10, n, () => expectStatus(404, c.call("/models/x"))));
     res.baselines.push(await series(c, "GET /models?limit=1 (auth + one list query)", 10, n, () => expectStatus(200, c.call("/models?limit=1"))));
-    res.baselines.push(await series(c, "POST /models/{unknown}/infer, 1-row file (auth + multipart + model look-up → 404)", 10, n,
-      () => expectStatus(404, c.upload(`/models/${noModel}/infer`, files[0], "rows.csv", { output_type: "json" }))));
-    res.paced = await series(c, `infer 1 row, ${plan.pacedGapMs} ms pause before each call`, 10, plan.pacedCalls,
-      inferCall(c, modelId, files[0], 1, anomalies), plan.pacedGapMs);
+    res.baselines.push(
+      await series(c, "POST /models/{unknown}/infer, 1-row file (auth + multipart + model look-up → 404)", 10, n, () =>
+        expectStatus(404, c.upload(`/models/${noModel}/infer`, files[0], "rows.csv", { output_type: "json" })),
+      ),
+    );
+    res.paced = await series(
+      c,
+      `infer 1 row, ${plan.pacedGapMs} ms pause before each call`,
+      10,
+      plan.pacedCalls,
+      inferCall(c, modelId, files[0], 1, anomalies),
+      plan.pacedGapMs,
+    );
 
     // Every inference call records an infer_sync job after its response (waitUntil).
     await sleep(2000);
@@ -279,21 +379,26 @@ async function main() {
 
     log("\n== the same inference steps in this process (model artifacts downloaded; no HTTP)");
     const onnx = await fetch(`${svc.base}/models/${modelId}/versions/1/artifact`, { headers: { Authorization: `Bearer ${svc.key}` } });
-    const feat = await fetch(`${svc.base}/models/${modelId}/versions/1/artifact?part=featurizer`, { headers: { Authorization: `Bearer ${svc.key}` } });
+    const feat = await fetch(`${svc.base}/models/${modelId}/versions/1/artifact?part=featurizer`, {
+      headers: { Authorization: `Bearer ${svc.key}` },
+    });
     if (!onnx.ok || !feat.ok) throw new Error(`artifact download: ${onnx.status} / ${feat.status}`);
     const inproc = await Inproc.create(new Uint8Array(await onnx.arrayBuffer()), await feat.text());
     for (let k = 0; k < plan.sizes.length; k++) {
       const r = await inproc.measure(files[k], plan.calls[k], plan.warmup);
       res.inproc.push({ rows: plan.sizes[k], result: r });
-      log(`  ${plan.sizes[k]} rows: p50 ${r.total.p50.toFixed(3)} p99 ${r.total.p99.toFixed(3)} ms; steps p50 ${JSON.stringify(Object.fromEntries(Object.entries(r.steps).map(([a, b]) => [a, +b.toFixed(3)])))}`);
+      log(
+        `  ${plan.sizes[k]} rows: p50 ${r.total.p50.toFixed(3)} p99 ${r.total.p99.toFixed(3)} ms; steps p50 ${JSON.stringify(Object.fromEntries(Object.entries(r.steps).map(([a, b]) => [a, +b.toFixed(3)])))}`,
+      );
     }
   } catch (e) {
     failure = e;
     console.error(e);
-    console.error("--- service output (tail) ---\n" + svc.output().slice(-4000));
+    console.error(`--- service output (tail) ---\n${svc.output().slice(-4000)}`);
   } finally {
     const left = await svc.shutdown();
-    if (left.length) anomalies.push(`after stop(), ${left.length} process(es) of the service were still running (pids ${left.join(", ")}); killed by the benchmark`);
+    if (left.length)
+      anomalies.push(`after stop(), ${left.length} process(es) of the service were still running (pids ${left.join(", ")}); killed by the benchmark`);
     res.client = { sent: c.sent, waits: c.waits, waitedS: c.waitedS, refused: c.refused };
     log(`service stopped; ${c.sent} authenticated requests, ${c.waits} rate-limit window waits (${c.waitedS.toFixed(0)} s), ${c.refused} × 429`);
   }
@@ -302,11 +407,25 @@ async function main() {
   if (withAblation) {
     log("\n== ablation on a patched copy of the service (job record on/off, time inside the Worker)");
     try {
-      res.ablation = await runAblation({ rounds: plan.ablationRounds, perRound: plan.ablationPerRound, warmup: 10, oneRowCsv: testRowsCsv(FERTILITY, 1).csv });
+      res.ablation = await runAblation({
+        rounds: plan.ablationRounds,
+        perRound: plan.ablationPerRound,
+        warmup: 10,
+        oneRowCsv: testRowsCsv(FERTILITY, 1).csv,
+      });
       if (res.ablation.skipped) log(`  skipped: ${res.ablation.skipped}`);
-      if (res.ablation.leftovers.length) anomalies.push(`ablation copy: ${res.ablation.leftovers.length} process(es) still running after stop() (pids ${res.ablation.leftovers.join(", ")}); killed by the benchmark`);
+      if (res.ablation.leftovers.length)
+        anomalies.push(
+          `ablation copy: ${res.ablation.leftovers.length} process(es) still running after stop() (pids ${res.ablation.leftovers.join(", ")}); killed by the benchmark`,
+        );
     } catch (e) {
-      res.ablation = { cells: [], rounds: plan.ablationRounds, perRound: plan.ablationPerRound, skipped: `failed: ${(e as Error).message.split("\n")[0]}`, leftovers: [] };
+      res.ablation = {
+        cells: [],
+        rounds: plan.ablationRounds,
+        perRound: plan.ablationPerRound,
+        skipped: `failed: ${(e as Error).message.split("\n")[0]}`,
+        leftovers: [],
+      };
       console.warn(`ablation failed: ${(e as Error).message}`);
     }
   }
@@ -324,7 +443,7 @@ async function main() {
   }
   res.machine.loadEnd = load();
   const md = report(res, plan);
-  console.log("\n" + md);
+  console.log(`\n${md}`);
   if (write) {
     writeFileSync("bench/SERVICE-RESULTS.md", md);
     log("wrote bench/SERVICE-RESULTS.md");

@@ -9,7 +9,7 @@
  * /proc/<pid>/cmdline, and killed by process group id — only processes of this service.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { startService, type RunningService } from "../../test/e2e/service";
+import { type RunningService, startService } from "../../test/e2e/service";
 
 export interface Service extends RunningService {
   /** Stops it; returns the pids found still running after stop() (and then killed). */
@@ -22,10 +22,13 @@ export async function start(dir?: string): Promise<Service> {
   try {
     const svc = await startService(180_000);
     const port = new URL(svc.base).port;
-    return { ...svc, shutdown: async () => {
-      await svc.stop();
-      return reap(port);
-    } };
+    return {
+      ...svc,
+      shutdown: async () => {
+        await svc.stop();
+        return reap(port);
+      },
+    };
   } finally {
     process.chdir(here);
   }

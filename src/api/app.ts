@@ -1,15 +1,15 @@
 import { Scalar } from "@scalar/hono-api-reference";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { SERVICE_RUNTIME_VERSION } from "../core/version";
+import { trainerMode } from "../training/trainer-client";
 import { authenticate } from "./auth";
 import * as meta from "./definitions/meta";
-import { trainerMode } from "../training/trainer-client";
 import { errorResponse, HttpError } from "./errors";
 import { openApiDocument } from "./openapi-document";
 import { apiRouter } from "./router";
 import { datasetRoutes } from "./routes/datasets";
-import { jobRoutes } from "./routes/jobs";
 import { internalApp } from "./routes/internal";
+import { jobRoutes } from "./routes/jobs";
 import { modelRoutes } from "./routes/models";
 
 /**
@@ -38,7 +38,8 @@ export function createApp() {
     methodNotAllowed({
       app,
       // Hono answers HEAD on GET routes by itself; Allow lists the methods the API documents.
-      onMethodNotAllowed: (c, methods) => errorResponse(c, new HttpError(405, "Method Not Allowed", { Allow: methods.filter((m) => m !== "HEAD").join(", ") })),
+      onMethodNotAllowed: (c, methods) =>
+        errorResponse(c, new HttpError(405, "Method Not Allowed", { Allow: methods.filter((m) => m !== "HEAD").join(", ") })),
     }),
   );
   const requireKey = authenticate({ allowXApiKey: (path) => X_API_KEY_PATH.test(path) });
@@ -51,7 +52,9 @@ export function createApp() {
   // The trainer's control routes, outside the public document. On the public address they exist
   // only for a trainer process that reaches the Worker over HTTP (`npm start`) and for the test
   // pool; in production the container reaches them from inside the Worker (container/).
-  app.all("/internal/*", (c) => (trainerMode(c.env) === "container" ? errorResponse(c, new HttpError(404, "Not found")) : internalApp.fetch(c.req.raw, c.env, c.executionCtx)));
+  app.all("/internal/*", (c) =>
+    trainerMode(c.env) === "container" ? errorResponse(c, new HttpError(404, "Not found")) : internalApp.fetch(c.req.raw, c.env, c.executionCtx),
+  );
 
   let document: ReturnType<typeof openApiDocument> | undefined;
   app.openapi(meta.openapiDocument, (c) => {

@@ -7,7 +7,17 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
-import { BadRequest, Conflict, type DomainError, type FieldIssue, Forbidden, InvalidInput, NotFound, TooLarge, UnsupportedMediaType } from "../core/errors";
+import {
+  BadRequest,
+  Conflict,
+  type DomainError,
+  type FieldIssue,
+  Forbidden,
+  InvalidInput,
+  NotFound,
+  TooLarge,
+  UnsupportedMediaType,
+} from "../core/errors";
 import { fieldIssuesFromZod } from "../core/field-issues";
 
 /** One item of a 422 body. */
@@ -62,7 +72,7 @@ const DOMAIN_STATUS: [new (...args: never[]) => DomainError, ContentfulStatusCod
   [TooLarge, 413],
 ];
 
-export function toHttpError(err: unknown): HttpError | null {
+function toHttpError(err: unknown): HttpError | null {
   if (err instanceof HttpError) return err;
   // Services name fields by their place in the request body.
   if (err instanceof InvalidInput) return itemsOf(err.issues.map((i) => ({ ...i, path: ["body", ...i.path] })));

@@ -1,19 +1,15 @@
 import { and, eq, lt, type SQL } from "drizzle-orm";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { Db } from "../db/client";
-import { idempotencyKeys } from "../db/schema";
 import type { Principal } from "../auth/principal";
 import { Conflict } from "../core/errors";
+import { IDEMPOTENCY_ABANDONED_AFTER_MS as ABANDONED_AFTER_MS, IDEMPOTENCY_KEEP_MS as KEEP_MS } from "../core/limits";
+import type { Db } from "../db/client";
+import { idempotencyKeys } from "../db/schema";
 
 export interface StoredResponse {
   status: ContentfulStatusCode;
   body: unknown;
 }
-
-/** A reservation older than this belongs to a request that died (client gone, limits hit). */
-const ABANDONED_AFTER_MS = 5 * 60_000;
-/** Remembered responses are kept this long; a key reused later starts afresh. */
-const KEEP_MS = 24 * 60 * 60_000;
 
 /**
  * Run `fn` once per (organization, route, Idempotency-Key): a repeated request gets the first
@@ -31,9 +27,7 @@ export async function idempotent(
   if (!key) return fn();
   const where = and(eq(idempotencyKeys.orgId, principal.orgId), eq(idempotencyKeys.route, route), eq(idempotencyKeys.key, key));
   const now = Date.now();
-  await db
-    .delete(idempotencyKeys)
-    .where(and(where, lt(idempotencyKeys.createdAt, new Date(now - KEEP_MS).toISOString())));
+  await db.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.createdAt, new Date(now - KEEP_MS).toISOString())));
   const reserved = await db
     .insert(idempotencyKeys)
     .values({ orgId: principal.orgId, route, key, statusCode: 0, responseJson: "null", createdAt: new Date(now).toISOString() })
@@ -48,7 +42,10 @@ export async function idempotent(
   }
   try {
     const res = await fn();
-    await db.update(idempotencyKeys).set({ statusCode: res.status, responseJson: JSON.stringify(res.body) }).where(where);
+    await db
+      .update(idempotencyKeys)
+      .set({ statusCode: res.status, responseJson: JSON.stringify(res.body) })
+      .where(where);
     return res;
   } catch (e) {
     await db.delete(idempotencyKeys).where(where);

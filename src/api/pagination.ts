@@ -4,7 +4,13 @@ import { decodeCursor } from "../db/cursor";
 
 /** Query fields of every paged list. */
 export const pageQuery = {
-  limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT).openapi({ description: `Page size, 1 to ${PAGE_SIZE_MAX}.` }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(PAGE_SIZE_MAX)
+    .default(PAGE_SIZE_DEFAULT)
+    .openapi({ description: `Page size, 1 to ${PAGE_SIZE_MAX}.` }),
   cursor: z
     .string()
     .min(1)

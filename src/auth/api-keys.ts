@@ -2,7 +2,7 @@
  * API keys: `sk_` + 43 base64url characters (32 random bytes). Only the SHA-256 hash is stored.
  * Plain web crypto, so the same code runs in the Worker and in the Node key-creation script.
  */
-export const API_KEY_PREFIX = "sk_";
+const API_KEY_PREFIX = "sk_";
 
 export function generateApiKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
@@ -13,9 +13,6 @@ export async function hashApiKey(key: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
   return toHex(new Uint8Array(digest));
 }
-
-/** What a key list may show: enough to tell keys apart, not enough to use one. */
-export const displayPrefix = (key: string) => key.slice(0, 10);
 
 export function base64Url(bytes: Uint8Array): string {
   let s = "";

@@ -61,6 +61,10 @@ export const ROW_IDS_MAX = 500;
 /** Names and descriptions of datasets and models. */
 export const NAME_MAX_CHARS = 200;
 export const DESCRIPTION_MAX_CHARS = 2000;
+/** Responses remembered per Idempotency-Key this long; a key reused later starts afresh. */
+export const IDEMPOTENCY_KEEP_MS = 24 * 60 * 60_000;
+/** A reservation of a key older than this belongs to a request that died (client gone, limits hit). */
+export const IDEMPOTENCY_ABANDONED_AFTER_MS = 5 * 60_000;
 /** Seconds a rate-limited client is told to wait (the limit itself is in wrangler.toml). */
 export const RATE_LIMIT_RETRY_AFTER_S = 10;
 

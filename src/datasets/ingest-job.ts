@@ -62,7 +62,10 @@ export async function runIngestJob(deps: IngestDeps, job: JobRecord, control: Jo
   const frame =
     results.length === 1
       ? results[0].frame
-      : concatFrames(results.map((r, i) => ({ frame: r.frame, name: files[i].filename })), idGenerated);
+      : concatFrames(
+          results.map((r, i) => ({ frame: r.frame, name: files[i].filename })),
+          idGenerated,
+        );
   const profile = profileFrame(frame);
   const key = frameKey(version.orgId, version.datasetId, version.id);
   await deps.bucket.put(key, frameStream(frame));
@@ -75,7 +78,13 @@ export async function runIngestJob(deps: IngestDeps, job: JobRecord, control: Jo
     throw e;
   }
   const columnCount = frame.columns.length - (idGenerated ? 1 : 0);
-  await recordIngested(deps.db, version.id, { rowCount: frame.rowCount, columnCount, columnsJson: JSON.stringify(profile), frameKey: key, idsGenerated: idGenerated });
+  await recordIngested(deps.db, version.id, {
+    rowCount: frame.rowCount,
+    columnCount,
+    columnsJson: JSON.stringify(profile),
+    frameKey: key,
+    idsGenerated: idGenerated,
+  });
   return {
     output: { row_count: frame.rowCount, column_count: columnCount, format: version.format, bytes: totalBytes, files: files.length },
     rowsProcessed: frame.rowCount,

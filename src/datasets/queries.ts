@@ -1,4 +1,4 @@
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { afterCursor, type PageRequest, toPage } from "../db/cursor";

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Principal } from "../auth/principal";
 import { InvalidInput, NotFound } from "../core/errors";
-import { nowIso, type Db } from "../db/client";
+import { type Db, nowIso } from "../db/client";
 import { deleteVersionStatements, findVersionOfOrg, insertVersion, type VersionRow } from "../db/dataset-versions";
 import { datasets } from "../db/schema";
 import { isUuid } from "../jobs/ids";
@@ -97,7 +97,10 @@ export async function createVersion(
 export async function discardVersion(db: Db, bucket: R2Bucket, created: { dataset: DatasetRow; version: VersionRow; createdDataset: boolean }) {
   const { dataset, version } = created;
   await deletePrefix(bucket, versionPrefix(version.orgId, dataset.id, version.id));
-  await db.batch([...deleteVersionStatements(db, version.id), ...(created.createdDataset ? [db.delete(datasets).where(eq(datasets.id, dataset.id))] : [])]);
+  await db.batch([
+    ...deleteVersionStatements(db, version.id),
+    ...(created.createdDataset ? [db.delete(datasets).where(eq(datasets.id, dataset.id))] : []),
+  ]);
 }
 
 /** Run the steps after a version was created; if one fails, discard the version and rethrow. */

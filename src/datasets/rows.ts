@@ -19,13 +19,19 @@ async function readyVersion(db: Db, principal: Principal, datasetId: string, ver
   return v;
 }
 
-export async function loadFrame(bucket: R2Bucket, key: string): Promise<Frame> {
+async function loadFrame(bucket: R2Bucket, key: string): Promise<Frame> {
   const obj = await bucket.get(key);
   if (!obj) throw new Error(`canonical frame missing from storage: ${key}`);
   return decodeFrame(new Uint8Array(await obj.arrayBuffer()));
 }
 
-export async function previewRows(db: Db, bucket: R2Bucket, principal: Principal, datasetId: string, q: { limit: number; dataset_version_id?: string }) {
+export async function previewRows(
+  db: Db,
+  bucket: R2Bucket,
+  principal: Principal,
+  datasetId: string,
+  q: { limit: number; dataset_version_id?: string },
+) {
   const v = await readyVersion(db, principal, datasetId, q.dataset_version_id);
   // The stored head of the table answers any preview (limit <= PREVIEW_ROWS) in one small read.
   const head = await bucket.get(previewKey(v.orgId, v.datasetId, v.id));

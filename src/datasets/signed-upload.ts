@@ -38,7 +38,12 @@ export async function prepareUpload(deps: DatasetDeps, principal: Principal, ori
   const formats = new Set<string>();
   req.files.forEach((f, i) => {
     if (f.bytes > SIGNED_UPLOAD_MAX_BYTES) {
-      throw InvalidInput.field(["files", i, "bytes"], `File is larger than the ${SIGNED_UPLOAD_MAX_BYTES / 1024 / 1024} MB upload limit`, f.bytes, "less_than_equal");
+      throw InvalidInput.field(
+        ["files", i, "bytes"],
+        `File is larger than the ${SIGNED_UPLOAD_MAX_BYTES / 1024 / 1024} MB upload limit`,
+        f.bytes,
+        "less_than_equal",
+      );
     }
     const format = detectFormat(f.filename, f.content_type, null);
     if (!format) throw unsupportedType(f.filename);
@@ -62,7 +67,10 @@ export async function prepareUpload(deps: DatasetDeps, principal: Principal, ori
     { datasetId: req.datasetId, name: req.name, description: req.description },
     {
       status: "waiting_for_upload",
-      sourceFilename: req.files.map((f) => f.filename).join(", ").slice(0, 500),
+      sourceFilename: req.files
+        .map((f) => f.filename)
+        .join(", ")
+        .slice(0, 500),
       contentType: req.files[0].content_type,
       format,
       sizeBytes: totalBytes,
@@ -95,7 +103,14 @@ export async function prepareUpload(deps: DatasetDeps, principal: Principal, ori
       bytes: f.bytes,
       exp: Math.floor(expiresAtMs / 1000),
     });
-    uploads.push({ file_id: fileId, filename: f.filename, bytes: f.bytes, content_type: f.content_type, upload_url: `${origin}/uploads/${token}`, object_name: objectKey });
+    uploads.push({
+      file_id: fileId,
+      filename: f.filename,
+      bytes: f.bytes,
+      content_type: f.content_type,
+      upload_url: `${origin}/uploads/${token}`,
+      object_name: objectKey,
+    });
   }
   const job = await orDiscard(deps.db, deps.bucket, created, async () => {
     // One round trip for all file rows, in request order (ingest reads them back in that order).
@@ -119,7 +134,11 @@ export async function prepareUpload(deps: DatasetDeps, principal: Principal, ori
 }
 
 /** Resolve the dataset a batch upload targets: explicit id, same name when `overrides`, or new. */
-export async function batchTargetDataset(deps: DatasetDeps, principal: Principal, body: { dataset_id?: string; dataset_name?: string; overrides?: boolean }) {
+export async function batchTargetDataset(
+  deps: DatasetDeps,
+  principal: Principal,
+  body: { dataset_id?: string; dataset_name?: string; overrides?: boolean },
+) {
   if (body.dataset_id) return body.dataset_id;
   if (body.overrides && body.dataset_name) return (await findDatasetByName(deps.db, principal, body.dataset_name))?.id;
   return undefined;
@@ -187,7 +206,9 @@ export async function completeUpload(deps: DatasetDeps, principal: Principal, ve
     await jobObj.fail(`${counts.failed} of ${counts.expected} files failed verification: ${reasons.join("; ")}`);
   } else if (counts.uploaded < counts.expected) {
     const missing = files.filter((f) => f.status !== "uploaded").map((f) => f.filename);
-    throw new Conflict(`${counts.expected - counts.uploaded} of ${counts.expected} files have not been uploaded yet: ${missing.join(", ")}. PUT each file to its upload_url first.`);
+    throw new Conflict(
+      `${counts.expected - counts.uploaded} of ${counts.expected} files have not been uploaded yet: ${missing.join(", ")}. PUT each file to its upload_url first.`,
+    );
   } else {
     const moved = await jobObj.markUploaded();
     if (!moved.ok) throw new Conflict(`This upload can no longer be completed (job status: ${moved.status}).`);

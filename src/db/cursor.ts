@@ -10,7 +10,7 @@ export interface Cursor {
   id: string;
 }
 
-export function encodeCursor(c: Cursor): string {
+function encodeCursor(c: Cursor): string {
   return btoa(JSON.stringify([c.createdAt, c.id])).replace(/=+$/, "");
 }
 

@@ -7,7 +7,7 @@
  *   way of the data that is there).
  */
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
-import { inChunks, nowIso, type Db } from "./client";
+import { type Db, inChunks, nowIso } from "./client";
 import { datasetFiles, datasetVersions } from "./schema";
 
 export type VersionRow = typeof datasetVersions.$inferSelect;
@@ -131,10 +131,16 @@ export async function archiveVersionRow(db: Db, datasetId: string, versionId: st
 
 /** Statements for a batch: a version with its file rows, or every version of a dataset with theirs. */
 export function deleteVersionStatements(db: Db, versionId: string) {
-  return [db.delete(datasetFiles).where(eq(datasetFiles.datasetVersionId, versionId)), db.delete(datasetVersions).where(eq(datasetVersions.id, versionId))] as const;
+  return [
+    db.delete(datasetFiles).where(eq(datasetFiles.datasetVersionId, versionId)),
+    db.delete(datasetVersions).where(eq(datasetVersions.id, versionId)),
+  ] as const;
 }
 
 export function deleteDatasetVersionsStatements(db: Db, datasetId: string) {
   const versionIds = db.select({ id: datasetVersions.id }).from(datasetVersions).where(eq(datasetVersions.datasetId, datasetId));
-  return [db.delete(datasetFiles).where(inArray(datasetFiles.datasetVersionId, versionIds)), db.delete(datasetVersions).where(eq(datasetVersions.datasetId, datasetId))] as const;
+  return [
+    db.delete(datasetFiles).where(inArray(datasetFiles.datasetVersionId, versionIds)),
+    db.delete(datasetVersions).where(eq(datasetVersions.datasetId, datasetId)),
+  ] as const;
 }

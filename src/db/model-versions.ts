@@ -3,7 +3,7 @@
  * the rule of models/status.ts.)
  */
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
-import { inChunks, nowIso, type Db } from "./client";
+import { type Db, inChunks, nowIso } from "./client";
 import { modelVersions } from "./schema";
 
 export type ModelVersionRow = typeof modelVersions.$inferSelect;
@@ -45,7 +45,10 @@ export async function modelVersionById(db: Db, versionId: string): Promise<Model
 /** Model id and number of each version, for version references. */
 export async function modelVersionRefs(db: Db, versionIds: string[]): Promise<Map<string, { modelId: string; version: number }>> {
   const rows = await inChunks(versionIds, (ids) =>
-    db.select({ id: modelVersions.id, modelId: modelVersions.modelId, version: modelVersions.version }).from(modelVersions).where(inArray(modelVersions.id, ids)),
+    db
+      .select({ id: modelVersions.id, modelId: modelVersions.modelId, version: modelVersions.version })
+      .from(modelVersions)
+      .where(inArray(modelVersions.id, ids)),
   );
   return new Map(rows.map((r) => [r.id, r]));
 }

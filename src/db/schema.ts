@@ -15,7 +15,9 @@ export const organizations = sqliteTable("organizations", {
 
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
-  orgId: text("org_id").notNull().references(() => organizations.id),
+  orgId: text("org_id")
+    .notNull()
+    .references(() => organizations.id),
   displayName: text("display_name").notNull(),
   email: text("email"),
   createdAt: text("created_at").notNull(),
@@ -25,7 +27,9 @@ export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id").notNull().references(() => organizations.id),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
     userId: text("user_id").references(() => users.id),
     name: text("name").notNull(),
     // SHA-256 of the whole key, hex. The key itself is never stored.
@@ -42,7 +46,9 @@ export const datasets = sqliteTable(
   "datasets",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id").notNull().references(() => organizations.id),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
     name: text("name").notNull(),
     description: text("description"),
     // Highest version number handed out so far; versions are numbered 1, 2, ...
@@ -56,7 +62,9 @@ export const datasetVersions = sqliteTable(
   "dataset_versions",
   {
     id: text("id").primaryKey(),
-    datasetId: text("dataset_id").notNull().references(() => datasets.id),
+    datasetId: text("dataset_id")
+      .notNull()
+      .references(() => datasets.id),
     orgId: text("org_id").notNull(),
     version: integer("version").notNull(),
     // waiting_for_upload | queued | processing | ready | failed | canceled
@@ -77,10 +85,7 @@ export const datasetVersions = sqliteTable(
     errorMessage: text("error_message"),
     ...timestamps,
   },
-  (t) => [
-    uniqueIndex("dataset_versions_number_idx").on(t.datasetId, t.version),
-    index("dataset_versions_org_idx").on(t.orgId),
-  ],
+  (t) => [uniqueIndex("dataset_versions_number_idx").on(t.datasetId, t.version), index("dataset_versions_org_idx").on(t.orgId)],
 );
 
 // One row per file of a version: direct uploads have one, batch uploads several.
@@ -88,7 +93,9 @@ export const datasetFiles = sqliteTable(
   "dataset_files",
   {
     id: text("id").primaryKey(),
-    datasetVersionId: text("dataset_version_id").notNull().references(() => datasetVersions.id),
+    datasetVersionId: text("dataset_version_id")
+      .notNull()
+      .references(() => datasetVersions.id),
     orgId: text("org_id").notNull(),
     filename: text("filename").notNull(),
     contentType: text("content_type").notNull(),
@@ -108,7 +115,9 @@ export const models = sqliteTable(
   "models",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id").notNull().references(() => organizations.id),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
     name: text("name").notNull(),
     description: text("description"),
     modelType: text("model_type").notNull(),
@@ -123,7 +132,9 @@ export const modelVersions = sqliteTable(
   "model_versions",
   {
     id: text("id").primaryKey(),
-    modelId: text("model_id").notNull().references(() => models.id),
+    modelId: text("model_id")
+      .notNull()
+      .references(() => models.id),
     orgId: text("org_id").notNull(),
     version: integer("version").notNull(),
     // queued | processing | ready | failed | canceled
@@ -136,10 +147,7 @@ export const modelVersions = sqliteTable(
     errorMessage: text("error_message"),
     ...timestamps,
   },
-  (t) => [
-    uniqueIndex("model_versions_number_idx").on(t.modelId, t.version),
-    index("model_versions_dataset_idx").on(t.datasetId),
-  ],
+  (t) => [uniqueIndex("model_versions_number_idx").on(t.modelId, t.version), index("model_versions_dataset_idx").on(t.datasetId)],
 );
 
 // The listing copy of each job. The job's Durable Object is the single writer of its state and
@@ -148,7 +156,9 @@ export const jobs = sqliteTable(
   "jobs",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id").notNull().references(() => organizations.id),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
     type: text("type").notNull(),
     status: text("status").notNull(),
     createdAt: text("created_at").notNull(),
@@ -181,10 +191,7 @@ export const jobs = sqliteTable(
     // Revision of the job object's state this copy reflects (copies only move forward).
     revision: integer("revision").notNull().default(0),
   },
-  (t) => [
-    index("jobs_org_created_idx").on(t.orgId, t.createdAt, t.id),
-    index("jobs_dataset_version_idx").on(t.datasetVersionId),
-  ],
+  (t) => [index("jobs_org_created_idx").on(t.orgId, t.createdAt, t.id), index("jobs_dataset_version_idx").on(t.datasetVersionId)],
 );
 
 // Responses remembered per Idempotency-Key so that a retried upload creates nothing twice.

@@ -1,11 +1,11 @@
 import type { JobRecord } from "../jobs/types";
 
 /** How long a queued job may wait for a worker before its message is sent again. */
-export const QUEUE_PICKUP_TIMEOUT_MS = 10 * 60_000;
+const QUEUE_PICKUP_TIMEOUT_MS = 10 * 60_000;
 /** Progress is mirrored to D1 at most this often; transitions are mirrored at once. */
 export const MIRROR_INTERVAL_MS = 1_000;
 /** A failed mirror to D1 is tried again after this long (by the alarm). */
-export const MIRROR_RETRY_MS = 5_000;
+const MIRROR_RETRY_MS = 5_000;
 
 /** What the job object keeps beside the job itself. */
 export interface Internal {

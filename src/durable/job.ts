@@ -7,7 +7,7 @@ import type { BeginResult, JobObject } from "../jobs/job-object";
 import { capHistory } from "../jobs/metrics-history";
 import { mirrorJob } from "../jobs/mirror";
 import { isTerminal, type JobRecord, type JobStatus, type JsonObject, type ProgressReport } from "../jobs/types";
-import { MIRROR_INTERVAL_MS, newInternal, nextAlarm, watchdogDeadline, type Stored } from "./job-state";
+import { MIRROR_INTERVAL_MS, newInternal, nextAlarm, type Stored, watchdogDeadline } from "./job-state";
 
 /**
  * One Durable Object per job: the single writer of the job's state. Every transition is saved
@@ -91,7 +91,7 @@ export class JobDO extends DurableObject<Env> implements JobObject {
   /** waiting_for_upload → queued, when the signed upload has been completed. */
   async markUploaded(): Promise<{ ok: boolean; status: JobStatus | null }> {
     const s = await this.load();
-    if (!s || s.job.status !== "waiting_for_upload") return { ok: false, status: s?.job.status ?? null };
+    if (s?.job.status !== "waiting_for_upload") return { ok: false, status: s?.job.status ?? null };
     s.job.status = "queued";
     s.internal.queuedAtMs = Date.now();
     s.internal.dispatches = 1;
@@ -142,7 +142,7 @@ export class JobDO extends DurableObject<Env> implements JobObject {
   /** running → succeeded. Refused (false) when the job was canceled or restarted meanwhile. */
   async succeed(output: JsonObject, rowsProcessed = 0, attempt?: number): Promise<boolean> {
     const s = await this.load();
-    if (!s || s.job.status !== "running" || this.stale(s, attempt)) return false;
+    if (s?.job.status !== "running" || this.stale(s, attempt)) return false;
     s.job.status = "succeeded";
     s.job.output = output;
     s.job.progress = 100;
@@ -168,7 +168,7 @@ export class JobDO extends DurableObject<Env> implements JobObject {
   /** running → queued after a transient error; the queue redelivers the message. */
   async requeue(reason: string, attempt?: number): Promise<boolean> {
     const s = await this.load();
-    if (!s || s.job.status !== "running" || this.stale(s, attempt)) return false;
+    if (s?.job.status !== "running" || this.stale(s, attempt)) return false;
     s.job.status = "queued";
     s.job.errorMessage = reason;
     s.internal.queuedAtMs = Date.now();

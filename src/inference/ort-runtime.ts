@@ -1,6 +1,5 @@
 /**
- * onnxruntime-web inside workerd (see /work/shared/PLATFORM-NOTES.md, "onnxruntime-web inside the
- * Worker").
+ * onnxruntime-web inside workerd.
  *
  * Workers refuse to compile WebAssembly from bytes at run time, and ort's loader would compile
  * from bytes (or fetch a file next to `import.meta.url`). So:
@@ -16,8 +15,9 @@
  * ort initializes its wasm backend once per isolate, on the first `InferenceSession.create`; the
  * env settings must be in place before that and are ignored afterwards.
  */
-import * as ort from "onnxruntime-web/wasm";
+
 import ortWasmModule from "onnxruntime-web/ort-wasm-simd-threaded.wasm";
+import * as ort from "onnxruntime-web/wasm";
 
 export type InferenceSession = ort.InferenceSession;
 
@@ -50,7 +50,7 @@ function installInstantiateHook(): void {
 }
 
 /** Idempotent: configures ort and installs the instantiate wrapper on the first call only. */
-export function configureOrt(): typeof ort {
+function configureOrt(): typeof ort {
   if (configured) return ort;
   if (!(ortWasmModule instanceof WebAssembly.Module)) {
     throw new Error("onnxruntime-web: the .wasm import is not a WebAssembly.Module (CompiledWasm rule missing?)");

@@ -36,7 +36,7 @@ export interface EncodeOptions {
   integerColumns?: readonly string[];
 }
 
-export const OUTPUT_CONTENT_TYPES: Record<OutputFormat, string> = {
+const OUTPUT_CONTENT_TYPES: Record<OutputFormat, string> = {
   json: "application/json",
   csv: "text/csv; charset=utf-8",
   parquet: "application/vnd.apache.parquet",

@@ -18,7 +18,7 @@ export interface GbdtOnnxResult {
 }
 
 /** Which kind of model the session holds, from its output names. */
-export function gbdtOnnxKind(session: Pick<InferenceSession, "outputNames">): "regression" | "classification" {
+function gbdtOnnxKind(session: Pick<InferenceSession, "outputNames">): "regression" | "classification" {
   const names = session.outputNames;
   if (names.includes("prediction")) return "regression";
   if (names.includes("probabilities") && names.includes("label")) return "classification";

@@ -10,6 +10,7 @@
  *   Note that wasm linear memory never shrinks: the bound limits the peak, released memory is
  *   reused by later sessions but not given back to the isolate.
  */
+import { MAX_CACHED_SESSION_BYTES, MAX_CACHED_SESSIONS } from "../core/limits";
 import { createOrtSession, type InferenceSession } from "./ort-runtime";
 
 export interface Releasable {
@@ -33,9 +34,6 @@ interface Entry<S> {
   evicted: boolean;
 }
 
-export const DEFAULT_MAX_SESSIONS = 32;
-export const DEFAULT_MAX_SESSION_BYTES = 48 * 1024 * 1024;
-
 export class SessionCache<S extends Releasable> {
   private readonly entries = new Map<string, Entry<S>>(); // insertion order = least recently used first
   private readonly create: (modelBytes: Uint8Array) => Promise<S>;
@@ -44,8 +42,8 @@ export class SessionCache<S extends Releasable> {
 
   constructor(options: SessionCacheOptions<S>) {
     this.create = options.create;
-    this.maxEntries = Math.max(1, options.maxEntries ?? DEFAULT_MAX_SESSIONS);
-    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_SESSION_BYTES;
+    this.maxEntries = Math.max(1, options.maxEntries ?? MAX_CACHED_SESSIONS);
+    this.maxBytes = options.maxBytes ?? MAX_CACHED_SESSION_BYTES;
   }
 
   /** The session for `key`, created from `load()`'s bytes on first use. */
@@ -97,7 +95,8 @@ export class SessionCache<S extends Releasable> {
       entry.bytes = bytes.byteLength;
       const session = await this.create(bytes);
       entry.session = session;
-      if (entry.evicted && entry.pins === 0) this.release(entry); // dropped (delete/clear) while being created
+      if (entry.evicted && entry.pins === 0)
+        this.release(entry); // dropped (delete/clear) while being created
       else this.enforceLimits(key);
       return session;
     })();
@@ -149,14 +148,4 @@ export function getSession(key: string, load: () => Promise<Uint8Array>): Promis
 /** Runs `fn` with the isolate's session for `key`, pinned (never released) until `fn` settles. */
 export function withSession<T>(key: string, load: () => Promise<Uint8Array>, fn: (session: InferenceSession) => Promise<T> | T): Promise<T> {
   return isolateCache.use(key, load, fn);
-}
-
-/** Drops one model's session (e.g. when its model version is deleted). */
-export function evictSession(key: string): void {
-  isolateCache.delete(key);
-}
-
-/** Drops every cached session of this isolate. */
-export function clearSessionCache(): void {
-  isolateCache.clear();
 }

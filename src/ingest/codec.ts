@@ -112,7 +112,13 @@ export function decodeFrame(bytes: Uint8Array): Frame {
       if (h.booleanLabels) col.booleanLabels = h.booleanLabels;
       return col;
     }
-    return { name: h.name, kind: h.kind as "categorical", storage: "dictionary", codes: new Int32Array(bytes.buffer, at, rows), dictionary: h.dictionary ?? [] };
+    return {
+      name: h.name,
+      kind: h.kind as "categorical",
+      storage: "dictionary",
+      codes: new Int32Array(bytes.buffer, at, rows),
+      dictionary: h.dictionary ?? [],
+    };
   });
   return { rowCount: rows, columns };
 }

@@ -11,7 +11,7 @@ export function detectNewline(text: string): Newline {
 }
 
 /** Delimiters we recognise, in order of preference when equally plausible. */
-export const DELIMITERS = [",", ";", "\t", "|"] as const;
+const DELIMITERS = [",", ";", "\t", "|"] as const;
 
 /**
  * Picks the delimiter that splits the sample's first lines into the most consistent rows: the

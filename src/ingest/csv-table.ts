@@ -1,10 +1,10 @@
+import { MAX_FRAME_CELLS } from "../core/limits";
 import type { Column } from "../ml/frame";
 import { DictionaryBuilder } from "./dictionary-builder";
 import { IngestError, tooLargeError } from "./errors";
 import { validateHeader } from "./header";
 import { ID_COLUMN, keptIdFromStrings } from "./ids";
 import { inferColumn } from "./infer";
-import { MAX_FRAME_CELLS } from "./limits";
 import type { ReadOptions } from "./types";
 
 interface PapaError {

@@ -1,12 +1,15 @@
 import Papa from "papaparse";
+import { MAX_RECORD_CHARS } from "../core/limits";
 import { byteChunks } from "./chunks";
 import { detectDelimiter, detectNewline, type Newline } from "./csv-sniff";
 import { CsvTable } from "./csv-table";
 import { IngestError } from "./errors";
 import { withRowIds } from "./ids";
-import { MAX_RECORD_CHARS, PARSE_CHUNK_CHARS } from "./limits";
 import type { IngestResult, ReadCsvOptions } from "./types";
 import { Utf8Stream } from "./utf8";
+
+/** Text is handed to papaparse in pieces of about this many characters (a tuning, not a limit). */
+const PARSE_CHUNK_CHARS = 256 * 1024;
 
 /**
  * Reads a CSV (or TSV, semicolon- or pipe-separated) file into a Frame, streaming: bytes are
@@ -56,7 +59,10 @@ class PieceReader {
     // NUL never occurs in text; without this check binary data that happens to be valid UTF-8
     // would fail later with a confusing "one column" or "ragged row" message.
     if (firstPiece.slice(0, 65536).includes("\u0000")) {
-      throw new IngestError("unsupported_format", "The file is not a CSV or Parquet file: it contains binary data. Upload a CSV (UTF-8 text) or a Parquet file.");
+      throw new IngestError(
+        "unsupported_format",
+        "The file is not a CSV or Parquet file: it contains binary data. Upload a CSV (UTF-8 text) or a Parquet file.",
+      );
     }
     const newline: Newline = detectNewline(firstPiece);
     // Sniff on complete lines only, at most the first 64k characters.

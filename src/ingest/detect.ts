@@ -53,7 +53,7 @@ function startsWith(bytes: Uint8Array, sig: number[]): boolean {
 }
 
 /** Text files have no NUL bytes and few control characters besides tab, CR and LF. */
-export function looksBinary(bytes: Uint8Array): boolean {
+function looksBinary(bytes: Uint8Array): boolean {
   const n = Math.min(bytes.length, 4096);
   let control = 0;
   for (let i = 0; i < n; i++) {

@@ -75,7 +75,7 @@ export class DictionaryBuilder {
       code = this.dictionary.length;
       // Papa hands out substrings of its chunk; V8 keeps the whole chunk alive behind each one.
       // Flattening a NEW distinct value into its own string lets every chunk be collected.
-      const own = (" " + s).slice(1);
+      const own = ` ${s}`.slice(1);
       this.index.set(own, code);
       this.dictionary.push(own);
     }

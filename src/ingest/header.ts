@@ -1,5 +1,5 @@
+import { MAX_COLUMNS, MIN_COLUMNS } from "../core/limits";
 import { IngestError } from "./errors";
-import { MAX_COLUMNS, MIN_COLUMNS } from "./limits";
 
 /**
  * Checks column names before any row is read, so a bad header fails fast with a message that
@@ -20,7 +20,7 @@ export function validateHeader(raw: readonly string[], what = "file", minColumns
       `The ${what} has only one column ("${names[0] ?? ""}"); a dataset needs at least ${minColumns}. If it should have more, use a comma, semicolon, tab or pipe as the delimiter.`,
     );
   }
-  const empty = names.findIndex((s) => s === "");
+  const empty = names.indexOf("");
   if (empty >= 0) {
     throw new IngestError("empty_column_name", `Column ${empty + 1} has an empty name; every column needs a name in the header row.`);
   }

@@ -24,7 +24,11 @@ export function withRowIds(columns: Column[], rowCount: number): { columns: Colu
  * stays strings. Must be non-missing and unique. */
 export function keptIdFromStrings(dictionary: string[], codes: Int32Array, rowCount: number): Column {
   const missingAt = codes.indexOf(-1);
-  if (missingAt >= 0) throw missingIdError(codes.reduce((n, c) => n + (c < 0 ? 1 : 0), 0), missingAt);
+  if (missingAt >= 0)
+    throw missingIdError(
+      codes.reduce((n, c) => n + (c < 0 ? 1 : 0), 0),
+      missingAt,
+    );
   if (dictionary.length < rowCount) {
     const row = firstRepeat(codes);
     throw duplicateIdError(row, dictionary[codes[row]]);

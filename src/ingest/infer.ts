@@ -15,13 +15,7 @@ import { booleanValues, isUuid, looksLikeCode, looksLikeIdName, parseDatetime, p
  * 6. categorical otherwise.
  * A column with no values at all is numeric (all NaN): it carries nothing either way.
  */
-export function inferColumn(
-  name: string,
-  dictionary: string[],
-  codes: Int32Array,
-  missingCount: number,
-  rowCount: number,
-): Column {
+export function inferColumn(name: string, dictionary: string[], codes: Int32Array, missingCount: number, rowCount: number): Column {
   const n = dictionary.length;
   if (n === 0) return { name, kind: "numeric", storage: "numeric", values: new Float64Array(rowCount).fill(NaN) };
 
@@ -46,7 +40,7 @@ export function inferColumn(
 }
 
 /** The kind of a column of strings that are not numbers, booleans or dates. */
-export function stringKind(name: string, dictionary: string[], nonMissing: number, rowCount: number): "id" | "text" | "categorical" {
+function stringKind(name: string, dictionary: string[], nonMissing: number, rowCount: number): "id" | "text" | "categorical" {
   const n = dictionary.length;
   if (n === rowCount && nonMissing === rowCount && rowCount >= 2) {
     if (looksLikeIdName(name) || dictionary.every(isUuid) || (rowCount >= 10 && dictionary.every(looksLikeCode))) return "id";

@@ -30,7 +30,10 @@ export class ParquetColumn {
   write(rowStart: number, data: ArrayLike<unknown>): void {
     // Typed-array writes past the end are silently dropped (or throw, for .set): say what it is.
     if (rowStart < 0 || rowStart + data.length > this.rows) {
-      throw new IngestError("corrupt_parquet", `The Parquet file is inconsistent: its row groups hold more rows than the ${this.rows} its footer declares.`);
+      throw new IngestError(
+        "corrupt_parquet",
+        `The Parquet file is inconsistent: its row groups hold more rows than the ${this.rows} its footer declares.`,
+      );
     }
     if (this.mode === "empty") this.mode = firstMode(data);
     if (this.mode === "empty") return; // all null so far

@@ -1,9 +1,9 @@
-import { parquetMetadata, parquetRead, parquetSchema } from "hyparquet";
 import type { ColumnData, Compressors, FileMetaData } from "hyparquet";
+import { parquetMetadata, parquetRead, parquetSchema } from "hyparquet";
+import { MAX_FRAME_CELLS } from "../core/limits";
 import { IngestError, tooLargeError } from "./errors";
 import { validateHeader } from "./header";
 import { ID_COLUMN, withRowIds } from "./ids";
-import { MAX_FRAME_CELLS } from "./limits";
 import { ParquetColumn } from "./parquet-column";
 import type { IngestResult, ReadOptions } from "./types";
 

@@ -1,4 +1,4 @@
-import { cellValue, findColumn, type Frame } from "../ml/frame";
+import { cellValue, type Frame, findColumn } from "../ml/frame";
 import { ID_COLUMN } from "./ids";
 
 export type CellValue = string | number | boolean | null;

@@ -64,7 +64,7 @@ function countByte(bytes: Uint8Array, b: number, end: number): number {
  * of the chunk counts as fine (it continues in the next one). Returns the chunk length if all
  * is well, which can only happen when the previous chunk's tail was the real culprit.
  */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
+function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length && i < 3 && (bytes[i] & 0xc0) === 0x80) i++;
   while (i < bytes.length) {

@@ -52,11 +52,7 @@ export type WatchdogAction = { action: "fail"; message: string } | { action: "re
  * job nobody picked up is sent again; a running job whose worker went silent is restarted; both
  * until the attempts are used up.
  */
-export function onWatchdogDeadline(
-  status: JobStatus,
-  counts: { dispatches: number; attempts: number },
-  silentSeconds: number,
-): WatchdogAction {
+export function onWatchdogDeadline(status: JobStatus, counts: { dispatches: number; attempts: number }, silentSeconds: number): WatchdogAction {
   switch (status) {
     case "waiting_for_upload":
       return { action: "fail", message: "The upload was not completed before its signed URL expired. Prepare a new upload." };

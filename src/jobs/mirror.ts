@@ -5,7 +5,7 @@ import type { JobRecord } from "./types";
 
 type JobRow = typeof jobs.$inferSelect;
 
-export function toRow(job: JobRecord, revision = 0): JobRow {
+function toRow(job: JobRecord, revision = 0): JobRow {
   const { input, output, metricsHistory, ...rest } = job;
   return {
     ...rest,

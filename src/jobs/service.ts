@@ -2,7 +2,7 @@ import { and, desc, eq, type SQL } from "drizzle-orm";
 import type { Principal } from "../auth/principal";
 import { Conflict, NotFound } from "../core/errors";
 import { SERVICE_RUNTIME_VERSION } from "../core/version";
-import { nowIso, type Db } from "../db/client";
+import { type Db, nowIso } from "../db/client";
 import { afterCursor, type PageRequest, toPage } from "../db/cursor";
 import { versionRefs } from "../db/dataset-versions";
 import { modelVersionRefs } from "../db/model-versions";
@@ -184,7 +184,7 @@ export async function retryJob(deps: JobDeps, principal: Principal, rawId: strin
   return { job_id: job.id, status: job.status };
 }
 
-export async function lookupRefs(db: Db, list: JobRecord[]): Promise<RefLookup> {
+async function lookupRefs(db: Db, list: JobRecord[]): Promise<RefLookup> {
   const dvIds = [...new Set(list.map((j) => j.datasetVersionId).filter((x): x is string => !!x))];
   const mvIds = [...new Set(list.map((j) => j.modelVersionId).filter((x): x is string => !!x))];
   return { datasetVersions: await versionRefs(db, dvIds), modelVersions: await modelVersionRefs(db, mvIds) };

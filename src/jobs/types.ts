@@ -32,7 +32,7 @@ export type MetricPoint = z.infer<typeof metricPointSchema>;
  * Free-form job input and output: JSON objects (they cross RPC and are stored as JSON). Typed
  * loosely on purpose: a recursive JSON type makes the RPC result types too deep to check.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a recursive JSON type makes RPC result types too deep to check
 export type JsonObject = Record<string, any>;
 
 /** Everything known about a job. The job's Durable Object owns it; D1 holds a copy for lists. */

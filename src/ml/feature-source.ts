@@ -13,14 +13,15 @@
  * - datetime feature from strings -> parseDatetime (ISO-8601, zone-less = UTC);
  * - categorical feature from strings -> the vocabulary by string, trimmed like ingestion trims.
  */
-import { booleanValues, normalizeCell, parseDatetime, parseNumber } from "./values";
+
 import type { Column } from "./frame";
+import { booleanValues, normalizeCell, parseDatetime, parseNumber } from "./values";
 
 /** The value a source column stands for, before any datetime part is taken. */
 export type SourceType = "numeric" | "boolean" | "datetime";
 
 /** A boolean cell as ingestion reads it (one of its true/false pairs), or 0/1; else undefined. */
-export function parseBooleanCell(s: string): number | undefined {
+function parseBooleanCell(s: string): number | undefined {
   const b = booleanValues([s]);
   if (b) return b[0];
   const x = parseNumber(s);
@@ -82,9 +83,13 @@ export function fillCategory(data: Float32Array, F: number, j: number, n: number
     if (x !== undefined && !byValue.has(x)) byValue.set(x, i);
   });
   const spell = (x: number) =>
-    kind === "boolean" ? (x !== 0 ? "true" : "false")
-    : kind === "datetime" && Math.abs(x) <= 8.64e15 ? new Date(x).toISOString() // Date's valid range
-    : String(x);
+    kind === "boolean"
+      ? x !== 0
+        ? "true"
+        : "false"
+      : kind === "datetime" && Math.abs(x) <= 8.64e15
+        ? new Date(x).toISOString() // Date's valid range
+        : String(x);
   const cache = new Map<number, number>();
   for (let i = 0; i < n; i++) {
     const x = col.values[i];

@@ -22,18 +22,9 @@ import type { Column, ColumnKind, Frame } from "./frame";
 
 export const FLOAT32_MAX = 3.4028234663852886e38;
 /** Largest vocabulary kept per categorical column (fits the GBDT's 255 value bins). */
-export const MAX_CATEGORIES = 254;
+const MAX_CATEGORIES = 254;
 
-export type FeatureTransform =
-  | "numeric"
-  | "boolean"
-  | "category"
-  | "year"
-  | "month"
-  | "day"
-  | "dayofweek"
-  | "hour"
-  | "epoch_days";
+export type FeatureTransform = "numeric" | "boolean" | "category" | "year" | "month" | "day" | "dayofweek" | "hour" | "epoch_days";
 
 export interface FeatureDef {
   /** Output feature name (column name, or `column.part` for datetime parts). */
@@ -129,9 +120,10 @@ function describeColumn(col: Column, rowCount: number): { defs: FeatureDef[]; no
     used.sort((a, b) => counts[b] - counts[a] || (col.dictionary[a] < col.dictionary[b] ? -1 : 1));
     const kept = used.slice(0, MAX_CATEGORIES);
     const vocabulary = kept.map((c) => col.dictionary[c]);
-    const note = used.length > MAX_CATEGORIES
-      ? `${used.length} categories: the ${MAX_CATEGORIES} most frequent are kept, rarer ones count as missing`
-      : undefined;
+    const note =
+      used.length > MAX_CATEGORIES
+        ? `${used.length} categories: the ${MAX_CATEGORIES} most frequent are kept, rarer ones count as missing`
+        : undefined;
     return { defs: [{ name: col.name, source: col.name, transform: "category", vocabulary }], note };
   }
   const v = col.values;
@@ -199,9 +191,7 @@ function datePart(part: FeatureTransform, ms: number): number {
 }
 
 export function featureKinds(spec: FeaturizerSpec): FeatureKind[] {
-  return spec.features.map((f) =>
-    f.transform === "category" ? { type: "categorical", cardinality: f.vocabulary!.length } : { type: "numeric" },
-  );
+  return spec.features.map((f) => (f.transform === "category" ? { type: "categorical", cardinality: f.vocabulary!.length } : { type: "numeric" }));
 }
 
 export function featureNames(spec: FeaturizerSpec): string[] {
@@ -211,9 +201,7 @@ export function featureNames(spec: FeaturizerSpec): string[] {
 /** A spec restricted to features whose source column passes `keep` (reports updated). */
 export function selectFeatures(spec: FeaturizerSpec, keep: (source: string) => boolean, why = "not selected"): FeaturizerSpec {
   const features = spec.features.filter((f) => keep(f.source));
-  const columns = spec.columns.map((c) =>
-    c.used && !keep(c.name) ? { ...c, used: false, reason: why, features: [] } : { ...c },
-  );
+  const columns = spec.columns.map((c) => (c.used && !keep(c.name) ? { ...c, used: false, reason: why, features: [] } : { ...c }));
   return { ...spec, features, columns };
 }
 
@@ -262,5 +250,5 @@ export function applyFeaturizer(spec: FeaturizerSpec, frame: Frame): FeatureMatr
 }
 
 function clampF32(x: number): number {
-  return x > FLOAT32_MAX ? FLOAT32_MAX : x < -FLOAT32_MAX ? -FLOAT32_MAX : x;
+  return x > FLOAT32_MAX ? FLOAT32_MAX : Math.max(x, -FLOAT32_MAX);
 }

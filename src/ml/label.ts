@@ -8,7 +8,7 @@ import type { Column, ColumnKind } from "./frame";
 
 export type Task = "classification" | "regression";
 /** A numeric label with at most this many distinct values, all integers, is taken as classes. */
-export const MAX_INFERRED_CLASSES = 10;
+const MAX_INFERRED_CLASSES = 10;
 
 /** What the task of a label is inferred from: its kind, and for numbers, its distinct values. */
 export interface LabelSummary {
@@ -60,7 +60,7 @@ export function extractLabel(col: Column, rowCount: number, task?: Task): Label 
   if (inferred === "regression") {
     if (col.storage === "dictionary") {
       const parsed = col.dictionary.map((s) => (s.trim() === "" ? NaN : Number(s)));
-      const bad = col.dictionary.find((s, c) => !Number.isFinite(parsed[c]));
+      const bad = col.dictionary.find((_s, c) => !Number.isFinite(parsed[c]));
       if (bad !== undefined) throw new MlInputError(`regression label "${name}" has a non-numeric value: "${bad}"`);
       for (let i = 0; i < rowCount; i++) if (col.codes[i] >= 0) y[i] = parsed[col.codes[i]];
     } else y.set(col.values.subarray(0, rowCount));

@@ -71,7 +71,7 @@ export function logLoss(y: ArrayLike<number>, prob: ArrayLike<number>, numClasse
 
 /** Binary ROC-AUC of scores against 0/1 labels (ties get half credit). Null when one class only,
  * or when a score is NaN (its rank is unknown, and a NaN comparator leaves the sort arbitrary). */
-export function rocAucBinary(y: ArrayLike<number>, score: ArrayLike<number>): MetricValue {
+function rocAucBinary(y: ArrayLike<number>, score: ArrayLike<number>): MetricValue {
   const n = y.length;
   for (let i = 0; i < n; i++) if (score[i] !== score[i]) return null;
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => score[a] - score[b]);

@@ -3,19 +3,19 @@
  * representation, deterministic train/validation split, GBDT training with early stopping,
  * validation metrics. This is what the trainer service calls.
  */
+
+import { MlInputError } from "./errors";
+import { applyFeaturizer, buildFeaturizer, type FeaturizerSpec, featureKinds } from "./featurize";
 import type { Frame } from "./frame";
 import { findColumn } from "./frame";
-import { MlInputError } from "./errors";
-import { applyFeaturizer, buildFeaturizer, featureKinds, type FeaturizerSpec } from "./featurize";
 import type { GbdtModel } from "./gbdt/model";
 import { transformScores } from "./gbdt/objective";
 import { predict } from "./gbdt/predict";
 import { Rng } from "./gbdt/random";
-import { DEFAULT_GBDT_PARAMS, trainGbdtSteps, type GbdtParams, type IterationInfo, type StopReason, type TrainGbdtResult } from "./gbdt/train";
-import { classificationMetrics, regressionMetrics, type MetricValue } from "./metrics";
-import { buildRepresentationSteps, deriveModelFeatures, type Representation, type RepresentationStep } from "./representation";
+import { DEFAULT_GBDT_PARAMS, type GbdtParams, type IterationInfo, type StopReason, type TrainGbdtResult, trainGbdtSteps } from "./gbdt/train";
 import { extractLabel, type Task } from "./label";
-
+import { classificationMetrics, type MetricValue, regressionMetrics } from "./metrics";
+import { buildRepresentationSteps, deriveModelFeatures, type Representation, type RepresentationStep } from "./representation";
 
 export interface PredictionParams {
   learning_rate?: number;
@@ -55,7 +55,7 @@ export interface TrainPredictionOptions {
   representation?: Representation;
   /** Explicit split (frame row indices); rows with a missing label are dropped from it. */
   split?: { train: ArrayLike<number>; val: ArrayLike<number> };
-  onIteration?: (info: IterationInfo) => boolean | void;
+  onIteration?: (info: IterationInfo) => boolean | undefined;
   shouldStop?: () => boolean;
 }
 
@@ -82,7 +82,7 @@ export interface PredictionModelResult {
 }
 
 /** Seed of the shared representation's bin sample, independent of any model's seed. */
-export const REPRESENTATION_SEED = 0;
+const REPRESENTATION_SEED = 0;
 
 /** Below this many labelled rows nothing is held out. */
 const MIN_ROWS_FOR_VALIDATION = 10;
@@ -223,9 +223,7 @@ export function* trainPredictionModelSteps(frame: Frame, opts: TrainPredictionOp
   const pred = evalPredictions(res, evalRows === val, m.data, m.numFeatures, evalRows);
   const yEval = Float64Array.from(evalRows, (r) => lab.y[r]);
   const metrics: Record<string, MetricValue> =
-    lab.task === "regression"
-      ? { ...regressionMetrics(yEval, pred) }
-      : { ...classificationMetrics(yEval, pred, K) };
+    lab.task === "regression" ? { ...regressionMetrics(yEval, pred) } : { ...classificationMetrics(yEval, pred, K) };
   return {
     model: res.model,
     featurizer,
@@ -253,7 +251,7 @@ function checkFeatures(featurizer: FeaturizerSpec, labelColumn: string): void {
 }
 
 /** Deterministic split; stratified by class when `cls` is given (each class keeps its share). */
-export function splitRows(rows: Int32Array, cls: Float64Array | null, fraction: number, seed: number): { train: Int32Array; val: Int32Array } {
+function splitRows(rows: Int32Array, cls: Float64Array | null, fraction: number, seed: number): { train: Int32Array; val: Int32Array } {
   const rng = new Rng(seed ^ 0x5eed);
   const groups = new Map<number, number[]>();
   for (const r of rows) {
@@ -335,4 +333,4 @@ function evalPredictions(res: TrainGbdtResult, onVal: boolean, data: Float32Arra
   return predict(res.model, ev, rows.length);
 }
 
-export { extractLabel, type Label, type Task } from "./label";
+export type { Label, Task } from "./label";

@@ -10,11 +10,12 @@
  * read back with `parseRepresentation`, which returns null for anything it cannot use (an older
  * format such as representation-v1, a damaged file): the caller then builds a new one.
  */
+
+import { applyFeaturizer, buildFeaturizer, type FeaturizerSpec, featureKinds, selectFeatures } from "./featurize";
 import type { Frame } from "./frame";
-import { type ColumnProfile, profileFrame } from "./profile";
-import { applyFeaturizer, buildFeaturizer, featureKinds, selectFeatures, type FeaturizerSpec } from "./featurize";
 import { computeBins, type FeatureBins } from "./gbdt/bins";
-import { encodeRows, parseEncoder, planEncoder, trainEncoderSteps, type SslEncoder, type SslStep } from "./ssl/encoder";
+import { type ColumnProfile, profileFrame } from "./profile";
+import { encodeRows, parseEncoder, planEncoder, type SslEncoder, type SslStep, trainEncoderSteps } from "./ssl/encoder";
 
 export const REPRESENTATION_FORMAT = "representation-v2";
 
@@ -82,7 +83,7 @@ export function plannedSslSteps(frame: Frame): number {
 }
 
 /** Same, from the row count and the representation featurizer (buildFeaturizer(frame, { labelColumn: null })). */
-export function plannedSslStepsFor(rowCount: number, featurizer: FeaturizerSpec): number {
+function plannedSslStepsFor(rowCount: number, featurizer: FeaturizerSpec): number {
   return planEncoder(rowCount, featurizer)?.steps ?? 0;
 }
 
@@ -91,7 +92,7 @@ export function plannedSslStepsFor(rowCount: number, featurizer: FeaturizerSpec)
  * [frame.rowCount x encoder.embedding], or null when the representation has no encoder. The
  * frame may be any table with the dataset's columns (absent ones count as missing).
  */
-export function encodeFrame(rep: Representation, frame: Frame): Float32Array | null {
+export function embedFrame(rep: Representation, frame: Frame): Float32Array | null {
   if (!rep.encoder) return null;
   const m = applyFeaturizer(rep.featurizer, frame);
   return encodeRows(rep.encoder, m.data, m.numRows);
@@ -110,8 +111,11 @@ export function deriveModelFeatures(
     ...spec,
     labelColumn,
     columns: spec.columns.map((c) =>
-      c.name === labelColumn ? { ...c, used: false, reason: "label column", features: [] }
-      : inputs && !inputs.has(c.name) && !c.used ? { ...c, reason: "not in input_columns" } : c,
+      c.name === labelColumn
+        ? { ...c, used: false, reason: "label column", features: [] }
+        : inputs && !inputs.has(c.name) && !c.used
+          ? { ...c, reason: "not in input_columns" }
+          : c,
     ),
   };
   const index = new Map(rep.featurizer.features.map((f, i) => [f.name, i]));

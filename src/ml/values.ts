@@ -6,20 +6,7 @@
 
 /** Missing markers: the common subset of pandas' read_csv defaults. Matched after trimming,
  * case-sensitively (so "Na" the chemical symbol stays a value, "NA" does not). */
-export const MISSING_MARKERS: ReadonlySet<string> = new Set([
-  "",
-  "NA",
-  "N/A",
-  "n/a",
-  "#N/A",
-  "NULL",
-  "null",
-  "NaN",
-  "nan",
-  "-NaN",
-  "None",
-  "<NA>",
-]);
+const MISSING_MARKERS: ReadonlySet<string> = new Set(["", "NA", "N/A", "n/a", "#N/A", "NULL", "null", "NaN", "nan", "-NaN", "None", "<NA>"]);
 
 /** Trims surrounding whitespace cheaply (most cells have none) and maps missing markers to null. */
 export function normalizeCell(raw: string): string | null {
@@ -65,8 +52,7 @@ export function booleanValues(distinct: readonly string[]): Float64Array | undef
 }
 
 /** ISO-8601 date, or date and time with optional seconds, fraction and zone. */
-const ISO_RE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 /** Epoch milliseconds (UTC) of an ISO-8601 string, or undefined. A time without a zone is read as
  * UTC, never as the local zone of whichever machine ingests the file. */
@@ -76,7 +62,11 @@ export function parseDatetime(s: string): number | undefined {
   const [, y, mo, d, h = "0", mi = "0", sec = "0", frac = "", zone = "Z"] = m;
   // Date.UTC maps years 0-99 to 1900-1999; such years are not plausible data anyway.
   if (+y < 100) return undefined;
-  const month = +mo, day = +d, hour = +h, minute = +mi, second = +sec;
+  const month = +mo,
+    day = +d,
+    hour = +h,
+    minute = +mi,
+    second = +sec;
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return undefined;
   let t = Date.UTC(+y, month - 1, day, hour, minute, second, frac ? Math.floor(+`0.${frac}` * 1000) : 0);
   // Date.UTC rolls 31 February over into March; a real date maps back to the same day.
@@ -96,7 +86,7 @@ export function looksLikeIdName(name: string): boolean {
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Codes like "CUST-000123", "a3f9c2e1", "TX_2024_0001": one token, 6+ chars, with a digit. */
-const CODE_RE = /^(?=[^\s]*\d)[A-Za-z0-9][A-Za-z0-9_\-:.\/#]{5,}$/;
+const CODE_RE = /^(?=[^\s]*\d)[A-Za-z0-9][A-Za-z0-9_\-:./#]{5,}$/;
 
 export const isUuid = (s: string): boolean => UUID_RE.test(s);
 

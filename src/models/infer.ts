@@ -8,7 +8,7 @@ import type { Principal } from "../auth/principal";
 import { Conflict, InvalidInput, TooLarge } from "../core/errors";
 import { DIRECT_UPLOAD_MAX_BYTES, INFER_MAX_CELLS, MAX_CACHED_ARTIFACTS } from "../core/limits";
 import { uploadedFileFormat } from "../datasets/upload-file";
-import { encodeTable, type Cell, type EncodedOutput, type OutputFormat, type ResultTable } from "../inference/output";
+import { type Cell, type EncodedOutput, encodeTable, type OutputFormat, type ResultTable } from "../inference/output";
 import { runGbdtOnnx } from "../inference/run-onnx";
 import { withSession } from "../inference/session-cache";
 import { readCsv } from "../ingest/csv";
@@ -16,11 +16,11 @@ import { IngestError } from "../ingest/errors";
 import { readParquet } from "../ingest/parquet";
 import { portableCompressors } from "../ingest/portable-compressors";
 import { creditsFor } from "../jobs/credits";
-import { recordFinishedJob, type JobDeps } from "../jobs/service";
+import { type JobDeps, recordFinishedJob } from "../jobs/service";
 import { applyFeaturizer } from "../ml/featurize";
 import { cellValue, type Frame } from "../ml/frame";
 import { ARTIFACT_FILES } from "../storage/keys";
-import { parsePredictionArtifact, type PredictionArtifact } from "./prediction-artifact";
+import { type PredictionArtifact, parsePredictionArtifact } from "./prediction-artifact";
 import { findModelWithVersions, latestReady, type ModelRow, type ModelVersionRow } from "./records";
 
 /** An inference file over the limit. (Larger tables will go through batch inference.) */
@@ -53,10 +53,10 @@ export interface InferResult {
 }
 
 export async function inferSync(deps: InferDeps, principal: Principal, modelId: string, req: InferRequest, startedMs: number): Promise<InferResult> {
-  const { model, versions } = await findModelWithVersions(deps.db, principal, modelId);
-  const version = chooseVersion(versions, req.model_version_id);
   const { file } = req;
   if (file.size > DIRECT_UPLOAD_MAX_BYTES) throw inferenceFileTooLarge();
+  const { model, versions } = await findModelWithVersions(deps.db, principal, modelId);
+  const version = chooseVersion(versions, req.model_version_id);
   const format = await uploadedFileFormat(file);
   const bytes = new Uint8Array(await file.arrayBuffer());
   const [frame, artifact] = await Promise.all([readInput(bytes, format, file.name), loadArtifact(deps.bucket, version)]);
@@ -64,7 +64,9 @@ export async function inferSync(deps: InferDeps, principal: Principal, modelId: 
   const encoded = req.output_type === "json" ? null : encodeTable(table, req.output_type, { columnTypes: columnTypes(artifact, table) });
   const latencyMs = Math.max(0, Math.round(Date.now() - startedMs));
   const jobId = crypto.randomUUID();
-  deps.defer(recordJob(deps, principal, { jobId, model, version, filename: file.name, rows: frame.rowCount, latencyMs, outputType: req.output_type, format }));
+  deps.defer(
+    recordJob(deps, principal, { jobId, model, version, filename: file.name, rows: frame.rowCount, latencyMs, outputType: req.output_type, format }),
+  );
   return { jobId, latencyMs, model, version, table, encoded };
 }
 
@@ -79,7 +81,9 @@ function chooseVersion(versions: ModelVersionRow[], versionId: string | undefine
   const ready = latestReady(versions);
   if (!ready) {
     const latest = versions[0];
-    throw new Conflict(`The model has no ready version yet${latest ? ` (version ${latest.version} is ${latest.status})` : ""}; poll its training job.`);
+    throw new Conflict(
+      `The model has no ready version yet${latest ? ` (version ${latest.version} is ${latest.status})` : ""}; poll its training job.`,
+    );
   }
   return ready;
 }
@@ -162,7 +166,16 @@ const round = (x: number) => Number(x.toPrecision(7));
 async function recordJob(
   deps: InferDeps,
   principal: Principal,
-  r: { jobId: string; model: ModelRow; version: ModelVersionRow; filename: string; rows: number; latencyMs: number; outputType: string; format: string },
+  r: {
+    jobId: string;
+    model: ModelRow;
+    version: ModelVersionRow;
+    filename: string;
+    rows: number;
+    latencyMs: number;
+    outputType: string;
+    format: string;
+  },
 ): Promise<void> {
   const now = new Date();
   try {

@@ -40,7 +40,11 @@ export function checkPredictionColumns(
   if (req.input_columns) {
     const unknown = req.input_columns.filter((c) => !byName.has(c));
     if (unknown.length) {
-      throw InvalidInput.field(["input_columns"], `Columns not in the dataset: ${unknown.join(", ")}; its columns are: ${columnList(profile)}`, unknown);
+      throw InvalidInput.field(
+        ["input_columns"],
+        `Columns not in the dataset: ${unknown.join(", ")}; its columns are: ${columnList(profile)}`,
+        unknown,
+      );
     }
     if (req.input_columns.includes(label)) {
       throw InvalidInput.field(["input_columns"], `The label column "${label}" cannot also be an input column`, req.input_columns);

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { InvalidInput } from "../core/errors";
 
 /**
  * Parameters of a prediction model. Unknown keys are refused (a typo must not be silently

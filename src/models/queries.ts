@@ -1,10 +1,10 @@
 import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Principal } from "../auth/principal";
-import { inChunks, type Db } from "../db/client";
+import { findDataset } from "../datasets/records";
+import { type Db, inChunks } from "../db/client";
 import { afterCursor, type PageRequest, toPage } from "../db/cursor";
 import { modelIdsTrainedOn, versionsOfModel, versionsOfModels } from "../db/model-versions";
 import { datasets, models } from "../db/schema";
-import { findDataset } from "../datasets/records";
 import { findModel, type ModelRow, type ModelVersionRow } from "./records";
 import { modelStatusSql } from "./status";
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Principal } from "../auth/principal";
 import { NotFound } from "../core/errors";
-import { nowIso, type Db } from "../db/client";
+import { type Db, nowIso } from "../db/client";
 import { insertModelVersion, type ModelVersionRow, versionsOfModel } from "../db/model-versions";
 import { models, modelVersions } from "../db/schema";
 import { isUuid } from "../jobs/ids";

@@ -3,11 +3,11 @@ import type { Principal } from "../auth/principal";
 import { Conflict, InvalidInput } from "../core/errors";
 import { fieldIssuesFromZod } from "../core/field-issues";
 import { SERVICE_RUNTIME_VERSION } from "../core/version";
+import { findDataset, findVersion, type VersionRow } from "../datasets/records";
 import type { Db } from "../db/client";
 import { latestReadyOrCurrent } from "../db/dataset-versions";
 import { deleteModelVersion } from "../db/model-versions";
 import { datasets, models } from "../db/schema";
-import { findDataset, findVersion, type VersionRow } from "../datasets/records";
 import { createJob, type JobDeps } from "../jobs/service";
 import type { ColumnProfile } from "../ml/profile";
 import { checkPredictionColumns } from "./label-check";
@@ -126,7 +126,13 @@ function checkColumns(version: VersionRow, config: ModelConfig): void {
   }
 }
 
-async function queueVersion(deps: JobDeps, principal: Principal, model: ModelRow, version: VersionRow, config: ModelConfig): Promise<TrainingStarted> {
+async function queueVersion(
+  deps: JobDeps,
+  principal: Principal,
+  model: ModelRow,
+  version: VersionRow,
+  config: ModelConfig,
+): Promise<TrainingStarted> {
   const mv = await addVersion(deps.db, model, { datasetId: version.datasetId, datasetVersionId: version.id, config });
   const [dataset] = await deps.db.select({ name: datasets.name }).from(datasets).where(eq(datasets.id, version.datasetId)).limit(1);
   const job = await orDeleteVersion(deps.db, mv.id, () =>
@@ -163,7 +169,10 @@ async function orDeleteModel<T>(db: Db, model: ModelRow, step: () => Promise<T>)
   try {
     return await step();
   } catch (e) {
-    await db.delete(models).where(eq(models.id, model.id)).catch(() => undefined);
+    await db
+      .delete(models)
+      .where(eq(models.id, model.id))
+      .catch(() => undefined);
     throw e;
   }
 }

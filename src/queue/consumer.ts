@@ -11,7 +11,7 @@ import { jobMessageSchema } from "./messages";
  * recorded; a failure is settled by the jobs' attempt policy (fail now, or requeue and have the
  * queue deliver again after a back-off), so no job is left running.
  */
-export async function processJobMessage(deps: WorkDeps, msg: Message<unknown>): Promise<void> {
+async function processJobMessage(deps: WorkDeps, msg: Message<unknown>): Promise<void> {
   const parsed = jobMessageSchema.safeParse(msg.body);
   if (!parsed.success) {
     console.error("dropping malformed job message", msg.body);
@@ -48,7 +48,7 @@ export async function processJobMessage(deps: WorkDeps, msg: Message<unknown>): 
 }
 
 /** A message the queue gave up on: its job ends failed, never stuck. */
-export async function processDeadLetter(deps: WorkDeps, msg: Message<unknown>): Promise<void> {
+async function processDeadLetter(deps: WorkDeps, msg: Message<unknown>): Promise<void> {
   const parsed = jobMessageSchema.safeParse(msg.body);
   if (parsed.success) {
     await jobObject(deps.env.JOB, parsed.data.job_id).fail(

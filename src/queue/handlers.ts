@@ -1,7 +1,7 @@
 import { runIngestJob } from "../datasets/ingest-job";
 import { createDb } from "../db/client";
-import type { JobHandler } from "../jobs/work";
 import type { JobType } from "../jobs/types";
+import type { JobHandler } from "../jobs/work";
 import { runTrainJob } from "../training/train-job";
 
 /** Job type → its work. Types without a handler here fail with a clear message. */

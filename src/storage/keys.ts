@@ -4,21 +4,17 @@
  */
 export const datasetPrefix = (orgId: string, datasetId: string) => `orgs/${orgId}/datasets/${datasetId}/`;
 
-export const versionPrefix = (orgId: string, datasetId: string, versionId: string) =>
-  `${datasetPrefix(orgId, datasetId)}versions/${versionId}/`;
+export const versionPrefix = (orgId: string, datasetId: string, versionId: string) => `${datasetPrefix(orgId, datasetId)}versions/${versionId}/`;
 
 /** An uploaded source file, kept as uploaded. The file id keeps names of batch files apart. */
 export const sourceFileKey = (orgId: string, datasetId: string, versionId: string, fileId: string, filename: string) =>
   `${versionPrefix(orgId, datasetId, versionId)}source/${fileId}/${safeName(filename)}`;
 
 /** The canonical columnar copy written by ingestion, read by training, previews and look-ups. */
-export const frameKey = (orgId: string, datasetId: string, versionId: string) =>
-  `${versionPrefix(orgId, datasetId, versionId)}frame.bin`;
+export const frameKey = (orgId: string, datasetId: string, versionId: string) => `${versionPrefix(orgId, datasetId, versionId)}frame.bin`;
 
 /** The first PREVIEW_ROWS rows of the frame, so previews do not read the whole table. */
-export const previewKey = (orgId: string, datasetId: string, versionId: string) =>
-  `${versionPrefix(orgId, datasetId, versionId)}preview.bin`;
-
+export const previewKey = (orgId: string, datasetId: string, versionId: string) => `${versionPrefix(orgId, datasetId, versionId)}preview.bin`;
 
 function safeName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "file";
@@ -50,8 +46,7 @@ export const representationKey = (orgId: string, datasetId: string, versionId: s
 /** Everything of a model: its versions' artifacts. Models keep them when their dataset is deleted. */
 export const modelPrefix = (orgId: string, modelId: string) => `orgs/${orgId}/models/${modelId}/`;
 
-export const modelVersionPrefix = (orgId: string, modelId: string, versionId: string) =>
-  `${modelPrefix(orgId, modelId)}versions/${versionId}/`;
+export const modelVersionPrefix = (orgId: string, modelId: string, versionId: string) => `${modelPrefix(orgId, modelId)}versions/${versionId}/`;
 
 /** The artifacts of a model version: the ONNX graph and the featurizer that feeds it. */
 export const ARTIFACT_FILES = { onnx: "model.onnx", featurizer: "featurizer.json" } as const;

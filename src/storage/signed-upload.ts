@@ -8,7 +8,7 @@ import { base64Url } from "../auth/api-keys";
  * would need account S3 credentials, which local development does not have; the Worker route
  * works the same locally and in production, up to the Worker request-size limit.)
  */
-export const uploadClaimSchema = z.object({
+const uploadClaimSchema = z.object({
   file_id: z.string(),
   org_id: z.string(),
   content_type: z.string(),
@@ -17,13 +17,8 @@ export const uploadClaimSchema = z.object({
 });
 export type UploadClaim = z.infer<typeof uploadClaimSchema>;
 
-export const UPLOAD_URL_TTL_S = 60 * 60;
-
 async function hmacKey(secret: string): Promise<CryptoKey> {
-  return crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-    "verify",
-  ]);
+  return crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 }
 
 export async function signUploadToken(secret: string, claim: UploadClaim): Promise<string> {

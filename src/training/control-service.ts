@@ -5,14 +5,14 @@
  */
 import { Conflict, NotFound } from "../core/errors";
 import type { Db } from "../db/client";
-import { recordFailure, type Failure } from "../jobs/attempts";
+import { type Failure, recordFailure } from "../jobs/attempts";
 import { JobInputError } from "../jobs/errors";
-import { type JobNamespace, jobObject, type JobObject } from "../jobs/job-object";
+import { type JobNamespace, type JobObject, jobObject } from "../jobs/job-object";
 import { dispatch } from "../jobs/service";
 import type { JobRecord, JsonObject, ProgressReport } from "../jobs/types";
 import { ARTIFACT_FILES } from "../storage/keys";
 import { completeTraining } from "./finalize";
-import { trainingTarget, type TrainingTarget } from "./target";
+import { type TrainingTarget, trainingTarget } from "./target";
 
 export interface ControlDeps {
   db: Db;
@@ -22,7 +22,7 @@ export interface ControlDeps {
 }
 
 /** The job is canceled, finished or taken over by another attempt: the trainer must stop. */
-export const stopWork = () => new Conflict("The job is no longer running for this attempt; stop working on it.");
+const stopWork = () => new Conflict("The job is no longer running for this attempt; stop working on it.");
 
 interface Scoped {
   jobObj: JobObject;
@@ -34,7 +34,7 @@ interface Scoped {
 async function trainJobObject(deps: ControlDeps, jobId: string): Promise<{ jobObj: JobObject; job: JobRecord }> {
   const jobObj = jobObject(deps.jobs, jobId);
   const job = await jobObj.get();
-  if (!job || job.type !== "train") throw new NotFound();
+  if (job?.type !== "train") throw new NotFound();
   return { jobObj, job };
 }
 

@@ -4,8 +4,9 @@
  * process (the Worker's internal control routes over HTTP). Nothing here names a Cloudflare type,
  * so the trainer container can bundle the runner.
  */
-import type { Frame } from "../ml/frame";
+
 import type { MetricPoint, ProgressReport } from "../jobs/types";
+import type { Frame } from "../ml/frame";
 
 export interface TrainingReport extends ProgressReport {
   /** Metric points since the last report, oldest first. */

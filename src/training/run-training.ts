@@ -5,14 +5,15 @@
  * between steps this loop reports progress at most every `reportEveryMs`, which is also where a
  * cancel is noticed (report throws), so a canceled job stops within about that long.
  */
-import { MlInputError } from "../ml/errors";
-import { exportGbdtToOnnx } from "../ml/onnx/export";
-import { DEFAULT_PREDICTION_PARAMS, trainPredictionModelSteps, type PredictionParams } from "../ml/prediction";
-import { parseRepresentation, plannedSslSteps, type Representation } from "../ml/representation";
-import type { Task } from "../ml/label";
-import type { MetricPoint } from "../jobs/types";
+
 import { MAX_POINTS_PER_REPORT } from "../core/limits";
 import { SERVICE_RUNTIME_VERSION } from "../core/version";
+import type { MetricPoint } from "../jobs/types";
+import { MlInputError } from "../ml/errors";
+import type { Task } from "../ml/label";
+import { exportGbdtToOnnx } from "../ml/onnx/export";
+import { DEFAULT_PREDICTION_PARAMS, type PredictionModelResult, type PredictionParams, trainPredictionModelSteps } from "../ml/prediction";
+import { parseRepresentation, plannedSslSteps, type Representation } from "../ml/representation";
 import { FEATURIZER_FORMAT, type PredictionArtifact } from "../models/prediction-artifact";
 import type { TrainingIO, TrainingReport, TrainingTask } from "./io";
 
@@ -63,7 +64,7 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
     params: withoutTask(params),
     representation: representation ?? undefined,
   });
-  let result;
+  let result: PredictionModelResult;
   let tSsl = tLoaded;
   for (let r = train.next(); ; r = train.next()) {
     if (r.done) {
@@ -127,7 +128,6 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
     rows: frame.rowCount,
   };
 }
-
 
 /** Batches metric points and sends a report at most every `everyMs` (and on phase changes or a full batch). */
 class Reporter {

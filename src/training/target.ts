@@ -20,7 +20,7 @@ export async function trainingTarget(db: Db, job: JobRecord): Promise<TrainingTa
   }
   if (!(await modelVersionById(db, job.modelVersionId))) throw new JobInputError("The model version no longer exists (the model was deleted).");
   const dv = await versionById(db, job.datasetVersionId);
-  if (!dv || !dv.frameKey) throw new JobInputError("The training data no longer exists (the dataset was deleted).");
+  if (!dv?.frameKey) throw new JobInputError("The training data no longer exists (the dataset was deleted).");
   return {
     task: job.input as TrainingTask,
     frameKey: dv.frameKey,

@@ -7,7 +7,11 @@ describe("settling a failed attempt", () => {
   });
 
   it("retries a transient error with a growing back-off, then fails on the last attempt", () => {
-    expect(settleFailure(1, { message: "blip", permanent: false })).toEqual({ action: "retry", reason: "Attempt 1 failed (blip); retrying.", delaySeconds: 5 });
+    expect(settleFailure(1, { message: "blip", permanent: false })).toEqual({
+      action: "retry",
+      reason: "Attempt 1 failed (blip); retrying.",
+      delaySeconds: 5,
+    });
     expect(settleFailure(2, { message: "blip", permanent: false })).toMatchObject({ action: "retry", delaySeconds: 10 });
     expect(settleFailure(MAX_ATTEMPTS, { message: "blip", permanent: false })).toEqual({
       action: "fail",
@@ -53,6 +57,7 @@ describe("the watchdog", () => {
   });
 
   it("leaves finished jobs alone", () => {
-    for (const s of ["succeeded", "failed", "canceled"] as const) expect(onWatchdogDeadline(s, { dispatches: 9, attempts: 9 }, 120)).toEqual({ action: "none" });
+    for (const s of ["succeeded", "failed", "canceled"] as const)
+      expect(onWatchdogDeadline(s, { dispatches: 9, attempts: 9 }, 120)).toEqual({ action: "none" });
   });
 });

@@ -2,7 +2,7 @@
  * Starts the service the way a user does (`npm start`: wrangler dev plus the trainer process)
  * on free ports with a fresh state directory, and hands back its address and printed API key.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";

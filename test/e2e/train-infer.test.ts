@@ -3,7 +3,7 @@
  * Worker over HTTP, reporting back through the internal control routes) → poll → infer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startService, type RunningService } from "./service";
+import { type RunningService, startService } from "./service";
 
 let svc: RunningService;
 
@@ -41,7 +41,7 @@ function table(rows: number): string {
     const plan = ["basic", "pro", "team"][i % 3];
     lines.push(`${usage},${plan},${usage < 30 || plan === "basic" ? "yes" : "no"}`);
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 describe("the local service, over HTTP", () => {
@@ -108,4 +108,3 @@ describe("the local service, over HTTP", () => {
     expect(versions.items[0].status).toBe("canceled");
   }, 300_000);
 });
-

@@ -22,7 +22,9 @@ describe("detectFormat", () => {
   it("rejects images, archives and spreadsheets even when named .csv", () => {
     expect(detectFormat("x.csv", "text/csv", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 13, 10]))).toBeNull();
     expect(detectFormat("x.zip", "application/zip", new Uint8Array([0x50, 0x4b, 3, 4]))).toBeNull();
-    expect(detectFormat("book.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", new Uint8Array([0x50, 0x4b, 3, 4]))).toBeNull();
+    expect(
+      detectFormat("book.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", new Uint8Array([0x50, 0x4b, 3, 4])),
+    ).toBeNull();
     expect(detectFormat("x.csv", "text/csv", new Uint8Array([97, 0, 98, 0]))).toBeNull();
   });
 

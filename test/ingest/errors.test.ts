@@ -80,7 +80,7 @@ describe("bad input fails with a clear IngestError", () => {
     let canceled = false;
     const source = new ReadableStream<Uint8Array>({
       start(c) {
-        c.enqueue(utf8("a,b\n1,2,3\n" + "x,y\n".repeat(70000)));
+        c.enqueue(utf8(`a,b\n1,2,3\n${"x,y\n".repeat(70000)}`));
       },
       cancel() {
         canceled = true;

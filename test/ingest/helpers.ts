@@ -1,6 +1,6 @@
 import { expect } from "vitest";
-import { IngestError, type IngestErrorCode } from "../../src/ingest/errors";
 import { readCsv } from "../../src/ingest/csv";
+import { IngestError, type IngestErrorCode } from "../../src/ingest/errors";
 import type { Column, Frame } from "../../src/ml/frame";
 
 export const BENCH = "/work/shared/bench-data";

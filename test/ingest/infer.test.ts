@@ -22,7 +22,12 @@ describe("type inference from distinct values", () => {
   });
 
   it("reads yes/no, true/false, t/f and y/n in any case as boolean", async () => {
-    for (const pair of [["yes", "No"], ["TRUE", "false"], ["t", "f"], ["Y", "n"]]) {
+    for (const pair of [
+      ["yes", "No"],
+      ["TRUE", "false"],
+      ["t", "f"],
+      ["Y", "n"],
+    ]) {
       const { frame } = await table("b", [pair[0], pair[1], pair[0]]);
       expect(kindOf(frame, "b")).toBe("boolean");
       expect(valuesOf(frame, "b")).toEqual([1, 0, 1]);

@@ -67,7 +67,7 @@ describe("the cell budget (MAX_FRAME_CELLS)", () => {
   });
 
   it("stops a CSV once rows × columns cross the budget", async () => {
-    const text = "a,b\n" + "1,x\n".repeat(100_000);
+    const text = `a,b\n${"1,x\n".repeat(100_000)}`;
     await expectIngestError(readCsv(utf8(text), { maxCells: 150_000 }), "too_large", /at least [\d,]+ rows × 2 columns.*at most 150,000 cells/);
     expect((await readCsv(utf8(text), { maxCells: 300_000 })).frame.rowCount).toBe(100_000);
   });

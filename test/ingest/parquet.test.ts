@@ -20,8 +20,15 @@ describe("readParquet", () => {
     const { frame } = await readParquet(read("fertility.parquet"), { compressors: nodeCompressors });
     expect(frame.rowCount).toBe(254654);
     expect(frame.columns.map((x) => `${x.name}:${x.kind}`)).toEqual([
-      "id:id", "morekids:boolean", "gender1:categorical", "gender2:categorical", "age:numeric",
-      "afam:boolean", "hispanic:boolean", "other:boolean", "work:numeric",
+      "id:id",
+      "morekids:boolean",
+      "gender1:categorical",
+      "gender2:categorical",
+      "age:numeric",
+      "afam:boolean",
+      "hispanic:boolean",
+      "other:boolean",
+      "work:numeric",
     ]);
   });
 

@@ -26,7 +26,10 @@ describe("rawText: every column as its normalized strings, no inference", () => 
   it("CSV: keeps the file's id column as usual", async () => {
     const { frame, idGenerated } = await readCsv(utf8("x,id\n1,10\n2,20\n"), { rawText: true });
     expect(idGenerated).toBe(false);
-    expect(frame.columns.map((c) => [c.name, c.kind, c.storage])).toEqual([["id", "id", "numeric"], ["x", "categorical", "dictionary"]]);
+    expect(frame.columns.map((c) => [c.name, c.kind, c.storage])).toEqual([
+      ["id", "id", "numeric"],
+      ["x", "categorical", "dictionary"],
+    ]);
     expect(valuesOf(frame, "id")).toEqual([10, 20]);
   });
 

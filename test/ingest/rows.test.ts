@@ -16,7 +16,7 @@ describe("rows for preview and look-up", () => {
     expect(() => sliceRows(frame, [1])).toThrow(RangeError);
   });
 
-  it("finds rows by numeric id in the order asked, 7 and \"7\" alike, and lists the ids not found", async () => {
+  it('finds rows by numeric id in the order asked, 7 and "7" alike, and lists the ids not found', async () => {
     const { frame } = await csv("id,a\n10,x\n20,y\n30,z\n");
     expect(rowIndexesForIds(frame, [30, "10", 99, "abc", "", 20])).toEqual({ rows: [2, 0, 1], missing: [99, "abc", ""] });
   });

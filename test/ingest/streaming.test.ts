@@ -4,10 +4,7 @@ import { streamOf, utf8 } from "./helpers";
 
 // Multi-byte characters (2, 3 and 4 bytes), quoted fields with delimiters, quotes and line breaks,
 // CRLF: every chunk size below cuts some of them in half.
-const TEXT =
-  "\ufeffname,note,amount\r\n" +
-  Array.from({ length: 400 }, (_, i) => `"Zoë ${i}","héllo, ""wörld""\r\n€ ${i} 😀",${i}.5`).join("\r\n") +
-  "\r\n";
+const TEXT = `\ufeffname,note,amount\r\n${Array.from({ length: 400 }, (_, i) => `"Zoë ${i}","héllo, ""wörld""\r\n€ ${i} 😀",${i}.5`).join("\r\n")}\r\n`;
 
 describe("streaming", () => {
   it("gives the same frame for any chunking as for one buffer", async () => {

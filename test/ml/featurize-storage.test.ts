@@ -25,7 +25,13 @@ function typed(name: string, cells: string[]): Column {
 /** A column kept as raw text (dictionary storage, strings as written). */
 function text(name: string, cells: (string | null)[]): Column {
   const dictionary = [...new Set(cells.filter((s): s is string => s !== null))];
-  return { name, kind: "categorical", storage: "dictionary", dictionary, codes: Int32Array.from(cells, (s) => (s === null ? -1 : dictionary.indexOf(s))) };
+  return {
+    name,
+    kind: "categorical",
+    storage: "dictionary",
+    dictionary,
+    codes: Int32Array.from(cells, (s) => (s === null ? -1 : dictionary.indexOf(s))),
+  };
 }
 
 const columnOf = (m: FeatureMatrix, j: number) => Array.from({ length: m.numRows }, (_, i) => m.data[i * m.numFeatures + j]);
@@ -45,14 +51,26 @@ describe("applyFeaturizer accepts any storage", () => {
     expect(b.numFeatures).toBe(a.numFeatures);
     for (let j = 0; j < a.numFeatures; j++) expect([spec.features[j].name, columnOf(b, j)]).toEqual([spec.features[j].name, columnOf(a, j)]);
     // sanity: the values are really there, not NaN everywhere
-    const f = (name: string) => columnOf(a, spec.features.findIndex((d: { name: string }) => d.name === name));
+    const f = (name: string) =>
+      columnOf(
+        a,
+        spec.features.findIndex((d: { name: string }) => d.name === name),
+      );
     expect(f("amount")).toEqual([1.5, NaN, -1000, NaN, 42, 0.25]);
     expect(f("active")).toEqual([1, 0, 1, 0, NaN, 1]);
     expect(f("when.hour")).toEqual([23, 6, 0, NaN, 12, 23]); // zone-less = UTC
   });
 
   it("missing cells as codes -1 or as marker strings are the same", () => {
-    const raw: Frame = { rowCount: ROWS, columns: Object.entries(RAW).map(([n, cells]) => text(n, cells.map((s) => (s.trim() === "" ? null : s)))) };
+    const raw: Frame = {
+      rowCount: ROWS,
+      columns: Object.entries(RAW).map(([n, cells]) =>
+        text(
+          n,
+          cells.map((s) => (s.trim() === "" ? null : s)),
+        ),
+      ),
+    };
     expect(applyFeaturizer(spec, raw)).toEqual(applyFeaturizer(spec, train));
   });
 
@@ -69,8 +87,12 @@ describe("applyFeaturizer accepts any storage", () => {
 
   it("end to end: a CSV read typed and read with rawText featurize identically", async () => {
     const header = Object.keys(RAW).join(",");
-    const lines = Array.from({ length: ROWS }, (_, i) => Object.values(RAW).map((c) => c[i]).join(","));
-    const bytes = new TextEncoder().encode([header, ...lines].join("\n") + "\n");
+    const lines = Array.from({ length: ROWS }, (_, i) =>
+      Object.values(RAW)
+        .map((c) => c[i])
+        .join(","),
+    );
+    const bytes = new TextEncoder().encode(`${[header, ...lines].join("\n")}\n`);
     const typedFrame = (await readCsv(bytes)).frame;
     const rawFrame = (await readCsv(bytes, { rawText: true })).frame;
     const csvSpec = buildFeaturizer(typedFrame);

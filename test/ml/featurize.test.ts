@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { applyFeaturizer, buildFeaturizer, FLOAT32_MAX, featureKinds } from "../../src/ml/featurize";
 import type { Frame } from "../../src/ml/frame";
-import { applyFeaturizer, buildFeaturizer, featureKinds, FLOAT32_MAX } from "../../src/ml/featurize";
 
 function num(name: string, values: number[], kind: "numeric" | "boolean" | "datetime" | "id" = "numeric") {
   return { name, kind, storage: "numeric" as const, values: Float64Array.from(values) };
@@ -77,7 +77,20 @@ describe("featurizer", () => {
 
   it("drops an id-like string column and respects inputColumns", () => {
     const ids = Array.from({ length: 30 }, (_, i) => `u${i}`);
-    const f: Frame = { rowCount: 30, columns: [dict("user", ids), num("a", ids.map((_, i) => i % 3)), num("b", ids.map((_, i) => i % 2))] };
+    const f: Frame = {
+      rowCount: 30,
+      columns: [
+        dict("user", ids),
+        num(
+          "a",
+          ids.map((_, i) => i % 3),
+        ),
+        num(
+          "b",
+          ids.map((_, i) => i % 2),
+        ),
+      ],
+    };
     const spec = buildFeaturizer(f, { inputColumns: ["user", "a"] });
     expect(spec.features.map((x) => x.name)).toEqual(["a"]);
     expect(spec.columns.find((c) => c.name === "user")!.reason).toMatch(/id-like/);

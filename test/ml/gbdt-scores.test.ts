@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { loss } from "../../src/ml/gbdt/objective";
 import { predictRaw } from "../../src/ml/gbdt/predict";
 import { Rng } from "../../src/ml/gbdt/random";
-import { trainGbdt, TRAIN_LOSS_SAMPLE_ROWS } from "../../src/ml/gbdt/train";
+import { TRAIN_LOSS_SAMPLE_ROWS, trainGbdt } from "../../src/ml/gbdt/train";
 
 const rowsRange = (a: number, b: number) => Int32Array.from({ length: b - a }, (_, i) => a + i);
 
@@ -17,7 +17,12 @@ describe("gbdt raw scores kept by training", () => {
   it("validation scores are those of the kept rounds after early stopping", () => {
     const p = noisyBinary(3000);
     const val = rowsRange(2000, 3000);
-    const res = trainGbdt({ ...p, trainRows: rowsRange(0, 2000), valRows: val, params: { objective: "binary", maxRounds: 300, earlyStoppingRounds: 5 } });
+    const res = trainGbdt({
+      ...p,
+      trainRows: rowsRange(0, 2000),
+      valRows: val,
+      params: { objective: "binary", maxRounds: 300, earlyStoppingRounds: 5 },
+    });
     expect(res.rounds).toBeLessThan(res.history.length);
     const again = predictRaw(res.model, p.data.subarray(2000 * 3), 1000);
     expect(res.valRaw).not.toBeNull();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Rng } from "../../src/ml/gbdt/random";
-import { trainGbdt, trainGbdtSteps, type IterationInfo, type TrainGbdtInput, type TrainGbdtResult } from "../../src/ml/gbdt/train";
+import { type IterationInfo, type TrainGbdtInput, type TrainGbdtResult, trainGbdt, trainGbdtSteps } from "../../src/ml/gbdt/train";
 
 function problem(n = 1200): Omit<TrainGbdtInput, "params"> {
   const rng = new Rng(4);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { Rng } from "../../src/ml/gbdt/random";
-import { trainGbdt, type TrainGbdtInput } from "../../src/ml/gbdt/train";
-import { predict, predictRaw } from "../../src/ml/gbdt/predict";
 import type { GbdtModel } from "../../src/ml/gbdt/model";
+import { predict, predictRaw } from "../../src/ml/gbdt/predict";
+import { Rng } from "../../src/ml/gbdt/random";
+import { trainGbdt } from "../../src/ml/gbdt/train";
 import { accuracy, r2 } from "../../src/ml/metrics";
 
 /** n rows x F features, uniform in [0, 1), deterministic. */
@@ -32,7 +32,15 @@ describe("gbdt", () => {
     const n = 2000;
     const data = uniform(n, 2, 2);
     const label = Float64Array.from({ length: n }, (_, i) => Math.sin(6 * data[i * 2]) + data[i * 2 + 1]);
-    const res = trainGbdt({ data, numRows: n, numFeatures: 2, categorical: [0, 0], label, trainRows: rowsRange(0, 1500), params: { objective: "regression", maxRounds: 100 } });
+    const res = trainGbdt({
+      data,
+      numRows: n,
+      numFeatures: 2,
+      categorical: [0, 0],
+      label,
+      trainRows: rowsRange(0, 1500),
+      params: { objective: "regression", maxRounds: 100 },
+    });
     expect(r2(label.subarray(1500), predict(res.model, data.subarray(1500 * 2), 500))).toBeGreaterThan(0.95);
   });
 
@@ -40,7 +48,15 @@ describe("gbdt", () => {
     const n = 1500;
     const data = uniform(n, 2, 3);
     const label = Float64Array.from({ length: n }, (_, i) => (data[i * 2] < 0.33 ? 0 : data[i * 2 + 1] < 0.5 ? 1 : 2));
-    const res = trainGbdt({ data, numRows: n, numFeatures: 2, categorical: [0, 0], label, trainRows: rowsRange(0, 1000), params: { objective: "multiclass", numClasses: 3, maxRounds: 40 } });
+    const res = trainGbdt({
+      data,
+      numRows: n,
+      numFeatures: 2,
+      categorical: [0, 0],
+      label,
+      trainRows: rowsRange(0, 1000),
+      params: { objective: "multiclass", numClasses: 3, maxRounds: 40 },
+    });
     const prob = predict(res.model, data.subarray(1000 * 2), 500);
     const pred = Array.from({ length: 500 }, (_, i) => [0, 1, 2].reduce((b, k) => (prob[i * 3 + k] > prob[i * 3 + b] ? k : b), 0));
     expect(accuracy(label.subarray(1000), pred)).toBeGreaterThan(0.95);
@@ -101,7 +117,16 @@ describe("gbdt", () => {
     const data = uniform(n, 3, 6);
     const rng = new Rng(9);
     const label = Float64Array.from({ length: n }, () => (rng.next() < 0.5 ? 1 : 0));
-    const res = trainGbdt({ data, numRows: n, numFeatures: 3, categorical: [0, 0, 0], label, trainRows: rowsRange(0, 1500), valRows: rowsRange(1500, 2000), params: { objective: "binary", maxRounds: 500, earlyStoppingRounds: 10 } });
+    const res = trainGbdt({
+      data,
+      numRows: n,
+      numFeatures: 3,
+      categorical: [0, 0, 0],
+      label,
+      trainRows: rowsRange(0, 1500),
+      valRows: rowsRange(1500, 2000),
+      params: { objective: "binary", maxRounds: 500, earlyStoppingRounds: 10 },
+    });
     expect(res.stopReason).toBe("early_stopping");
     expect(res.history.length).toBeLessThan(100);
     expect(res.model.trees.length).toBe(res.rounds);

@@ -6,11 +6,11 @@
  *   npx vitest run --project node test/ml/onnx-trained.test.ts
  */
 import { describe, expect, it } from "vitest";
+import { TreeShapExplainer } from "../../src/ml/explain/treeshap";
 import { applyFeaturizer, buildFeaturizer, featureKinds, featureNames } from "../../src/ml/featurize";
 import type { GbdtModel } from "../../src/ml/gbdt/model";
 import { predict, predictRaw } from "../../src/ml/gbdt/predict";
 import { trainGbdt } from "../../src/ml/gbdt/train";
-import { TreeShapExplainer } from "../../src/ml/explain/treeshap";
 import { exportGbdtToOnnx } from "../../src/ml/onnx/export";
 import { loadBenchDataset } from "./helpers/bench-data";
 import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";
@@ -93,7 +93,9 @@ describe("trained benchmark models", () => {
         diff = Math.max(maxAbsDiff(onnx, engine), maxAbsDiff(toNumbers(out.raw_score), predictRaw(model, test, numTest)));
       }
       const shapErr = checkShapAdditivity(trained, 200);
-      console.log(`${name}: ${model.trees.length} trees, max |onnx - engine| = ${diff.toExponential(2)}, max |bias + sum(shap) - raw| = ${shapErr.toExponential(2)}`);
+      console.log(
+        `${name}: ${model.trees.length} trees, max |onnx - engine| = ${diff.toExponential(2)}, max |bias + sum(shap) - raw| = ${shapErr.toExponential(2)}`,
+      );
       expect(diff).toBeLessThanOrEqual(1e-5);
       expect(shapErr).toBeLessThanOrEqual(1e-6);
     });

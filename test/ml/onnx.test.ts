@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { GbdtModel, Tree } from "../../src/ml/gbdt/model";
 import { predictRow } from "../../src/ml/explain/evaluate";
+import type { GbdtModel, Tree } from "../../src/ml/gbdt/model";
 import { exportGbdtToOnnx } from "../../src/ml/onnx/export";
 import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";
 
@@ -9,8 +9,17 @@ type Spec = { leaf: number } | { f: number; t?: number; cats?: number[]; dl?: nu
 
 function tree(spec: Spec): Tree {
   const t: Tree = {
-    splitFeature: [], threshold: [], isCategorical: [], leftCategories: [], defaultLeft: [],
-    left: [], right: [], internalCover: [], gain: [], leafValue: [], leafCover: [],
+    splitFeature: [],
+    threshold: [],
+    isCategorical: [],
+    leftCategories: [],
+    defaultLeft: [],
+    left: [],
+    right: [],
+    internalCover: [],
+    gain: [],
+    leafValue: [],
+    leafCover: [],
   };
   const add = (s: Spec): number => {
     if ("leaf" in s) {
@@ -32,8 +41,13 @@ function tree(spec: Spec): Tree {
 
 function model(trees: Tree[], numFeatures: number, objective: GbdtModel["objective"], numOutputs = 1, baseScore?: number[]): GbdtModel {
   return {
-    format: "gbdt-v1", objective, numOutputs, baseScore: baseScore ?? new Array(numOutputs).fill(0.1),
-    trees, numFeatures, featureNames: Array.from({ length: numFeatures }, (_, i) => `f${i}`),
+    format: "gbdt-v1",
+    objective,
+    numOutputs,
+    baseScore: baseScore ?? new Array(numOutputs).fill(0.1),
+    trees,
+    numFeatures,
+    featureNames: Array.from({ length: numFeatures }, (_, i) => `f${i}`),
     classes: objective === "regression" ? undefined : Array.from({ length: objective === "binary" ? 2 : numOutputs }, (_, k) => `c${k}`),
     bestIteration: trees.length / numOutputs,
   };
@@ -66,7 +80,7 @@ async function checkModel(m: GbdtModel, rows: number[][]): Promise<number> {
 
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function randomSpec(rand: () => number, depth: number, scale: number): Spec {
@@ -89,7 +103,16 @@ function randomRows(rand: () => number, n: number): number[][] {
 describe("ONNX export (TreeEnsemble v5, double) run in onnxruntime-web", () => {
   it("numeric splits, missing directions, float32 thresholds", async () => {
     const t = tree({ f: 0, t: 0.1, dl: 1, l: { leaf: 1 }, r: { f: 1, t: -2.5, dl: 0, l: { leaf: 2 }, r: { leaf: 3 } } });
-    const rows = [[0.1, 0], [0.1000001, -3], [0.2, -2.5], [0.2, 0], [NaN, 9], [5, NaN], [NaN, NaN], [-Infinity, Infinity]];
+    const rows = [
+      [0.1, 0],
+      [0.1000001, -3],
+      [0.2, -2.5],
+      [0.2, 0],
+      [NaN, 9],
+      [5, NaN],
+      [NaN, NaN],
+      [-Infinity, Infinity],
+    ];
     await checkModel(model([t], 2, "regression"), rows);
   });
 
@@ -107,7 +130,11 @@ describe("ONNX export (TreeEnsemble v5, double) run in onnxruntime-web", () => {
     const big = [3, 31, 32, 63, 64, 100, 200, 253];
     const t = tree({ f: 1, cats: big, dl: 0, l: { f: 0, cats: [0, 250], dl: 1, l: { leaf: 1 }, r: { leaf: 2 } }, r: { leaf: 3 } });
     const codes = [0, 3, 4, 31, 32, 33, 63, 64, 65, 100, 199, 200, 252, 253, 254, 2.5, -1, NaN];
-    const rows = codes.flatMap((c) => [[c, c], [250, c], [NaN, c]]);
+    const rows = codes.flatMap((c) => [
+      [c, c],
+      [250, c],
+      [NaN, c],
+    ]);
     await checkModel(model([t], 2, "regression"), rows);
   });
 
@@ -131,6 +158,9 @@ describe("ONNX export (TreeEnsemble v5, double) run in onnxruntime-web", () => {
   });
 
   it("a model whose trees have no split", async () => {
-    await checkModel(model([tree({ leaf: 2.5 }), tree({ leaf: -1 })], 3, "regression"), [[1, 2, 3], [NaN, NaN, NaN]]);
+    await checkModel(model([tree({ leaf: 2.5 }), tree({ leaf: -1 })], 3, "regression"), [
+      [1, 2, 3],
+      [NaN, NaN, NaN],
+    ]);
   });
 });

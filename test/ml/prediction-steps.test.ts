@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/gbdt/random";
-import { trainPredictionModel, trainPredictionModelSteps, type PredictionModelResult, type TrainingStep } from "../../src/ml/prediction";
+import { type PredictionModelResult, type TrainingStep, trainPredictionModel, trainPredictionModelSteps } from "../../src/ml/prediction";
 import { parseRepresentation, plannedSslSteps } from "../../src/ml/representation";
 
 function frame(n = 500): Frame {

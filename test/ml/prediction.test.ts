@@ -1,13 +1,19 @@
 import { describe, expect, it } from "vitest";
-import type { Column, Frame } from "../../src/ml/frame";
 import { MlInputError } from "../../src/ml/errors";
+import type { Column, Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/gbdt/random";
 import { predictFrame, trainPredictionModel } from "../../src/ml/prediction";
 
 const num = (name: string, values: ArrayLike<number>): Column => ({ name, kind: "numeric", storage: "numeric", values: Float64Array.from(values) });
 const dict = (name: string, values: (string | null)[]): Column => {
   const dictionary = [...new Set(values.filter((v): v is string => v !== null))];
-  return { name, kind: "categorical", storage: "dictionary", dictionary, codes: Int32Array.from(values, (v) => (v === null ? -1 : dictionary.indexOf(v))) };
+  return {
+    name,
+    kind: "categorical",
+    storage: "dictionary",
+    dictionary,
+    codes: Int32Array.from(values, (v) => (v === null ? -1 : dictionary.indexOf(v))),
+  };
 };
 
 function classificationFrame(n = 400): Frame {
@@ -47,7 +53,16 @@ describe("trainPredictionModel", () => {
   it("infers regression and reports r2", () => {
     const rng = new Rng(2);
     const x = Array.from({ length: 300 }, () => rng.next());
-    const f: Frame = { rowCount: 300, columns: [num("x", x), num("y", x.map((v) => 3 * v + 0.01 * rng.next()))] };
+    const f: Frame = {
+      rowCount: 300,
+      columns: [
+        num("x", x),
+        num(
+          "y",
+          x.map((v) => 3 * v + 0.01 * rng.next()),
+        ),
+      ],
+    };
     const res = trainPredictionModel(f, { labelColumn: "y" });
     expect(res.task).toBe("regression");
     expect(res.metrics.r2).toBeGreaterThan(0.9);
@@ -67,26 +82,59 @@ describe("trainPredictionModel", () => {
   });
 
   it("rejects a label with one class only", () => {
-    const f: Frame = { rowCount: 50, columns: [num("x", Array.from({ length: 50 }, (_, i) => i)), dict("y", Array(50).fill("a"))] };
+    const f: Frame = {
+      rowCount: 50,
+      columns: [
+        num(
+          "x",
+          Array.from({ length: 50 }, (_, i) => i),
+        ),
+        dict("y", Array(50).fill("a")),
+      ],
+    };
     expectInputError(() => trainPredictionModel(f, { labelColumn: "y" }), /only one class/);
   });
 
   it("rejects a label that is all missing, and drops rows with a missing label", () => {
     const x = Array.from({ length: 40 }, (_, i) => i);
-    expectInputError(() => trainPredictionModel({ rowCount: 40, columns: [num("x", x), num("y", Array(40).fill(NaN))] }, { labelColumn: "y" }), /no values/);
+    expectInputError(
+      () => trainPredictionModel({ rowCount: 40, columns: [num("x", x), num("y", Array(40).fill(NaN))] }, { labelColumn: "y" }),
+      /no values/,
+    );
     const y = x.map((v) => (v % 4 === 0 ? NaN : v * 2));
     const res = trainPredictionModel({ rowCount: 40, columns: [num("x", x), num("y", y)] }, { labelColumn: "y", task: "regression" });
     expect(res.validation.droppedRows).toBe(10);
   });
 
   it("rejects data without usable features, naming the reasons", () => {
-    const f: Frame = { rowCount: 30, columns: [num("k", Array(30).fill(1)), num("y", Array.from({ length: 30 }, (_, i) => i % 2))] };
+    const f: Frame = {
+      rowCount: 30,
+      columns: [
+        num("k", Array(30).fill(1)),
+        num(
+          "y",
+          Array.from({ length: 30 }, (_, i) => i % 2),
+        ),
+      ],
+    };
     expectInputError(() => trainPredictionModel(f, { labelColumn: "y" }), /no usable feature columns.*k: constant/);
   });
 
   it("rejects a label with thousands of classes, naming the count and the limit", () => {
     const n = 3000;
-    const f: Frame = { rowCount: n, columns: [num("x", Array.from({ length: n }, (_, i) => i % 7)), dict("y", Array.from({ length: n }, (_, i) => `c${i % 2500}`))] };
+    const f: Frame = {
+      rowCount: n,
+      columns: [
+        num(
+          "x",
+          Array.from({ length: n }, (_, i) => i % 7),
+        ),
+        dict(
+          "y",
+          Array.from({ length: n }, (_, i) => `c${i % 2500}`),
+        ),
+      ],
+    };
     expectInputError(() => trainPredictionModel(f, { labelColumn: "y" }), /2500 distinct classes.*limit.*100/);
   });
 

@@ -30,13 +30,30 @@ describe("profileFrame", () => {
 
   it("gives boolean columns true/false counts and the share of true", async () => {
     const b = profileFrame((await csv("b,n\nyes,1\nno,2\nyes,3\n")).frame)[1];
-    expect(b).toMatchObject({ type: "boolean", distinct_count: 2, top_values: [{ value: true, count: 2 }, { value: false, count: 1 }] });
+    expect(b).toMatchObject({
+      type: "boolean",
+      distinct_count: 2,
+      top_values: [
+        { value: true, count: 2 },
+        { value: false, count: 1 },
+      ],
+    });
     expect(b.mean).toBeCloseTo(2 / 3);
   });
 
   it("is JSON-safe: an all-missing column has nulls, never NaN", async () => {
     const p = profileFrame((await csv("e,n\n,1\nNA,2\n")).frame)[1];
-    expect(p).toEqual({ name: "e", type: "numeric", missing_count: 2, distinct_count: 0, min: null, max: null, mean: null, std: null, top_values: null });
+    expect(p).toEqual({
+      name: "e",
+      type: "numeric",
+      missing_count: 2,
+      distinct_count: 0,
+      min: null,
+      max: null,
+      mean: null,
+      std: null,
+      top_values: null,
+    });
     expect(JSON.parse(JSON.stringify(p))).toEqual(p);
   });
 });

@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/gbdt/random";
-import { buildRepresentation, buildRepresentationSteps, deriveModelFeatures, encodeFrame, parseRepresentation, plannedSslSteps, serializeRepresentation } from "../../src/ml/representation";
 import { trainPredictionModel } from "../../src/ml/prediction";
+import {
+  buildRepresentation,
+  buildRepresentationSteps,
+  deriveModelFeatures,
+  embedFrame,
+  parseRepresentation,
+  plannedSslSteps,
+  serializeRepresentation,
+} from "../../src/ml/representation";
 
 function frame(n = 600): Frame {
   const rng = new Rng(3);
@@ -53,7 +61,7 @@ describe("representation", () => {
     const rep = buildRepresentation(f);
     const back = parseRepresentation(JSON.stringify(rep))!;
     expect(rep.encoder?.embedding).toBe(16);
-    expect(encodeFrame(back, f)).toEqual(encodeFrame(rep, f));
+    expect(embedFrame(back, f)).toEqual(embedFrame(rep, f));
   });
 
   it("treats a representation-v1 (no encoder) or a damaged file as absent", () => {

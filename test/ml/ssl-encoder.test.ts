@@ -3,7 +3,16 @@ import { applyFeaturizer, buildFeaturizer } from "../../src/ml/featurize";
 import type { Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/gbdt/random";
 import { base64ToFloat32, float32ToBase64 } from "../../src/ml/ssl/base64";
-import { encodeRows, parseEncoder, planEncoder, reconstructionErrors, SSL_EMBEDDING, trainEncoderSteps, type SslEncoder, type SslStep } from "../../src/ml/ssl/encoder";
+import {
+  encodeRows,
+  parseEncoder,
+  planEncoder,
+  reconstructionErrors,
+  SSL_EMBEDDING,
+  type SslEncoder,
+  type SslStep,
+  trainEncoderSteps,
+} from "../../src/ml/ssl/encoder";
 
 /** Four numeric columns driven by two latent factors (+ a categorical one unless `numericOnly`). */
 function correlated(n: number, opts: { numericOnly?: boolean; missing?: number; seed?: number } = {}): Frame {
@@ -18,8 +27,14 @@ function correlated(n: number, opts: { numericOnly?: boolean; missing?: number; 
     for (let j = 0; j < 4; j++) cols[j].push(rng.next() < (opts.missing ?? 0) ? NaN : x[j]);
     g.push(rng.next() < (opts.missing ?? 0) ? -1 : u > 0.5 ? 0 : u > -0.5 ? 1 : 2);
   }
-  const columns: Frame["columns"] = cols.map((values, j) => ({ name: `x${j}`, kind: "numeric", storage: "numeric", values: Float64Array.from(values) }));
-  if (!opts.numericOnly) columns.push({ name: "g", kind: "categorical", storage: "dictionary", codes: Int32Array.from(g), dictionary: ["hi", "mid", "lo"] });
+  const columns: Frame["columns"] = cols.map((values, j) => ({
+    name: `x${j}`,
+    kind: "numeric",
+    storage: "numeric",
+    values: Float64Array.from(values),
+  }));
+  if (!opts.numericOnly)
+    columns.push({ name: "g", kind: "categorical", storage: "dictionary", codes: Int32Array.from(g), dictionary: ["hi", "mid", "lo"] });
   return { rowCount: n, columns };
 }
 
@@ -56,7 +71,9 @@ describe("ssl encoder", () => {
     const { steps } = train(f);
     expect(steps.map((s) => s.step)).toEqual(Array.from({ length: plan.steps }, (_, i) => i + 1));
     expect(steps.every((s) => s.totalSteps === plan.steps && Number.isFinite(s.trainLoss))).toBe(true);
-    expect(steps.filter((s) => s.valLoss !== null).map((s) => s.step)).toEqual(steps.filter((s) => s.step % plan.evalEvery === 0 || s.step === plan.steps).map((s) => s.step));
+    expect(steps.filter((s) => s.valLoss !== null).map((s) => s.step)).toEqual(
+      steps.filter((s) => s.step % plan.evalEvery === 0 || s.step === plan.steps).map((s) => s.step),
+    );
   });
 
   it("embeds every row, missing values included, as finite vectors of the embedding size", () => {

@@ -3,7 +3,12 @@ import type { Column } from "../../src/ml/frame";
 import { extractLabel, inferTask } from "../../src/ml/label";
 import { profileColumn } from "../../src/ml/profile";
 
-const numeric = (values: number[]): Column & { storage: "numeric" } => ({ name: "y", kind: "numeric", storage: "numeric", values: Float64Array.from(values) });
+const numeric = (values: number[]): Column & { storage: "numeric" } => ({
+  name: "y",
+  kind: "numeric",
+  storage: "numeric",
+  values: Float64Array.from(values),
+});
 
 /** The task the request-time check infers from the column profile. */
 const taskFromProfile = (col: Column) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { GbdtModel, Tree } from "../../src/ml/gbdt/model";
 import { predictionFlip } from "../../src/ml/explain/flip";
+import type { GbdtModel, Tree } from "../../src/ml/gbdt/model";
 
 /** A tree from explicit node arrays (covers and gains do not matter to the flip search). */
 function tree(nodes: { f: number; t?: number; cats?: number[]; dl?: number; l: number; r: number }[], leaves: number[]): Tree {
@@ -23,19 +23,38 @@ const base = { format: "gbdt-v1" as const, bestIteration: 1, featureNames: ["age
 
 // Binary: age <= 30 -> -2, else (income <= 5 -> 0.6, else 2); city in {1,2} -> 1.5 else -0.5; city in {3} -> 5 else 0.
 const binary: GbdtModel = {
-  ...base, objective: "binary", numOutputs: 1, baseScore: [0], classes: ["no", "yes"],
+  ...base,
+  objective: "binary",
+  numOutputs: 1,
+  baseScore: [0],
+  classes: ["no", "yes"],
   trees: [
-    tree([{ f: 0, t: 30, l: ~0, r: 1 }, { f: 1, t: 5, l: ~1, r: ~2 }], [-2, 0.6, 2]),
+    tree(
+      [
+        { f: 0, t: 30, l: ~0, r: 1 },
+        { f: 1, t: 5, l: ~1, r: ~2 },
+      ],
+      [-2, 0.6, 2],
+    ),
     tree([{ f: 2, cats: [1, 2], l: ~0, r: ~1 }], [1.5, -0.5]),
   ],
 };
 
 // Regression: age <= 10 -> 100 else 200; income <= 1 -> 0, <= 2 -> 50, else 500.
 const regression: GbdtModel = {
-  ...base, objective: "regression", numOutputs: 1, baseScore: [0],
+  ...base,
+  objective: "regression",
+  numOutputs: 1,
+  baseScore: [0],
   trees: [
     tree([{ f: 0, t: 10, l: ~0, r: ~1 }], [100, 200]),
-    tree([{ f: 1, t: 1, l: ~0, r: 1 }, { f: 1, t: 2, l: ~1, r: ~2 }], [0, 50, 500]),
+    tree(
+      [
+        { f: 1, t: 1, l: ~0, r: 1 },
+        { f: 1, t: 2, l: ~1, r: ~2 },
+      ],
+      [0, 50, 500],
+    ),
   ],
 };
 
@@ -47,7 +66,14 @@ const above = (x: number) => {
 
 describe("prediction flip", () => {
   it("crosses the nearest threshold upward and downward", () => {
-    expect(predictionFlip(binary, [25, 3, 0])).toEqual({ feature: 0, featureName: "age", from: 25, to: above(30), new_prediction: 1, new_label: "yes" });
+    expect(predictionFlip(binary, [25, 3, 0])).toEqual({
+      feature: 0,
+      featureName: "age",
+      from: 25,
+      to: above(30),
+      new_prediction: 1,
+      new_label: "yes",
+    });
     expect(predictionFlip(binary, [40, 3, 0])).toMatchObject({ feature: 0, to: 30, new_prediction: 0, new_label: "no" });
   });
 

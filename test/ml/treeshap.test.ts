@@ -1,17 +1,24 @@
 import { describe, expect, it } from "vitest";
-import type { GbdtModel, Tree } from "../../src/ml/gbdt/model";
 import { rawScores } from "../../src/ml/explain/evaluate";
-import { treeShap, TreeShapExplainer } from "../../src/ml/explain/treeshap";
+import { TreeShapExplainer, treeShap } from "../../src/ml/explain/treeshap";
+import type { GbdtModel, Tree } from "../../src/ml/gbdt/model";
 
 // ---- hand-built trees: nested specs, internal covers = sum of the children's ----
-type Spec =
-  | { leaf: number; cover: number }
-  | { f: number; t?: number; cats?: number[]; dl?: number; l: Spec; r: Spec };
+type Spec = { leaf: number; cover: number } | { f: number; t?: number; cats?: number[]; dl?: number; l: Spec; r: Spec };
 
 function tree(spec: Spec): Tree {
   const t: Tree = {
-    splitFeature: [], threshold: [], isCategorical: [], leftCategories: [], defaultLeft: [],
-    left: [], right: [], internalCover: [], gain: [], leafValue: [], leafCover: [],
+    splitFeature: [],
+    threshold: [],
+    isCategorical: [],
+    leftCategories: [],
+    defaultLeft: [],
+    left: [],
+    right: [],
+    internalCover: [],
+    gain: [],
+    leafValue: [],
+    leafCover: [],
   };
   const add = (s: Spec): [number, number] => {
     if ("leaf" in s) {
@@ -24,7 +31,7 @@ function tree(spec: Spec): Tree {
     t.left.push(0), t.right.push(0), t.internalCover.push(0);
     const [l, lc] = add(s.l);
     const [r, rc] = add(s.r);
-    t.left[i] = l, t.right[i] = r, t.internalCover[i] = lc + rc;
+    (t.left[i] = l), (t.right[i] = r), (t.internalCover[i] = lc + rc);
     return [i, lc + rc];
   };
   add(spec);
@@ -33,8 +40,14 @@ function tree(spec: Spec): Tree {
 
 function model(trees: Tree[], numFeatures: number, objective: GbdtModel["objective"] = "regression", numOutputs = 1): GbdtModel {
   return {
-    format: "gbdt-v1", objective, numOutputs, baseScore: Array.from({ length: numOutputs }, (_, k) => 0.25 * (k + 1)),
-    trees, numFeatures, featureNames: Array.from({ length: numFeatures }, (_, i) => `f${i}`), bestIteration: trees.length / numOutputs,
+    format: "gbdt-v1",
+    objective,
+    numOutputs,
+    baseScore: Array.from({ length: numOutputs }, (_, k) => 0.25 * (k + 1)),
+    trees,
+    numFeatures,
+    featureNames: Array.from({ length: numFeatures }, (_, i) => `f${i}`),
+    bestIteration: trees.length / numOutputs,
   };
 }
 
@@ -49,7 +62,8 @@ function condExpectation(t: Tree, node: number, row: ArrayLike<number>, known: S
     return condExpectation(t, left ? t.left[node] : t.right[node], row, known);
   }
   const cover = (c: number) => (c < 0 ? t.leafCover[~c] : t.internalCover[c]);
-  const l = t.left[node], r = t.right[node];
+  const l = t.left[node],
+    r = t.right[node];
   return (cover(l) * condExpectation(t, l, row, known) + cover(r) * condExpectation(t, r, row, known)) / t.internalCover[node];
 }
 
@@ -97,7 +111,7 @@ function checkAgainstOracle(m: GbdtModel, row: number[]): void {
 // ---- random trees over 4 features (numeric and categorical, repeated features, NaN) ----
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function randomSpec(rand: () => number, depth: number): Spec {
@@ -117,24 +131,62 @@ function randomRow(rand: () => number): number[] {
 describe("TreeSHAP", () => {
   it("matches enumeration on a numeric tree and on a tree repeating a feature", () => {
     const t1 = tree({ f: 0, t: 1.5, l: { f: 1, t: 0, l: { leaf: 3, cover: 4 }, r: { leaf: -1, cover: 2 } }, r: { leaf: 7, cover: 6 } });
-    const t2 = tree({ f: 2, t: 10, l: { f: 2, t: 5, l: { leaf: 1, cover: 3 }, r: { f: 0, t: 0.5, l: { leaf: 2, cover: 1 }, r: { leaf: 4, cover: 2 } } }, r: { leaf: -3, cover: 5 } });
+    const t2 = tree({
+      f: 2,
+      t: 10,
+      l: { f: 2, t: 5, l: { leaf: 1, cover: 3 }, r: { f: 0, t: 0.5, l: { leaf: 2, cover: 1 }, r: { leaf: 4, cover: 2 } } },
+      r: { leaf: -3, cover: 5 },
+    });
     const m = model([t1, t2], 3);
-    for (const row of [[0, -1, 3], [2, 1, 7], [1, 0.5, 20], [0.5, 0, 5]]) checkAgainstOracle(m, row);
+    for (const row of [
+      [0, -1, 3],
+      [2, 1, 7],
+      [1, 0.5, 20],
+      [0.5, 0, 5],
+    ])
+      checkAgainstOracle(m, row);
   });
 
   it("follows categorical membership (unseen right) and missing directions", () => {
-    const t = tree({ f: 1, cats: [1, 3], dl: 1, l: { f: 0, t: 2, dl: 0, l: { leaf: 5, cover: 3 }, r: { leaf: 1, cover: 1 } }, r: { leaf: -2, cover: 4 } });
+    const t = tree({
+      f: 1,
+      cats: [1, 3],
+      dl: 1,
+      l: { f: 0, t: 2, dl: 0, l: { leaf: 5, cover: 3 }, r: { leaf: 1, cover: 1 } },
+      r: { leaf: -2, cover: 4 },
+    });
     const m = model([t, tree({ leaf: 0.5, cover: 8 })], 2);
-    for (const row of [[1, 3], [1, 2], [1, 9], [NaN, 1], [3, NaN], [NaN, NaN]]) checkAgainstOracle(m, row);
+    for (const row of [
+      [1, 3],
+      [1, 2],
+      [1, 9],
+      [NaN, 1],
+      [3, NaN],
+      [NaN, NaN],
+    ])
+      checkAgainstOracle(m, row);
     // Row with an unseen code (9) on f1: goes right to -2, so f1 pushes the score down.
     const r = treeShap(m, [1, 9]);
     expect(r.contributions[0][1]).toBeLessThan(0);
   });
 
   it("explains each output of a multiclass model", () => {
-    const trees = [0, 1, 2, 3, 4, 5].map((i) => tree({ f: i % 3, t: 1, dl: i % 2, l: { leaf: i, cover: 2 + i }, r: { f: (i + 1) % 3, t: 2, l: { leaf: -i, cover: 3 }, r: { leaf: 1, cover: 1 } } }));
+    const trees = [0, 1, 2, 3, 4, 5].map((i) =>
+      tree({
+        f: i % 3,
+        t: 1,
+        dl: i % 2,
+        l: { leaf: i, cover: 2 + i },
+        r: { f: (i + 1) % 3, t: 2, l: { leaf: -i, cover: 3 }, r: { leaf: 1, cover: 1 } },
+      }),
+    );
     const m = model(trees, 3, "multiclass", 3);
-    for (const row of [[0, 0, 0], [2, 3, NaN], [1, 1.5, 4]]) checkAgainstOracle(m, row);
+    for (const row of [
+      [0, 0, 0],
+      [2, 3, NaN],
+      [1, 1.5, 4],
+    ])
+      checkAgainstOracle(m, row);
   });
 
   it("matches enumeration on random trees with 4 features", () => {
@@ -148,7 +200,10 @@ describe("TreeSHAP", () => {
 
   it("reuses its buffers: explainInto accumulates into a caller buffer", () => {
     const rand = rng(3);
-    const m = model([0, 1, 2, 3].map(() => tree(randomSpec(rand, 6))), 4);
+    const m = model(
+      [0, 1, 2, 3].map(() => tree(randomSpec(rand, 6))),
+      4,
+    );
     const ex = new TreeShapExplainer(m);
     const out = new Float64Array(4);
     const row = randomRow(rand);

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { MAX_POINTS_PER_REPORT } from "../../src/core/limits";
 import { readCsv } from "../../src/ingest/csv";
 import { JobCanceledError } from "../../src/jobs/errors";
 import type { Frame } from "../../src/ml/frame";
 import type { TrainingIO, TrainingReport, TrainingTask } from "../../src/training/io";
-import { MAX_POINTS_PER_REPORT } from "../../src/core/limits";
 import { runTraining } from "../../src/training/run-training";
 
 async function frame(rows = 300): Promise<Frame> {
   const lines = ["x,plan,y"];
   for (let i = 0; i < rows; i++) lines.push(`${(i * 37) % 100},${["a", "b", "c"][i % 3]},${((i * 37) % 100) * 2 + (i % 3)}`);
-  return (await readCsv(new TextEncoder().encode(lines.join("\n") + "\n"))).frame;
+  return (await readCsv(new TextEncoder().encode(`${lines.join("\n")}\n`))).frame;
 }
 
 /** An in-memory TrainingIO that records every call. */

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, json, newOrg, signedIngest, prepareSigned, putSigned, SMALL_CSV } from "./helpers";
+import { call, json, newOrg, prepareSigned, putSigned, SMALL_CSV, signedIngest } from "./helpers";
 
 async function expect401(res: Response) {
   expect(res.status).toBe(401);

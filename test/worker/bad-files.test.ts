@@ -5,12 +5,15 @@ const text = (s: string) => new TextEncoder().encode(s);
 const concat = (...parts: Uint8Array[]) => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) (out.set(p, at), (at += p.length));
+  for (const p of parts) out.set(p, at), (at += p.length);
   return out;
 };
 
 /** Text-looking first bytes (so the upload is accepted as CSV), then binary with NULs. */
-const GARBAGE = concat(text("a,b\n1,2\n"), new Uint8Array(512).map((_, i) => (i * 31) % 97));
+const GARBAGE = concat(
+  text("a,b\n1,2\n"),
+  new Uint8Array(512).map((_, i) => (i * 31) % 97),
+);
 /** "José" in Latin-1: 0xE9 is not a UTF-8 character on its own. */
 const LATIN1 = concat(text("name,city\nJos"), new Uint8Array([0xe9]), text(",Paris\nAna,Lyon\n"));
 

@@ -69,10 +69,14 @@ describe("another organization's resources answer 404", () => {
     expect((await json("/jobs", b)).body.items).toEqual([]);
   });
 
-  it("POST /datasets with org A's dataset_id", () => expect404("/datasets", { method: "POST", body: csvForm(SMALL_CSV, { dataset_id: ready.datasetId }) }));
+  it("POST /datasets with org A's dataset_id", () =>
+    expect404("/datasets", { method: "POST", body: csvForm(SMALL_CSV, { dataset_id: ready.datasetId }) }));
 
   it("POST /datasets/upload with org A's dataset_id", () =>
-    expect404("/datasets/upload", { method: "POST", body: { dataset_id: ready.datasetId, file: { filename: "d.csv", bytes: 10, content_type: "text/csv" } } }));
+    expect404("/datasets/upload", {
+      method: "POST",
+      body: { dataset_id: ready.datasetId, file: { filename: "d.csv", bytes: 10, content_type: "text/csv" } },
+    }));
 
   it("POST /api/datasets/batch with org A's dataset_id", () =>
     expect404("/api/datasets/batch", {
@@ -105,7 +109,11 @@ describe("lists do not show another organization's resources", () => {
     const b = await newOrg("Org B");
     const r = await json("/api/datasets/batch", b, {
       method: "POST",
-      body: { dataset_name: NAME, overrides: true, files: [{ filename: "d.csv", bytes: 10, content_type: "text/csv", checksum_sha256: "0".repeat(64) }] },
+      body: {
+        dataset_name: NAME,
+        overrides: true,
+        files: [{ filename: "d.csv", bytes: 10, content_type: "text/csv", checksum_sha256: "0".repeat(64) }],
+      },
     });
     expect(r.status).toBe(201);
     expect(r.body.dataset_id).not.toBe(ready.datasetId);

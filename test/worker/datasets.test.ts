@@ -14,12 +14,19 @@ describe("POST /datasets", () => {
     const job = await waitForJob(org, created.job_id);
     expect(job.status).toBe("succeeded");
     const d = await json(`/datasets/${created.dataset.id}`, org);
-    expect(d.body).toMatchObject({ dataset_id: created.dataset.id, name: "churn", current_version: { version_number: 1, status: "ready", row_count: 4, column_count: 4 } });
+    expect(d.body).toMatchObject({
+      dataset_id: created.dataset.id,
+      name: "churn",
+      current_version: { version_number: 1, status: "ready", row_count: 4, column_count: 4 },
+    });
   });
 
   it("creates a dataset from a Parquet file", async () => {
     const org = await newOrg();
-    const r = await json("/datasets", org, { method: "POST", body: fileForm(SIMPLE_PARQUET, "simple.parquet", "application/octet-stream", { dataset_name: "pq" }) });
+    const r = await json("/datasets", org, {
+      method: "POST",
+      body: fileForm(SIMPLE_PARQUET, "simple.parquet", "application/octet-stream", { dataset_name: "pq" }),
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const job = await waitForJob(org, r.body.job_id);
     expect(job.error_message).toBeNull();
@@ -57,7 +64,11 @@ describe("POST /datasets", () => {
 
   it("releases an Idempotency-Key whose request failed, so a corrected retry goes through", async () => {
     const org = await newOrg();
-    const bad = await json("/datasets", org, { method: "POST", headers: { "Idempotency-Key": "k-retry" }, body: csvForm(SMALL_CSV, { dataset_name: " " }) });
+    const bad = await json("/datasets", org, {
+      method: "POST",
+      headers: { "Idempotency-Key": "k-retry" },
+      body: csvForm(SMALL_CSV, { dataset_name: " " }),
+    });
     expect(bad.status).toBe(422);
     const good = await json("/datasets", org, { method: "POST", headers: { "Idempotency-Key": "k-retry" }, body: csvForm(SMALL_CSV) });
     expect(good.status).toBe(201);

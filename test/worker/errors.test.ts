@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, csvForm, expect422, fileForm, json, newOrg, SMALL_CSV } from "./helpers";
+import { csvForm, expect422, fileForm, json, newOrg, SMALL_CSV } from "./helpers";
 
 const MB = 1024 * 1024;
 
@@ -54,7 +54,10 @@ describe("405 Method Not Allowed", () => {
     const org = await newOrg();
     const r = await json(path, org, { method });
     expect(r.status).toBe(405);
-    const allow = (r.res.headers.get("Allow") ?? "").split(",").map((s) => s.trim()).sort();
+    const allow = (r.res.headers.get("Allow") ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .sort();
     expect(allow).toEqual(allowed);
     expect(typeof r.body.detail).toBe("string");
   });
@@ -186,7 +189,10 @@ describe("422 validation in the pydantic shape", () => {
   it("wrong types: bytes as a string, ids as objects", async () => {
     const org = await newOrg();
     const a = expect422(
-      await json("/datasets/upload", org, { method: "POST", body: { dataset_name: "x", file: { filename: "d.csv", bytes: "12", content_type: "text/csv" } } }),
+      await json("/datasets/upload", org, {
+        method: "POST",
+        body: { dataset_name: "x", file: { filename: "d.csv", bytes: "12", content_type: "text/csv" } },
+      }),
     );
     expect(a[0]).toMatchObject({ loc: ["body", "file", "bytes"], input: "12" });
     const b = expect422(await json("/datasets/00000000-0000-4000-8000-000000000000/rows/lookup", org, { method: "POST", body: { ids: [{ x: 1 }] } }));
@@ -210,7 +216,7 @@ describe("422 validation in the pydantic shape", () => {
     expect(item.loc).toEqual(["query", "limit"]);
   });
 
-  it.each(["/datasets?cursor=garbage", "/jobs?cursor=garbage", "/datasets?cursor=" + btoa("[1,2]"), "/jobs?cursor=" + btoa("{}")])(
+  it.each(["/datasets?cursor=garbage", "/jobs?cursor=garbage", `/datasets?cursor=${btoa("[1,2]")}`, `/jobs?cursor=${btoa("{}")}`])(
     "bad cursor %s",
     async (path) => {
       const org = await newOrg();
@@ -242,8 +248,13 @@ describe("422 validation in the pydantic shape", () => {
 
   it("explain with invalid JSON", async () => {
     const org = await newOrg();
-    const p = await json("/datasets/upload", org, { method: "POST", body: { dataset_name: "x", file: { filename: "d.csv", bytes: 5, content_type: "text/csv" } } });
-    const [item] = expect422(await json(`/jobs/${p.body.job_id}/explain`, org, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{ids: [1]}" }));
+    const p = await json("/datasets/upload", org, {
+      method: "POST",
+      body: { dataset_name: "x", file: { filename: "d.csv", bytes: 5, content_type: "text/csv" } },
+    });
+    const [item] = expect422(
+      await json(`/jobs/${p.body.job_id}/explain`, org, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{ids: [1]}" }),
+    );
     expect(item.type).toBe("json_invalid");
   });
 

@@ -18,9 +18,21 @@ export async function newOrg(name = "Test org"): Promise<TestOrg> {
   const now = new Date().toISOString();
   await env.DB.batch([
     env.DB.prepare("INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?)").bind(orgId, name, now),
-    env.DB.prepare("INSERT INTO users (id, org_id, display_name, email, created_at) VALUES (?, ?, ?, ?, ?)").bind(userId, orgId, "Ada Tester", null, now),
+    env.DB.prepare("INSERT INTO users (id, org_id, display_name, email, created_at) VALUES (?, ?, ?, ?, ?)").bind(
+      userId,
+      orgId,
+      "Ada Tester",
+      null,
+      now,
+    ),
     env.DB.prepare("INSERT INTO api_keys (id, org_id, user_id, name, key_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)").bind(
-      apiKeyId, orgId, userId, "test key", await hashApiKey(key), key.slice(0, 10), now,
+      apiKeyId,
+      orgId,
+      userId,
+      "test key",
+      await hashApiKey(key),
+      key.slice(0, 10),
+      now,
     ),
   ]);
   return { orgId, apiKeyId, key, auth: { Authorization: `Bearer ${key}` } };
@@ -30,7 +42,11 @@ export function call(path: string, init: RequestInit = {}): Promise<Response> {
   return exports.default.fetch(new Request(`https://api.test${path}`, init));
 }
 
-export async function json<T = any>(path: string, org: TestOrg, init: Omit<RequestInit, "body"> & { body?: any } = {}): Promise<{ status: number; body: T; res: Response }> {
+export async function json<T = any>(
+  path: string,
+  org: TestOrg,
+  init: Omit<RequestInit, "body"> & { body?: any } = {},
+): Promise<{ status: number; body: T; res: Response }> {
   const headers: Record<string, string> = { ...org.auth, ...(init.headers as Record<string, string>) };
   let body = init.body;
   if (body !== undefined && typeof body !== "string" && !(body instanceof FormData)) {
@@ -99,7 +115,9 @@ export async function undispatchedIngestJob(org: TestOrg, csv = SMALL_CSV) {
 // ---- Added for the API integration suite ----------------------------------------------------
 
 /** A tiny SNAPPY Parquet file (pandas' test file simple.parquet): 3 rows, columns A (int64) and B (string). */
-export const SIMPLE_PARQUET = fromBase64("UEFSMRUEFTAVLkwVBhUEEgAAGAQBAAkBPAIAAAAAAAAAAwAAAAAAAAAVABUUFRgsFQYVBBUGFQYcGAgDAAAAAAAAABgIAQAAAAAAAAAWACgIAwAAAAAAAAAYCAEAAAAAAAAAAAAACiQCAAAABgECAyQAJuQBHBUEGTUEAAYZGAFBFQIWBhbaARbcASZSJggcGAgDAAAAAAAAABgIAQAAAAAAAAAWACgIAwAAAAAAAAAYCAEAAAAAAAAAABksFQQVBBUCABUAFQQVAgAAABUEFQ4VEkwVAhUEEgAABxgDAAAAZm9vFQAVEhUWLBUGFQQVBhUGHDYAKANmb28YA2ZvbwAAAAkgAgAAAAYBAQYAJpwEHBUMGTUEAAYZGAFCFQIWBhZ6FoIBJsgDJpoDHDYAKANmb28YA2ZvbwAZLBUEFQQVAgAVABUEFQIAAAAVAhk8NQAYBnNjaGVtYRUEABUEJQIYAUEAFQwlAhgBQiUATBwAAAAWBhkcGSwm5AEcFQQZNQQABhkYAUEVAhYGFtoBFtwBJlImCBwYCAMAAAAAAAAAGAgBAAAAAAAAABYAKAgDAAAAAAAAABgIAQAAAAAAAAAAGSwVBBUEFQIAFQAVBBUCAAAAJpwEHBUMGTUEAAYZGAFCFQIWBhZ6FoIBJsgDJpoDHDYAKANmb28YA2ZvbwAZLBUEFQQVAgAVABUEFQIAAAAW3gIWBibkARbeAhQAABksGAZwYW5kYXMYjAR7ImluZGV4X2NvbHVtbnMiOiBbeyJraW5kIjogInJhbmdlIiwgIm5hbWUiOiBudWxsLCAic3RhcnQiOiAwLCAic3RvcCI6IDMsICJzdGVwIjogMX1dLCAiY29sdW1uX2luZGV4ZXMiOiBbeyJuYW1lIjogbnVsbCwgImZpZWxkX25hbWUiOiBudWxsLCAicGFuZGFzX3R5cGUiOiAidW5pY29kZSIsICJudW1weV90eXBlIjogIm9iamVjdCIsICJtZXRhZGF0YSI6IHsiZW5jb2RpbmciOiAiVVRGLTgifX1dLCAiY29sdW1ucyI6IFt7Im5hbWUiOiAiQSIsICJmaWVsZF9uYW1lIjogIkEiLCAicGFuZGFzX3R5cGUiOiAiaW50NjQiLCAibnVtcHlfdHlwZSI6ICJpbnQ2NCIsICJtZXRhZGF0YSI6IG51bGx9LCB7Im5hbWUiOiAiQiIsICJmaWVsZF9uYW1lIjogIkIiLCAicGFuZGFzX3R5cGUiOiAidW5pY29kZSIsICJudW1weV90eXBlIjogIm9iamVjdCIsICJtZXRhZGF0YSI6IG51bGx9XSwgImNyZWF0b3IiOiB7ImxpYnJhcnkiOiAicHlhcnJvdyIsICJ2ZXJzaW9uIjogIjAuMTcuMSJ9LCAicGFuZGFzX3ZlcnNpb24iOiAiMS4wLjMifQAYDEFSUk9XOnNjaGVtYRjsBy8vLy8vK2dDQUFBUUFBQUFBQUFLQUE0QUJnQUZBQWdBQ2dBQUFBQUJBd0FRQUFBQUFBQUtBQXdBQUFBRUFBZ0FDZ0FBQUVRQ0FBQUVBQUFBQVFBQUFBd0FBQUFJQUF3QUJBQUlBQWdBQUFBSUFBQUFFQUFBQUFZQUFBQndZVzVrWVhNQUFBd0NBQUI3SW1sdVpHVjRYMk52YkhWdGJuTWlPaUJiZXlKcmFXNWtJam9nSW5KaGJtZGxJaXdnSW01aGJXVWlPaUJ1ZFd4c0xDQWljM1JoY25RaU9pQXdMQ0FpYzNSdmNDSTZJRE1zSUNKemRHVndJam9nTVgxZExDQWlZMjlzZFcxdVgybHVaR1Y0WlhNaU9pQmJleUp1WVcxbElqb2diblZzYkN3Z0ltWnBaV3hrWDI1aGJXVWlPaUJ1ZFd4c0xDQWljR0Z1WkdGelgzUjVjR1VpT2lBaWRXNXBZMjlrWlNJc0lDSnVkVzF3ZVY5MGVYQmxJam9nSW05aWFtVmpkQ0lzSUNKdFpYUmhaR0YwWVNJNklIc2laVzVqYjJScGJtY2lPaUFpVlZSR0xUZ2lmWDFkTENBaVkyOXNkVzF1Y3lJNklGdDdJbTVoYldVaU9pQWlRU0lzSUNKbWFXVnNaRjl1WVcxbElqb2dJa0VpTENBaWNHRnVaR0Z6WDNSNWNHVWlPaUFpYVc1ME5qUWlMQ0FpYm5WdGNIbGZkSGx3WlNJNklDSnBiblEyTkNJc0lDSnRaWFJoWkdGMFlTSTZJRzUxYkd4OUxDQjdJbTVoYldVaU9pQWlRaUlzSUNKbWFXVnNaRjl1WVcxbElqb2dJa0lpTENBaWNHRnVaR0Z6WDNSNWNHVWlPaUFpZFc1cFkyOWtaU0lzSUNKdWRXMXdlVjkwZVhCbElqb2dJbTlpYW1WamRDSXNJQ0p0WlhSaFpHRjBZU0k2SUc1MWJHeDlYU3dnSW1OeVpXRjBiM0lpT2lCN0lteHBZbkpoY25raU9pQWljSGxoY25KdmR5SXNJQ0oyWlhKemFXOXVJam9nSWpBdU1UY3VNU0o5TENBaWNHRnVaR0Z6WDNabGNuTnBiMjRpT2lBaU1TNHdMak1pZlFBQUFBQUNBQUFBUUFBQUFBUUFBQURZLy8vL0FBQUJCUmdBQUFBUUFBQUFCQUFBQUFBQUFBQUVBQVFBQkFBQUFBRUFBQUJDQUFBQUVBQVVBQWdBQmdBSEFBd0FBQUFRQUJBQUFBQUFBQUVDSkFBQUFCUUFBQUFFQUFBQUFBQUFBQWdBREFBSUFBY0FDQUFBQUFBQUFBRkFBQUFBQVFBQUFFRUFBQUE9ABgicGFycXVldC1jcHAgdmVyc2lvbiAxLjUuMS1TTkFQU0hPVBksHAAAHAAAABkHAABQQVIx");
+export const SIMPLE_PARQUET = fromBase64(
+  "UEFSMRUEFTAVLkwVBhUEEgAAGAQBAAkBPAIAAAAAAAAAAwAAAAAAAAAVABUUFRgsFQYVBBUGFQYcGAgDAAAAAAAAABgIAQAAAAAAAAAWACgIAwAAAAAAAAAYCAEAAAAAAAAAAAAACiQCAAAABgECAyQAJuQBHBUEGTUEAAYZGAFBFQIWBhbaARbcASZSJggcGAgDAAAAAAAAABgIAQAAAAAAAAAWACgIAwAAAAAAAAAYCAEAAAAAAAAAABksFQQVBBUCABUAFQQVAgAAABUEFQ4VEkwVAhUEEgAABxgDAAAAZm9vFQAVEhUWLBUGFQQVBhUGHDYAKANmb28YA2ZvbwAAAAkgAgAAAAYBAQYAJpwEHBUMGTUEAAYZGAFCFQIWBhZ6FoIBJsgDJpoDHDYAKANmb28YA2ZvbwAZLBUEFQQVAgAVABUEFQIAAAAVAhk8NQAYBnNjaGVtYRUEABUEJQIYAUEAFQwlAhgBQiUATBwAAAAWBhkcGSwm5AEcFQQZNQQABhkYAUEVAhYGFtoBFtwBJlImCBwYCAMAAAAAAAAAGAgBAAAAAAAAABYAKAgDAAAAAAAAABgIAQAAAAAAAAAAGSwVBBUEFQIAFQAVBBUCAAAAJpwEHBUMGTUEAAYZGAFCFQIWBhZ6FoIBJsgDJpoDHDYAKANmb28YA2ZvbwAZLBUEFQQVAgAVABUEFQIAAAAW3gIWBibkARbeAhQAABksGAZwYW5kYXMYjAR7ImluZGV4X2NvbHVtbnMiOiBbeyJraW5kIjogInJhbmdlIiwgIm5hbWUiOiBudWxsLCAic3RhcnQiOiAwLCAic3RvcCI6IDMsICJzdGVwIjogMX1dLCAiY29sdW1uX2luZGV4ZXMiOiBbeyJuYW1lIjogbnVsbCwgImZpZWxkX25hbWUiOiBudWxsLCAicGFuZGFzX3R5cGUiOiAidW5pY29kZSIsICJudW1weV90eXBlIjogIm9iamVjdCIsICJtZXRhZGF0YSI6IHsiZW5jb2RpbmciOiAiVVRGLTgifX1dLCAiY29sdW1ucyI6IFt7Im5hbWUiOiAiQSIsICJmaWVsZF9uYW1lIjogIkEiLCAicGFuZGFzX3R5cGUiOiAiaW50NjQiLCAibnVtcHlfdHlwZSI6ICJpbnQ2NCIsICJtZXRhZGF0YSI6IG51bGx9LCB7Im5hbWUiOiAiQiIsICJmaWVsZF9uYW1lIjogIkIiLCAicGFuZGFzX3R5cGUiOiAidW5pY29kZSIsICJudW1weV90eXBlIjogIm9iamVjdCIsICJtZXRhZGF0YSI6IG51bGx9XSwgImNyZWF0b3IiOiB7ImxpYnJhcnkiOiAicHlhcnJvdyIsICJ2ZXJzaW9uIjogIjAuMTcuMSJ9LCAicGFuZGFzX3ZlcnNpb24iOiAiMS4wLjMifQAYDEFSUk9XOnNjaGVtYRjsBy8vLy8vK2dDQUFBUUFBQUFBQUFLQUE0QUJnQUZBQWdBQ2dBQUFBQUJBd0FRQUFBQUFBQUtBQXdBQUFBRUFBZ0FDZ0FBQUVRQ0FBQUVBQUFBQVFBQUFBd0FBQUFJQUF3QUJBQUlBQWdBQUFBSUFBQUFFQUFBQUFZQUFBQndZVzVrWVhNQUFBd0NBQUI3SW1sdVpHVjRYMk52YkhWdGJuTWlPaUJiZXlKcmFXNWtJam9nSW5KaGJtZGxJaXdnSW01aGJXVWlPaUJ1ZFd4c0xDQWljM1JoY25RaU9pQXdMQ0FpYzNSdmNDSTZJRE1zSUNKemRHVndJam9nTVgxZExDQWlZMjlzZFcxdVgybHVaR1Y0WlhNaU9pQmJleUp1WVcxbElqb2diblZzYkN3Z0ltWnBaV3hrWDI1aGJXVWlPaUJ1ZFd4c0xDQWljR0Z1WkdGelgzUjVjR1VpT2lBaWRXNXBZMjlrWlNJc0lDSnVkVzF3ZVY5MGVYQmxJam9nSW05aWFtVmpkQ0lzSUNKdFpYUmhaR0YwWVNJNklIc2laVzVqYjJScGJtY2lPaUFpVlZSR0xUZ2lmWDFkTENBaVkyOXNkVzF1Y3lJNklGdDdJbTVoYldVaU9pQWlRU0lzSUNKbWFXVnNaRjl1WVcxbElqb2dJa0VpTENBaWNHRnVaR0Z6WDNSNWNHVWlPaUFpYVc1ME5qUWlMQ0FpYm5WdGNIbGZkSGx3WlNJNklDSnBiblEyTkNJc0lDSnRaWFJoWkdGMFlTSTZJRzUxYkd4OUxDQjdJbTVoYldVaU9pQWlRaUlzSUNKbWFXVnNaRjl1WVcxbElqb2dJa0lpTENBaWNHRnVaR0Z6WDNSNWNHVWlPaUFpZFc1cFkyOWtaU0lzSUNKdWRXMXdlVjkwZVhCbElqb2dJbTlpYW1WamRDSXNJQ0p0WlhSaFpHRjBZU0k2SUc1MWJHeDlYU3dnSW1OeVpXRjBiM0lpT2lCN0lteHBZbkpoY25raU9pQWljSGxoY25KdmR5SXNJQ0oyWlhKemFXOXVJam9nSWpBdU1UY3VNU0o5TENBaWNHRnVaR0Z6WDNabGNuTnBiMjRpT2lBaU1TNHdMak1pZlFBQUFBQUNBQUFBUUFBQUFBUUFBQURZLy8vL0FBQUJCUmdBQUFBUUFBQUFCQUFBQUFBQUFBQUVBQVFBQkFBQUFBRUFBQUJDQUFBQUVBQVVBQWdBQmdBSEFBd0FBQUFRQUJBQUFBQUFBQUVDSkFBQUFCUUFBQUFFQUFBQUFBQUFBQWdBREFBSUFBY0FDQUFBQUFBQUFBRkFBQUFBQVFBQUFFRUFBQUE9ABgicGFycXVldC1jcHAgdmVyc2lvbiAxLjUuMS1TTkFQU0hPVBksHAAAHAAAABkHAABQQVIx",
+);
 
 export function fromBase64(s: string): Uint8Array {
   return Uint8Array.from(atob(s), (ch) => ch.charCodeAt(0));
@@ -127,7 +145,11 @@ export async function ingest(org: TestOrg, csv: string, fields: Record<string, s
 }
 
 /** POST /datasets/upload for one file; asserts 201. */
-export async function prepareSigned(org: TestOrg, file: { filename?: string; bytes: number; content_type?: string }, extra: Record<string, unknown> = {}) {
+export async function prepareSigned(
+  org: TestOrg,
+  file: { filename?: string; bytes: number; content_type?: string },
+  extra: Record<string, unknown> = {},
+) {
   const r = await json("/datasets/upload", org, {
     method: "POST",
     body: { dataset_name: "signed data", file: { filename: "data.csv", content_type: "text/csv", ...file }, ...extra },
@@ -166,7 +188,10 @@ export function uuidOfPublicJobId(publicId: string): string {
 }
 
 /** Expect the pydantic-shaped 422 and return its items. */
-export function expect422(r: { status: number; body: any }): Array<{ loc: (string | number)[]; msg: string; type: string; input: unknown; ctx: Record<string, unknown> }> {
+export function expect422(r: {
+  status: number;
+  body: any;
+}): Array<{ loc: (string | number)[]; msg: string; type: string; input: unknown; ctx: Record<string, unknown> }> {
   expect(r.status, JSON.stringify(r.body)).toBe(422);
   expect(Array.isArray(r.body.detail)).toBe(true);
   expect(r.body.detail.length).toBeGreaterThan(0);

@@ -66,4 +66,3 @@ describe("internal control routes", () => {
     expect(r.status).toBe(404);
   });
 });
-

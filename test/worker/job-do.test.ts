@@ -1,9 +1,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { JobDO } from "../../src/durable/job";
-import { createDb } from "../../src/db/client";
 import { MAX_HISTORY_POINTS } from "../../src/core/limits";
+import { createDb } from "../../src/db/client";
+import type { JobDO } from "../../src/durable/job";
 import { mirrorJob } from "../../src/jobs/mirror";
 import type { JobRecord } from "../../src/jobs/types";
 import { json, newOrg, undispatchedIngestJob, waitForJob } from "./helpers";

@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { expect422, ingest, json, newOrg, prepareSigned, putSigned, SMALL_CSV, undispatchedIngestJob, upload, uuidOfPublicJobId, waitForJob } from "./helpers";
+import {
+  expect422,
+  ingest,
+  json,
+  newOrg,
+  prepareSigned,
+  putSigned,
+  SMALL_CSV,
+  undispatchedIngestJob,
+  upload,
+  uuidOfPublicJobId,
+  waitForJob,
+} from "./helpers";
 
 const PUBLIC_ID = /^job_[0-9a-f]{32}$/;
 const RAGGED = "a,b\n1,2\n3,4,5\n";
@@ -28,7 +40,10 @@ describe("GET /jobs/{id}", () => {
       dataset_id: created.dataset.id,
       dataset_name: "people",
       input_filename: "people.csv",
-      resources: { type: "dataset_ingest", dataset: { id: created.dataset.id, version_id: created.dataset.version_id, version_number: 1, archived: false } },
+      resources: {
+        type: "dataset_ingest",
+        dataset: { id: created.dataset.id, version_id: created.dataset.version_id, version_number: 1, archived: false },
+      },
       error_message: null,
       progress: 100,
       current_step: null,

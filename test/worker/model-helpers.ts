@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { json, upload, type TestOrg } from "./helpers";
+import { json, type TestOrg, upload } from "./helpers";
 
 /** Poll a job until it ends (usable in beforeAll, where expect.poll is not). */
 export async function jobEnd(org: TestOrg, jobId: string, timeoutMs = 45_000) {
@@ -28,7 +28,7 @@ export function churnCsv(rows = 240): string {
     const churned = usage < 30 || plan === "basic" ? "yes" : "no";
     lines.push(`c${i},${usage},${plan},${region},${spend},${churned}`);
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /** Upload a table and wait until its version is ready. */

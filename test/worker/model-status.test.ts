@@ -32,11 +32,32 @@ describe("the model status rule", () => {
     for (const statuses of CASES) {
       const id = crypto.randomUUID();
       ids.push(id);
-      await db.insert(models).values({ id, orgId: org.orgId, name: statuses.join(",") || "none", description: null, modelType: "prediction", labelColumn: "y", lastVersionNumber: statuses.length, createdAt: now, updatedAt: now });
+      await db.insert(models).values({
+        id,
+        orgId: org.orgId,
+        name: statuses.join(",") || "none",
+        description: null,
+        modelType: "prediction",
+        labelColumn: "y",
+        lastVersionNumber: statuses.length,
+        createdAt: now,
+        updatedAt: now,
+      });
       for (const [i, status] of statuses.entries()) {
         await db.insert(modelVersions).values({
-          id: crypto.randomUUID(), modelId: id, orgId: org.orgId, version: i + 1, status, datasetId: crypto.randomUUID(), datasetVersionId: crypto.randomUUID(),
-          configJson: "{}", metricsJson: null, artifactKey: null, errorMessage: null, createdAt: now, updatedAt: now,
+          id: crypto.randomUUID(),
+          modelId: id,
+          orgId: org.orgId,
+          version: i + 1,
+          status,
+          datasetId: crypto.randomUUID(),
+          datasetVersionId: crypto.randomUUID(),
+          configJson: "{}",
+          metricsJson: null,
+          artifactKey: null,
+          errorMessage: null,
+          createdAt: now,
+          updatedAt: now,
         });
       }
     }
@@ -47,7 +68,14 @@ describe("the model status rule", () => {
     }
     // and the rule itself, on a few cases
     expect(modelStatus(currentVersion([]))).toBe("queued");
-    expect(modelStatus(currentVersion([{ status: "canceled", version: 2 }, { status: "ready", version: 1 }]))).toBe("ready");
+    expect(
+      modelStatus(
+        currentVersion([
+          { status: "canceled", version: 2 },
+          { status: "ready", version: 1 },
+        ]),
+      ),
+    ).toBe("ready");
     expect(modelStatus(currentVersion([{ status: "canceled", version: 1 }]))).toBe("failed");
   });
 });

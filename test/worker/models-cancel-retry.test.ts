@@ -40,7 +40,12 @@ describe("cancel and retry of training jobs", () => {
 
   it("a training that fails on its data fails with a clear message; retry makes a new job with the same parameters", async () => {
     // Only the id-like customer column as input: nothing the model can use, known at training time.
-    const { started, job } = await trainAndWait(org, { dataset_id: ds.id, label_column: "churned", input_columns: ["customer"], params: { max_rounds: 5 } });
+    const { started, job } = await trainAndWait(org, {
+      dataset_id: ds.id,
+      label_column: "churned",
+      input_columns: ["customer"],
+      params: { max_rounds: 5 },
+    });
     expect(job.status).toBe("failed");
     expect(job.error_message).toMatch(/no usable feature columns \(.*customer: id-like column/);
     const model = await json(`/models/${started.model.id}`, org);
@@ -71,4 +76,3 @@ describe("cancel and retry of training jobs", () => {
     expect(model.body.status).toBe("ready");
   });
 });
-

@@ -15,7 +15,12 @@ describe("synchronous inference in the Worker", () => {
     org = await newOrg();
     ds = await readyDataset(org);
     // Without `spend`, which encodes usage and plan: the rows below do not carry it.
-    cls = await trainAndWait(org, { dataset_id: ds.id, label_column: "churned", input_columns: ["usage", "plan", "region"], params: { max_rounds: 60 } });
+    cls = await trainAndWait(org, {
+      dataset_id: ds.id,
+      label_column: "churned",
+      input_columns: ["usage", "plan", "region"],
+      params: { max_rounds: 60 },
+    });
     reg = await trainAndWait(org, { dataset_id: ds.id, label_column: "spend", model_name: "spend", input_columns: ["usage", "plan"] });
     clsId = cls.started.model.id;
   }, 120_000);
@@ -118,7 +123,11 @@ describe("synchronous inference in the Worker", () => {
     const ragged = await json(`/models/${clsId}/infer`, org, { method: "POST", body: inferForm("usage,plan\n1,pro,extra,more\n") });
     expect(ragged.status).toBe(422);
     expect(ragged.body.detail[0].msg).toMatch(/Could not read 'rows.csv'/);
-    const notJson = await call(`/models/${clsId}/infer`, { method: "POST", headers: { ...org.auth, "Content-Type": "application/json" }, body: "{}" });
+    const notJson = await call(`/models/${clsId}/infer`, {
+      method: "POST",
+      headers: { ...org.auth, "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(notJson.status).toBe(415);
     expect((await json(`/models/${crypto.randomUUID()}/infer`, org, { method: "POST", body: inferForm("usage\n1\n") })).status).toBe(404);
   });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { json, newOrg, call } from "./helpers";
+import { call, json, newOrg } from "./helpers";
 import { readyDataset, trainAndWait } from "./model-helpers";
 
 describe("training a prediction model end to end (in the Worker)", () => {

@@ -7,9 +7,7 @@ type Doc = { openapi: string; paths: Record<string, Record<string, { security?: 
 /** The routes the app serves, as "METHOD /path/{param}" (middleware and the internal routes left out). */
 function servedRoutes(): string[] {
   const app = createApp();
-  const routes = app.routes
-    .filter((r) => r.method !== "ALL")
-    .map((r) => `${r.method} ${r.path.replace(/:([^/]+)/g, "{$1}")}`);
+  const routes = app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path.replace(/:([^/]+)/g, "{$1}")}`);
   return [...new Set(routes)].sort();
 }
 

@@ -56,7 +56,9 @@ describe("inference output", () => {
       ["prediction_prob", "DOUBLE", undefined],
       ["is_anomaly", "BOOLEAN", undefined],
     ]);
-    expect(rows.map((r) => ({ ...r, id: Number(r.id) }))).toEqual(Array.from({ length: 4 }, (_, i) => Object.fromEntries(Object.entries(table).map(([k, v]) => [k, v[i]]))));
+    expect(rows.map((r) => ({ ...r, id: Number(r.id) }))).toEqual(
+      Array.from({ length: 4 }, (_, i) => Object.fromEntries(Object.entries(table).map(([k, v]) => [k, v[i]]))),
+    );
   });
 
   it("parquet writes string ids as UTF8 and non-integer numbers as DOUBLE", async () => {
@@ -72,7 +74,9 @@ describe("inference output", () => {
     const empty: ResultTable = { id: [], prediction: [] };
     expect(encodeTable(empty, "csv").body).toBe("id,prediction");
     expect(encodeTable(empty, "json").body).toBe('{"id":[],"prediction":[]}');
-    const { rows, schema } = await readParquet(encodeTable(empty, "parquet", { columnTypes: { id: "int64", prediction: "double" } }).body as Uint8Array);
+    const { rows, schema } = await readParquet(
+      encodeTable(empty, "parquet", { columnTypes: { id: "int64", prediction: "double" } }).body as Uint8Array,
+    );
     expect(rows).toEqual([]);
     expect(schema.children.map((c) => c.element.type)).toEqual(["INT64", "DOUBLE"]);
   });

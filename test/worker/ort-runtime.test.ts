@@ -9,12 +9,18 @@ import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Column, Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/gbdt/random";
 import { exportGbdtToOnnx } from "../../src/ml/onnx/export";
-import { predictFrame, trainPredictionModel, type PredictionModelResult } from "../../src/ml/prediction";
+import { type PredictionModelResult, predictFrame, trainPredictionModel } from "../../src/ml/prediction";
 
 const num = (name: string, values: ArrayLike<number>): Column => ({ name, kind: "numeric", storage: "numeric", values: Float64Array.from(values) });
 const dict = (name: string, values: (string | null)[]): Column => {
   const dictionary = [...new Set(values.filter((v): v is string => v !== null))];
-  return { name, kind: "categorical", storage: "dictionary", dictionary, codes: Int32Array.from(values, (v) => (v === null ? -1 : dictionary.indexOf(v))) };
+  return {
+    name,
+    kind: "categorical",
+    storage: "dictionary",
+    dictionary,
+    codes: Int32Array.from(values, (v) => (v === null ? -1 : dictionary.indexOf(v))),
+  };
 };
 
 /** x numeric (some missing), c categorical; the label is a function of both. */
@@ -41,7 +47,10 @@ describe("GBDT ONNX in onnxruntime-web (workerd)", () => {
   it("binary: probabilities within 1e-6 and the same labels as the engine", async () => {
     const trained = train(frame(400, 1, (x, c, e) => (x + (c === "q" ? 3 : 0) + 2 * e > 7 ? "yes" : "no")));
     expect(trained.model.objective).toBe("binary");
-    const { onnx, engine } = await onnxVersusEngine(trained, frame(200, 2, () => "no"));
+    const { onnx, engine } = await onnxVersusEngine(
+      trained,
+      frame(200, 2, () => "no"),
+    );
     expect(onnx.prediction).toBeNull();
     expect(onnx.probabilities!.length).toBe(200 * 2);
     expectClose(onnx.probabilities!, engine.probabilities!, 1e-6);
@@ -52,7 +61,10 @@ describe("GBDT ONNX in onnxruntime-web (workerd)", () => {
     const trained = train(frame(600, 3, (x, c, e) => (c === "s" ? "d" : x + 2 * e < 4 ? "a" : x + 2 * e < 8 ? "b" : "c")));
     expect(trained.model.objective).toBe("multiclass");
     expect(trained.classes!.length).toBe(4);
-    const { onnx, engine } = await onnxVersusEngine(trained, frame(200, 4, () => "a"));
+    const { onnx, engine } = await onnxVersusEngine(
+      trained,
+      frame(200, 4, () => "a"),
+    );
     expect(onnx.probabilities!.length).toBe(200 * 4);
     expectClose(onnx.probabilities!, engine.probabilities!, 1e-6);
     expect(Array.from(onnx.labelIndex!, (k) => trained.classes![k])).toEqual(engine.predictions);
@@ -61,7 +73,10 @@ describe("GBDT ONNX in onnxruntime-web (workerd)", () => {
   it("regression: predictions within 1e-9 relative of the engine", async () => {
     const trained = train(frame(400, 5, (x, c, e) => 1e5 * (x * x + (c === "r" ? 20 : 0) + e)));
     expect(trained.model.objective).toBe("regression");
-    const { onnx, engine } = await onnxVersusEngine(trained, frame(200, 6, () => 0));
+    const { onnx, engine } = await onnxVersusEngine(
+      trained,
+      frame(200, 6, () => 0),
+    );
     expect(onnx.probabilities).toBeNull();
     expect(onnx.labelIndex).toBeNull();
     const pred = onnx.prediction!;

@@ -1,14 +1,20 @@
 /** Per-isolate ONNX session cache: sharing, failures, bounds, pinning. */
 import { describe, expect, it } from "vitest";
-import { getSession, SessionCache, type Releasable } from "../../src/inference/session-cache";
 import { runGbdtOnnx } from "../../src/inference/run-onnx";
+import { getSession, type Releasable, SessionCache } from "../../src/inference/session-cache";
 import { exportGbdtToOnnx } from "../../src/ml/onnx/export";
 import { trainPredictionModel } from "../../src/ml/prediction";
 
 function tinyModelBytes(): Uint8Array {
   const x = Array.from({ length: 120 }, (_, i) => i / 10);
   const res = trainPredictionModel(
-    { rowCount: 120, columns: [{ name: "x", kind: "numeric", storage: "numeric", values: Float64Array.from(x) }, { name: "y", kind: "numeric", storage: "numeric", values: Float64Array.from(x, (v) => 3 * v) }] },
+    {
+      rowCount: 120,
+      columns: [
+        { name: "x", kind: "numeric", storage: "numeric", values: Float64Array.from(x) },
+        { name: "y", kind: "numeric", storage: "numeric", values: Float64Array.from(x, (v) => 3 * v) },
+      ],
+    },
     { labelColumn: "y", params: { max_rounds: 10 } },
   );
   return exportGbdtToOnnx(res.model);
@@ -21,7 +27,8 @@ class FakeSession implements Releasable {
     this.released = true;
   }
 }
-const fakeCache = (opts: { maxEntries?: number; maxBytes?: number } = {}) => new SessionCache<FakeSession>({ create: async (b) => new FakeSession(b.byteLength), ...opts });
+const fakeCache = (opts: { maxEntries?: number; maxBytes?: number } = {}) =>
+  new SessionCache<FakeSession>({ create: async (b) => new FakeSession(b.byteLength), ...opts });
 const bytes = (n: number) => async () => new Uint8Array(n);
 
 describe("session cache", () => {

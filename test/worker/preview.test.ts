@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { json, newOrg, upload, waitForJob } from "./helpers";
 
-const wideCsv = (rows: number) => "n,label\n" + Array.from({ length: rows }, (_, i) => `${i},${i % 3 === 0 ? "a" : "b"}`).join("\n") + "\n";
+const wideCsv = (rows: number) => `n,label\n${Array.from({ length: rows }, (_, i) => `${i},${i % 3 === 0 ? "a" : "b"}`).join("\n")}\n`;
 
 describe("dataset preview", () => {
   it("answers from the stored head of the table, without reading the whole frame", async () => {

@@ -1,7 +1,20 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signUploadToken } from "../../src/storage/signed-upload";
-import { call, expect422, json, newOrg, prepareSigned, putSigned, sha256Hex, SIMPLE_PARQUET, signedIngest, SMALL_CSV, upload, waitForJob } from "./helpers";
+import {
+  call,
+  expect422,
+  json,
+  newOrg,
+  prepareSigned,
+  putSigned,
+  SIMPLE_PARQUET,
+  SMALL_CSV,
+  sha256Hex,
+  signedIngest,
+  upload,
+  waitForJob,
+} from "./helpers";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const complete = (org: Awaited<ReturnType<typeof newOrg>>, versionId: string, prefix = "") =>
@@ -67,7 +80,12 @@ describe("signed-URL upload: prepare, PUT, complete", () => {
       body: {
         dataset_name: "two parts",
         files: await Promise.all(
-          files.map(async (f, i) => ({ filename: `part${i}.csv`, bytes: enc(f).length, content_type: "text/csv", checksum_sha256: await sha256Hex(f) })),
+          files.map(async (f, i) => ({
+            filename: `part${i}.csv`,
+            bytes: enc(f).length,
+            content_type: "text/csv",
+            checksum_sha256: await sha256Hex(f),
+          })),
         ),
       },
     });
@@ -92,7 +110,11 @@ describe("signed-URL upload: prepare, PUT, complete", () => {
     const first = await upload(org, SMALL_CSV, { dataset_name: "monthly" });
     const r = await json("/api/datasets/batch", org, {
       method: "POST",
-      body: { dataset_name: "monthly", overrides: true, files: [{ filename: "m.csv", bytes: 5, content_type: "text/csv", checksum_sha256: "a".repeat(64) }] },
+      body: {
+        dataset_name: "monthly",
+        overrides: true,
+        files: [{ filename: "m.csv", bytes: 5, content_type: "text/csv", checksum_sha256: "a".repeat(64) }],
+      },
     });
     expect(r.status).toBe(201);
     expect(r.body.dataset_id).toBe(first.dataset.id);
@@ -137,18 +159,27 @@ describe("signed-URL upload errors", () => {
     const url = new URL(p.upload.upload_url);
     const [payload, sig] = url.pathname.replace("/uploads/", "").split(".");
     const claim = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/")));
-    const forged = btoa(JSON.stringify({ ...claim, bytes: 11 })).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    const forged = btoa(JSON.stringify({ ...claim, bytes: 11 }))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
     const res = await call(`/uploads/${forged}.${sig}`, { method: "PUT", headers: { "Content-Type": "text/csv" }, body: "0123456789a" });
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ detail: "Forbidden" });
-    const garbled = await call(`/uploads/${payload}.${sig.slice(0, -2)}xx`, { method: "PUT", headers: { "Content-Type": "text/csv" }, body: "0123456789" });
+    const garbled = await call(`/uploads/${payload}.${sig.slice(0, -2)}xx`, {
+      method: "PUT",
+      headers: { "Content-Type": "text/csv" },
+      body: "0123456789",
+    });
     expect(garbled.status).toBe(403);
   });
 
   it("PUT with an expired token answers 403 saying it expired", async () => {
     const org = await newOrg();
     const p = await prepareSigned(org, { bytes: 10 });
-    const claim = JSON.parse(atob(new URL(p.upload.upload_url).pathname.replace("/uploads/", "").split(".")[0].replace(/-/g, "+").replace(/_/g, "/")));
+    const claim = JSON.parse(
+      atob(new URL(p.upload.upload_url).pathname.replace("/uploads/", "").split(".")[0].replace(/-/g, "+").replace(/_/g, "/")),
+    );
     const token = await signUploadToken(env.SIGNING_SECRET, { ...claim, exp: Math.floor(Date.now() / 1000) - 5 });
     const res = await call(`/uploads/${token}`, { method: "PUT", headers: { "Content-Type": "text/csv" }, body: "0123456789" });
     expect(res.status).toBe(403);
@@ -229,7 +260,10 @@ describe("signed-URL upload errors", () => {
   it("a declared size above the signed-upload limit answers 422 at body.file.bytes", async () => {
     const org = await newOrg();
     const [item] = expect422(
-      await json("/datasets/upload", org, { method: "POST", body: { dataset_name: "huge", file: { filename: "h.csv", bytes: 200 * 1024 * 1024, content_type: "text/csv" } } }),
+      await json("/datasets/upload", org, {
+        method: "POST",
+        body: { dataset_name: "huge", file: { filename: "h.csv", bytes: 200 * 1024 * 1024, content_type: "text/csv" } },
+      }),
     );
     expect(item).toMatchObject({ loc: ["body", "file", "bytes"], input: 200 * 1024 * 1024 });
   });

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Principal } from "../../src/auth/principal";
-import { createDb } from "../../src/db/client";
 import { createVersion, orDiscard } from "../../src/datasets/records";
-import { expect422, json, newOrg, putSigned, sha256Hex, waitForJob, type TestOrg } from "./helpers";
+import { createDb } from "../../src/db/client";
+import { expect422, json, newOrg, putSigned, sha256Hex, type TestOrg, waitForJob } from "./helpers";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -54,7 +54,12 @@ describe("upload integrity", () => {
     const org = await newOrg();
     const db = createDb(env.DB);
     const principal: Principal = { orgId: org.orgId, apiKeyId: org.apiKeyId, userId: null, actorName: "t" };
-    const created = await createVersion(db, principal, { name: "doomed" }, { status: "queued", sourceFilename: "d.csv", contentType: "text/csv", format: "csv", sizeBytes: 3 });
+    const created = await createVersion(
+      db,
+      principal,
+      { name: "doomed" },
+      { status: "queued", sourceFilename: "d.csv", contentType: "text/csv", format: "csv", sizeBytes: 3 },
+    );
     const key = `orgs/${org.orgId}/datasets/${created.dataset.id}/versions/${created.version.id}/source/x/d.csv`;
     await expect(
       orDiscard(db, env.BUCKET, created, async () => {
@@ -70,7 +75,9 @@ describe("upload integrity", () => {
 
 describe("Idempotency-Key reservations", () => {
   async function reserve(org: TestOrg, key: string, ageMs: number) {
-    await env.DB.prepare("INSERT INTO idempotency_keys (org_id, key, route, status_code, response_json, created_at) VALUES (?, ?, 'POST /datasets', 0, 'null', ?)")
+    await env.DB.prepare(
+      "INSERT INTO idempotency_keys (org_id, key, route, status_code, response_json, created_at) VALUES (?, ?, 'POST /datasets', 0, 'null', ?)",
+    )
       .bind(org.orgId, key, new Date(Date.now() - ageMs).toISOString())
       .run();
   }

@@ -1,6 +1,14 @@
 /** The dataset routes as OpenAPI definitions: paths, request schemas, responses. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { BATCH_UPLOAD_MAX_FILES, DESCRIPTION_MAX_CHARS, DIRECT_UPLOAD_MAX_BYTES, MULTIPART_SLACK_BYTES, NAME_MAX_CHARS, PREVIEW_ROWS, ROW_IDS_MAX } from "../../core/limits";
+import {
+  BATCH_UPLOAD_MAX_FILES,
+  DESCRIPTION_MAX_CHARS,
+  DIRECT_UPLOAD_MAX_BYTES,
+  MULTIPART_SLACK_BYTES,
+  NAME_MAX_CHARS,
+  PREVIEW_ROWS,
+  ROW_IDS_MAX,
+} from "../../core/limits";
 import { directUploadTooLarge } from "../../datasets/upload-file";
 import { pageQuery } from "../pagination";
 import { jsonBody, limitBody, multipartOnly } from "../request-body";
@@ -19,10 +27,9 @@ import {
   UploadCompleted,
 } from "../schemas/datasets";
 import { ModelPage } from "../schemas/models";
+import { idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
 
 const TAG = ["Datasets"];
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
-const jsonRequest = <T extends z.ZodType>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
 
 const name = z.string().trim().min(1).max(NAME_MAX_CHARS);
 const description = z.string().max(DESCRIPTION_MAX_CHARS).optional();
@@ -58,7 +65,10 @@ const batchUploadBody = z.object({
   overrides: z.boolean().optional().openapi({ description: "Add a version to the newest dataset of the same name instead of creating one" }),
 });
 
-const rowIds = z.array(z.union([z.number().int(), z.string().min(1)])).min(1).max(ROW_IDS_MAX);
+const rowIds = z
+  .array(z.union([z.number().int(), z.string().min(1)]))
+  .min(1)
+  .max(ROW_IDS_MAX);
 
 export const createDataset = createRoute({
   method: "post",
@@ -70,11 +80,11 @@ export const createDataset = createRoute({
     multipartOnly("Send the file as multipart/form-data with a 'file' part and a 'dataset_name' field."),
   ] as const,
   request: {
-    headers: z.object({ "idempotency-key": z.string().max(200).optional().openapi({ description: "Repeat the request safely: the first answer is returned again" }) }),
+    headers: idempotencyKeyHeader,
     body: { required: true, content: { "multipart/form-data": { schema: directUploadForm } } },
   },
   responses: {
-    201: json(DatasetUploadStarted, "The version is created and its ingest job queued"),
+    201: jsonAnswer(DatasetUploadStarted, "The version is created and its ingest job queued"),
     ...errorResponses(...AUTH_ERRORS, 400, 404, 409, 413, 415, 422),
   },
 });
@@ -86,7 +96,10 @@ export const prepareUpload = createRoute({
   summary: "Prepare a signed-URL upload (files over 30 MB)",
   middleware: [jsonBody] as const,
   request: { body: jsonRequest(prepareUploadBody) },
-  responses: { 201: json(SignedUploadPrepared, "PUT the file to upload_url, then complete the upload"), ...errorResponses(...AUTH_ERRORS, 404, 415, 422) },
+  responses: {
+    201: jsonAnswer(SignedUploadPrepared, "PUT the file to upload_url, then complete the upload"),
+    ...errorResponses(...AUTH_ERRORS, 404, 415, 422),
+  },
 });
 
 export const prepareBatchUpload = createRoute({
@@ -96,7 +109,7 @@ export const prepareBatchUpload = createRoute({
   summary: "Prepare a signed-URL upload of several files with checksums",
   middleware: [jsonBody] as const,
   request: { body: jsonRequest(batchUploadBody) },
-  responses: { 201: json(BatchUploadPrepared, "One signed URL per file"), ...errorResponses(...AUTH_ERRORS, 404, 415, 422) },
+  responses: { 201: jsonAnswer(BatchUploadPrepared, "One signed URL per file"), ...errorResponses(...AUTH_ERRORS, 404, 415, 422) },
 });
 
 const completion = {
@@ -106,7 +119,10 @@ const completion = {
   description: "Authenticated by `Authorization: Bearer` or, on this endpoint only, `X-API-Key`.",
   security: [{ bearer: [] }, { apiKey: [] }] as Record<string, string[]>[],
   request: { params: versionIdParam },
-  responses: { 200: json(UploadCompleted, "Ingestion started (or the job failed: a file did not verify)"), ...errorResponses(...AUTH_ERRORS, 404, 409) },
+  responses: {
+    200: jsonAnswer(UploadCompleted, "Ingestion started (or the job failed: a file did not verify)"),
+    ...errorResponses(...AUTH_ERRORS, 404, 409),
+  },
 };
 export const completeUpload = createRoute({ ...completion, path: "/datasets/{id}/complete" });
 export const completeUploadApi = createRoute({ ...completion, path: "/api/datasets/{id}/complete" });
@@ -116,8 +132,10 @@ export const listDatasets = createRoute({
   path: "/datasets",
   tags: TAG,
   summary: "List datasets, newest first",
-  request: { query: z.object({ ...pageQuery, search: z.string().max(200).optional().openapi({ description: "Case-insensitive substring of the name" }) }) },
-  responses: { 200: json(DatasetPage, "A page of datasets"), ...errorResponses(...AUTH_ERRORS, 422) },
+  request: {
+    query: z.object({ ...pageQuery, search: z.string().max(200).optional().openapi({ description: "Case-insensitive substring of the name" }) }),
+  },
+  responses: { 200: jsonAnswer(DatasetPage, "A page of datasets"), ...errorResponses(...AUTH_ERRORS, 422) },
 });
 
 export const getDataset = createRoute({
@@ -126,7 +144,7 @@ export const getDataset = createRoute({
   tags: TAG,
   summary: "Dataset detail with the column profile of its current version",
   request: { params: datasetIdParam },
-  responses: { 200: json(DatasetDetail, "The dataset"), ...errorResponses(...AUTH_ERRORS, 404) },
+  responses: { 200: jsonAnswer(DatasetDetail, "The dataset"), ...errorResponses(...AUTH_ERRORS, 404) },
 });
 
 export const deleteDataset = createRoute({
@@ -144,7 +162,7 @@ export const listVersions = createRoute({
   tags: TAG,
   summary: "List a dataset's versions, newest first",
   request: { params: datasetIdParam },
-  responses: { 200: json(DatasetVersionList, "The versions"), ...errorResponses(...AUTH_ERRORS, 404) },
+  responses: { 200: jsonAnswer(DatasetVersionList, "The versions"), ...errorResponses(...AUTH_ERRORS, 404) },
 });
 
 export const archiveVersion = createRoute({
@@ -153,7 +171,7 @@ export const archiveVersion = createRoute({
   tags: TAG,
   summary: "Archive (soft-delete) a dataset version",
   request: { params: datasetIdParam.extend({ versionId: z.string().openapi({ param: { name: "versionId", in: "path" } }) }) },
-  responses: { 200: json(DatasetVersion, "The archived version"), ...errorResponses(...AUTH_ERRORS, 404) },
+  responses: { 200: jsonAnswer(DatasetVersion, "The archived version"), ...errorResponses(...AUTH_ERRORS, 404) },
 });
 
 export const previewRows = createRoute({
@@ -165,7 +183,7 @@ export const previewRows = createRoute({
     params: datasetIdParam,
     query: z.object({ limit: z.coerce.number().int().min(1).max(PREVIEW_ROWS).default(20), dataset_version_id: z.uuid().optional() }),
   },
-  responses: { 200: json(DatasetPreview, "The rows"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
+  responses: { 200: jsonAnswer(DatasetPreview, "The rows"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
 });
 
 export const lookupRows = createRoute({
@@ -175,7 +193,7 @@ export const lookupRows = createRoute({
   summary: "Rows by their ingest-time id",
   middleware: [jsonBody] as const,
   request: { params: datasetIdParam, body: jsonRequest(z.object({ ids: rowIds, dataset_version_id: z.uuid().optional() })) },
-  responses: { 200: json(DatasetRowLookup, "The rows found, and the ids that were not"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
+  responses: { 200: jsonAnswer(DatasetRowLookup, "The rows found, and the ids that were not"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
 });
 
 export const listModelsOfDataset = createRoute({
@@ -184,7 +202,7 @@ export const listModelsOfDataset = createRoute({
   tags: TAG,
   summary: "Models trained on any version of the dataset, newest first",
   request: { params: datasetIdParam, query: z.object(pageQuery) },
-  responses: { 200: json(ModelPage, "A page of models"), ...errorResponses(...AUTH_ERRORS, 404, 422) },
+  responses: { 200: jsonAnswer(ModelPage, "A page of models"), ...errorResponses(...AUTH_ERRORS, 404, 422) },
 });
 
 export const receiveUpload = createRoute({
@@ -192,11 +210,12 @@ export const receiveUpload = createRoute({
   path: "/uploads/{token}",
   tags: TAG,
   summary: "The signed upload URL: PUT one file's bytes",
-  description: "No API key: the signed token in the path authorizes. Content-Type and Content-Length must be those declared when the upload was prepared.",
+  description:
+    "No API key: the signed token in the path authorizes. Content-Type and Content-Length must be those declared when the upload was prepared.",
   security: [],
   request: {
     params: z.object({ token: z.string().openapi({ param: { name: "token", in: "path" } }) }),
     body: { required: true, content: { "*/*": { schema: z.string().openapi({ type: "string", format: "binary" }) } } },
   },
-  responses: { 200: json(FileReceived, "The file is stored"), ...errorResponses(400, 403, 404, 409, 411) },
+  responses: { 200: jsonAnswer(FileReceived, "The file is stored"), ...errorResponses(400, 403, 404, 409, 411) },
 });

@@ -6,9 +6,9 @@ import { pageQuery } from "../pagination";
 import { jsonBody } from "../request-body";
 import { AUTH_ERRORS, errorResponses } from "../schemas/common";
 import { JobCanceled, JobDetail, JobPage, JobRetried } from "../schemas/jobs";
+import { jsonAnswer } from "./parts";
 
 const TAG = ["Jobs"];
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 const jobIdParam = z.object({
   id: z.string().openapi({ param: { name: "id", in: "path" }, description: "Job id: the public form job_<32 hex> or the plain UUID" }),
 });
@@ -27,7 +27,7 @@ export const listJobs = createRoute({
       dataset_id: z.string().optional(),
     }),
   },
-  responses: { 200: json(JobPage, "A page of jobs"), ...errorResponses(...AUTH_ERRORS, 422) },
+  responses: { 200: jsonAnswer(JobPage, "A page of jobs"), ...errorResponses(...AUTH_ERRORS, 422) },
 });
 
 export const getJob = createRoute({
@@ -36,7 +36,7 @@ export const getJob = createRoute({
   tags: TAG,
   summary: "Job detail, with live progress",
   request: { params: jobIdParam },
-  responses: { 200: json(JobDetail, "The job"), ...errorResponses(...AUTH_ERRORS, 404) },
+  responses: { 200: jsonAnswer(JobDetail, "The job"), ...errorResponses(...AUTH_ERRORS, 404) },
 });
 
 export const cancelJob = createRoute({
@@ -45,7 +45,7 @@ export const cancelJob = createRoute({
   tags: TAG,
   summary: "Cancel a queued or running job (best effort)",
   request: { params: jobIdParam },
-  responses: { 200: json(JobCanceled, "Canceled"), ...errorResponses(...AUTH_ERRORS, 404, 409) },
+  responses: { 200: jsonAnswer(JobCanceled, "Canceled"), ...errorResponses(...AUTH_ERRORS, 404, 409) },
 });
 
 export const retryJob = createRoute({
@@ -54,7 +54,7 @@ export const retryJob = createRoute({
   tags: TAG,
   summary: "Retry a failed job as a new job with the same parameters",
   request: { params: jobIdParam },
-  responses: { 201: json(JobRetried, "The new job, queued"), ...errorResponses(...AUTH_ERRORS, 404, 409) },
+  responses: { 201: jsonAnswer(JobRetried, "The new job, queued"), ...errorResponses(...AUTH_ERRORS, 404, 409) },
 });
 
 export const explainJob = createRoute({
@@ -67,8 +67,17 @@ export const explainJob = createRoute({
     params: jobIdParam,
     body: {
       required: true,
-      content: { "application/json": { schema: z.object({ ids: z.array(z.union([z.number().int(), z.string().min(1)])).min(1).max(ROW_IDS_MAX) }) } },
+      content: {
+        "application/json": {
+          schema: z.object({
+            ids: z
+              .array(z.union([z.number().int(), z.string().min(1)]))
+              .min(1)
+              .max(ROW_IDS_MAX),
+          }),
+        },
+      },
     },
   },
-  responses: { 202: json(JobDetail, "The explanation job"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
+  responses: { 202: jsonAnswer(JobDetail, "The explanation job"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
 });

@@ -9,13 +9,9 @@ import { pageQuery } from "../pagination";
 import { jsonBody, limitBody, multipartOnly } from "../request-body";
 import { AUTH_ERRORS, errorResponses } from "../schemas/common";
 import { Model, ModelPage, ModelVersionList, SyncInferenceResult, TrainingStarted } from "../schemas/models";
+import { idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
 
 const TAG = ["Models"];
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
-const jsonRequest = <T extends z.ZodType>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
-const idempotencyKey = z.object({
-  "idempotency-key": z.string().max(200).optional().openapi({ description: "Repeat the request safely: the first answer is returned again" }),
-});
 
 const id = z.string().min(1).max(100);
 const modelIdParam = z.object({ id: z.string().openapi({ param: { name: "id", in: "path" }, description: "Model id" }) });
@@ -24,21 +20,22 @@ const trainBody = z
   .object({
     model_name: z.string().trim().min(1).max(NAME_MAX_CHARS),
     model_type: z.enum(MODEL_TYPES),
-    dataset_id: id.optional().openapi({ description: "Train on the latest ready version of this dataset (exactly one of dataset_id, dataset_version_id)" }),
+    dataset_id: id
+      .optional()
+      .openapi({ description: "Train on the latest ready version of this dataset (exactly one of dataset_id, dataset_version_id)" }),
     dataset_version_id: id.optional(),
     label_column: z.string().min(1).max(500).optional().openapi({ description: "Target column; prediction and causal models" }),
     input_columns: z.array(z.string().min(1).max(500)).min(1).max(10_000).optional().openapi({ description: "Default: every usable column" }),
     description: z.string().max(DESCRIPTION_MAX_CHARS).optional(),
-    params: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .openapi({
-        description:
-          "Model-type parameters. Prediction: task (classification | regression), learning_rate, num_leaves, max_depth, max_rounds, early_stopping_rounds, min_data_in_leaf, l2, subsample, feature_fraction, seed, validation_fraction",
-      }),
+    params: z.record(z.string(), z.unknown()).optional().openapi({
+      description:
+        "Model-type parameters. Prediction: task (classification | regression), learning_rate, num_leaves, max_depth, max_rounds, early_stopping_rounds, min_data_in_leaf, l2, subsample, feature_fraction, seed, validation_fraction",
+    }),
   })
   .strict()
-  .openapi({ example: { model_name: "churn-predictor", model_type: "prediction", dataset_id: "3f1c2a9e-7b4d-4c1e-9a2f-5d6e7f8a9b0c", label_column: "churned" } });
+  .openapi({
+    example: { model_name: "churn-predictor", model_type: "prediction", dataset_id: "3f1c2a9e-7b4d-4c1e-9a2f-5d6e7f8a9b0c", label_column: "churned" },
+  });
 
 const retrainBody = z
   .object({ dataset_id: id.optional(), dataset_version_id: id.optional() })
@@ -46,7 +43,11 @@ const retrainBody = z
   .openapi({ description: "Exactly one of dataset_id or dataset_version_id" });
 
 const inferForm = z.object({
-  file: z.file().openapi({ type: "string", format: "binary", description: "CSV or Parquet, at most 30 MB; extra columns are ignored, missing ones count as missing" }),
+  file: z.file().openapi({
+    type: "string",
+    format: "binary",
+    description: "CSV or Parquet, at most 30 MB; extra columns are ignored, missing ones count as missing",
+  }),
   output_type: z.enum(OUTPUT_FORMATS).default("json").openapi({ description: "json (predictions in the answer), csv or parquet (a file)" }),
   model_version_id: z.string().min(1).optional().openapi({ description: "Default: the latest ready version" }),
 });
@@ -57,8 +58,11 @@ export const train = createRoute({
   tags: TAG,
   summary: "Train a new model",
   middleware: [jsonBody] as const,
-  request: { headers: idempotencyKey, body: jsonRequest(trainBody) },
-  responses: { 201: json(TrainingStarted, "The model, its first version and the queued training job"), ...errorResponses(...AUTH_ERRORS, 409, 422) },
+  request: { headers: idempotencyKeyHeader, body: jsonRequest(trainBody) },
+  responses: {
+    201: jsonAnswer(TrainingStarted, "The model, its first version and the queued training job"),
+    ...errorResponses(...AUTH_ERRORS, 409, 422),
+  },
 });
 
 export const retrain = createRoute({
@@ -67,8 +71,8 @@ export const retrain = createRoute({
   tags: TAG,
   summary: "Train a new version on new data, with the previous version's configuration",
   middleware: [jsonBody] as const,
-  request: { params: modelIdParam, headers: idempotencyKey, body: jsonRequest(retrainBody) },
-  responses: { 201: json(TrainingStarted, "The new version and its queued training job"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
+  request: { params: modelIdParam, headers: idempotencyKeyHeader, body: jsonRequest(retrainBody) },
+  responses: { 201: jsonAnswer(TrainingStarted, "The new version and its queued training job"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
 });
 
 export const listModels = createRoute({
@@ -84,7 +88,7 @@ export const listModels = createRoute({
       status: z.enum(MODEL_STATUSES).optional(),
     }),
   },
-  responses: { 200: json(ModelPage, "A page of models"), ...errorResponses(...AUTH_ERRORS, 422) },
+  responses: { 200: jsonAnswer(ModelPage, "A page of models"), ...errorResponses(...AUTH_ERRORS, 422) },
 });
 
 export const getModel = createRoute({
@@ -93,7 +97,7 @@ export const getModel = createRoute({
   tags: TAG,
   summary: "Model detail",
   request: { params: modelIdParam },
-  responses: { 200: json(Model, "The model"), ...errorResponses(...AUTH_ERRORS, 404) },
+  responses: { 200: jsonAnswer(Model, "The model"), ...errorResponses(...AUTH_ERRORS, 404) },
 });
 
 export const deleteModel = createRoute({
@@ -111,7 +115,7 @@ export const listModelVersions = createRoute({
   tags: TAG,
   summary: "List a model's versions, newest first",
   request: { params: modelIdParam },
-  responses: { 200: json(ModelVersionList, "The versions"), ...errorResponses(...AUTH_ERRORS, 404) },
+  responses: { 200: jsonAnswer(ModelVersionList, "The versions"), ...errorResponses(...AUTH_ERRORS, 404) },
 });
 
 export const getArtifact = createRoute({
@@ -120,13 +124,23 @@ export const getArtifact = createRoute({
   tags: TAG,
   summary: "Download a ready version's ONNX graph, or its featurizer",
   request: {
-    params: modelIdParam.extend({ version: z.string().openapi({ param: { name: "version", in: "path" }, description: "Version number or version id" }) }),
-    query: z.object({ part: z.enum(["onnx", "featurizer"]).default("onnx").openapi({ description: "onnx (the model; the featurizer is in its metadata) or featurizer (JSON)" }) }),
+    params: modelIdParam.extend({
+      version: z.string().openapi({ param: { name: "version", in: "path" }, description: "Version number or version id" }),
+    }),
+    query: z.object({
+      part: z
+        .enum(["onnx", "featurizer"])
+        .default("onnx")
+        .openapi({ description: "onnx (the model; the featurizer is in its metadata) or featurizer (JSON)" }),
+    }),
   },
   responses: {
     200: {
       description: "The file",
-      content: { "application/octet-stream": { schema: z.string().openapi({ type: "string", format: "binary" }) }, "application/json": { schema: z.record(z.string(), z.unknown()) } },
+      content: {
+        "application/octet-stream": { schema: z.string().openapi({ type: "string", format: "binary" }) },
+        "application/json": { schema: z.record(z.string(), z.unknown()) },
+      },
     },
     ...errorResponses(...AUTH_ERRORS, 404, 409, 422),
   },

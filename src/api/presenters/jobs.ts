@@ -55,9 +55,7 @@ export function presentJob({ job, refs }: JobWithRefs): z.input<typeof JobDetail
     created_at: job.createdAt,
     started_at: job.startedAt,
     finished_at: job.finishedAt,
-    created_by: job.principalType
-      ? { principal_type: job.principalType, user_id: job.userId, api_key_id: job.apiKeyId }
-      : null,
+    created_by: job.principalType ? { principal_type: job.principalType, user_id: job.userId, api_key_id: job.apiKeyId } : null,
     actor_name: job.actorName,
     model_type: job.modelType as ModelType | null,
     model_id: job.modelId,

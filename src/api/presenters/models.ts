@@ -1,7 +1,7 @@
 /** Models and their versions as the API shows them (schemas in ../schemas/models). */
 import type { z } from "@hono/zod-openapi";
-import type { ModelConfig, ModelVersionRow } from "../../models/records";
 import type { ModelWithVersions } from "../../models/queries";
+import type { ModelConfig, ModelVersionRow } from "../../models/records";
 import { currentVersion, type ModelStatus, modelStatus } from "../../models/status";
 import type { ModelType } from "../../models/types";
 import type { Model, ModelVersion } from "../schemas/models";

@@ -8,11 +8,11 @@ import * as def from "../definitions/datasets";
 import { datasetDeps } from "../deps";
 import { HttpError } from "../errors";
 import { idempotent } from "../idempotency";
-import { presentPage } from "../presenters/page";
 import { presentDataset, presentDatasetDetail, presentVersion } from "../presenters/datasets";
 import { presentModel } from "../presenters/models";
+import { presentPage } from "../presenters/page";
 import { apiRouter } from "../router";
-import { renameFieldPaths } from "../validation";
+import { renameFieldPaths } from "../rename-field-paths";
 
 export const datasetRoutes = apiRouter();
 
@@ -79,13 +79,17 @@ datasetRoutes.openapi(def.prepareBatchUpload, async (c) => {
 });
 
 datasetRoutes.openapi(def.completeUpload, async (c) => c.json(await completeUpload(datasetDeps(c), c.var.principal, c.req.valid("param").id), 200));
-datasetRoutes.openapi(def.completeUploadApi, async (c) => c.json(await completeUpload(datasetDeps(c), c.var.principal, c.req.valid("param").id), 200));
+datasetRoutes.openapi(def.completeUploadApi, async (c) =>
+  c.json(await completeUpload(datasetDeps(c), c.var.principal, c.req.valid("param").id), 200),
+);
 
 datasetRoutes.openapi(def.listDatasets, async (c) =>
   c.json(presentPage(await listDatasets(c.var.db, c.var.principal, c.req.valid("query")), presentDataset), 200),
 );
 
-datasetRoutes.openapi(def.getDataset, async (c) => c.json(presentDatasetDetail(await getDataset(c.var.db, c.var.principal, c.req.valid("param").id)), 200));
+datasetRoutes.openapi(def.getDataset, async (c) =>
+  c.json(presentDatasetDetail(await getDataset(c.var.db, c.var.principal, c.req.valid("param").id)), 200),
+);
 
 datasetRoutes.openapi(def.deleteDataset, async (c) => {
   await deleteDataset(datasetDeps(c), c.var.principal, c.req.valid("param").id);

@@ -31,7 +31,9 @@ modelRoutes.openapi(def.retrain, async (c) => {
   return c.json(res.body as never, 201);
 });
 
-modelRoutes.openapi(def.listModels, async (c) => c.json(presentPage(await listModels(c.var.db, c.var.principal, c.req.valid("query")), presentModel), 200));
+modelRoutes.openapi(def.listModels, async (c) =>
+  c.json(presentPage(await listModels(c.var.db, c.var.principal, c.req.valid("query")), presentModel), 200),
+);
 
 modelRoutes.openapi(def.getModel, async (c) => c.json(presentModel(await getModel(c.var.db, c.var.principal, c.req.valid("param").id)), 200));
 

@@ -6,35 +6,37 @@
 import { z } from "@hono/zod-openapi";
 
 /** Every error except 422: `{ detail: string }`. */
-export const ErrorBody = z
+const ErrorBody = z
   .object({
     detail: z.string().openapi({ description: "Human-readable reason, e.g. `Not authenticated`, `Forbidden`, `Not found`" }),
   })
   .openapi("Error", { example: { detail: "Not found" } });
 
 /** One problem of a 422, in pydantic's shape. */
-export const ValidationItem = z
+const ValidationItem = z
   .object({
     loc: z
       .array(z.union([z.string(), z.number().int()]))
       .openapi({ description: "Where the problem is: first `body`, `query`, `path` or `form`, then the field path (array indexes are integers)" }),
     msg: z.string().openapi({ description: "What is wrong, e.g. `Field required`" }),
-    type: z.string().openapi({ description: "Machine-readable kind, e.g. `missing`, `too_long`, `less_than_equal`, `enum`, `extra_forbidden`, `value_error`" }),
+    type: z
+      .string()
+      .openapi({ description: "Machine-readable kind, e.g. `missing`, `too_long`, `less_than_equal`, `enum`, `extra_forbidden`, `value_error`" }),
     input: z
       .union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())])
       .openapi({ description: "The offending value as received (null when absent)" }),
-    ctx: z.record(z.string(), z.unknown()).openapi({ description: "Limits of the failed check, e.g. `{min: 1}`, `{max: 200}`, `{expected: \"a, b\"}`; empty when none" }),
+    ctx: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: 'Limits of the failed check, e.g. `{min: 1}`, `{max: 200}`, `{expected: "a, b"}`; empty when none' }),
   })
   .openapi("ValidationItem");
 
 /** The 422 body: one item per problem. */
-export const ValidationErrorBody = z
-  .object({ detail: z.array(ValidationItem) })
-  .openapi("ValidationError", {
-    example: {
-      detail: [{ loc: ["query", "limit"], msg: "Too big: expected number to be <=200", type: "less_than_equal", input: "500", ctx: { max: 200 } }],
-    },
-  });
+const ValidationErrorBody = z.object({ detail: z.array(ValidationItem) }).openapi("ValidationError", {
+  example: {
+    detail: [{ loc: ["query", "limit"], msg: "Too big: expected number to be <=200", type: "less_than_equal", input: "500", ctx: { max: 200 } }],
+  },
+});
 
 /** Status codes an error response may be documented with. */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 411 | 413 | 415 | 422 | 429;
@@ -77,7 +79,11 @@ export function errorResponses<const S extends readonly ErrorStatus[]>(...status
   for (const s of statuses) {
     const schema = s === 422 ? ValidationErrorBody : ErrorBody;
     const headers = HEADERS[s];
-    out[String(s)] = { description: DESCRIPTIONS[s], ...(headers ? { headers } : {}), content: { "application/json": { schema } } } as ErrorResponse<ErrorStatus>;
+    out[String(s)] = {
+      description: DESCRIPTIONS[s],
+      ...(headers ? { headers } : {}),
+      content: { "application/json": { schema } },
+    } as ErrorResponse<ErrorStatus>;
   }
   return out as { [K in S[number] as `${K}`]: ErrorResponse<K> };
 }

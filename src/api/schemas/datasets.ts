@@ -11,7 +11,7 @@ const timestamp = z.iso.datetime();
 const uuid = z.uuid();
 
 /** Summary of a dataset's current version (its latest version that is not archived). */
-export const DatasetCurrentVersion = z
+const DatasetCurrentVersion = z
   .object({
     version_number: z.number().int(),
     status: z.string().openapi({ description: VERSION_STATUS }),
@@ -46,13 +46,16 @@ const churnItem = {
 export const DatasetListItem = z.object(datasetFields).openapi("Dataset", { example: churnItem });
 
 /** One column of the dataset detail's `columns`: the profile written by ingestion. */
-export const ColumnProfile = z
+const ColumnProfile = z
   .object({
     name: z.string(),
     type: z.enum(["numeric", "boolean", "datetime", "categorical", "text", "id"]),
     missing_count: z.number().int(),
     distinct_count: z.number().int(),
-    min: z.union([z.number(), z.string()]).nullable().openapi({ description: "Numeric and numeric id columns: a number; datetime: an ISO string; else null" }),
+    min: z
+      .union([z.number(), z.string()])
+      .nullable()
+      .openapi({ description: "Numeric and numeric id columns: a number; datetime: an ISO string; else null" }),
     max: z.union([z.number(), z.string()]).nullable().openapi({ description: "As `min`" }),
     mean: z.number().nullable().openapi({ description: "Numeric: the mean; boolean: the share of true; else null" }),
     std: z.number().nullable().openapi({ description: "Numeric: sample standard deviation (n − 1); null with fewer than two values" }),
@@ -80,10 +83,61 @@ export const DatasetDetail = z
       ...churnItem,
       current_version_id: CHURN_VERSION_ID,
       columns: [
-        { name: "age", type: "numeric", missing_count: 0, distinct_count: 62, min: 18, max: 79, mean: 41.7, std: 12.9, top_values: null, integer_valued: true },
-        { name: "city", type: "categorical", missing_count: 14, distinct_count: 38, min: null, max: null, mean: null, std: null, top_values: [{ value: "Lyon", count: 2210 }, { value: "Paris", count: 1984 }, { value: "Lille", count: 1102 }, { value: "Nantes", count: 967 }, { value: "Bordeaux", count: 912 }] },
-        { name: "income", type: "numeric", missing_count: 121, distinct_count: 11873, min: 9200.5, max: 248000, mean: 52341.8, std: 21877.4, top_values: null, integer_valued: false },
-        { name: "churned", type: "boolean", missing_count: 0, distinct_count: 2, min: null, max: null, mean: 0.18, std: null, top_values: [{ value: false, count: 10234 }, { value: true, count: 2246 }] },
+        {
+          name: "age",
+          type: "numeric",
+          missing_count: 0,
+          distinct_count: 62,
+          min: 18,
+          max: 79,
+          mean: 41.7,
+          std: 12.9,
+          top_values: null,
+          integer_valued: true,
+        },
+        {
+          name: "city",
+          type: "categorical",
+          missing_count: 14,
+          distinct_count: 38,
+          min: null,
+          max: null,
+          mean: null,
+          std: null,
+          top_values: [
+            { value: "Lyon", count: 2210 },
+            { value: "Paris", count: 1984 },
+            { value: "Lille", count: 1102 },
+            { value: "Nantes", count: 967 },
+            { value: "Bordeaux", count: 912 },
+          ],
+        },
+        {
+          name: "income",
+          type: "numeric",
+          missing_count: 121,
+          distinct_count: 11873,
+          min: 9200.5,
+          max: 248000,
+          mean: 52341.8,
+          std: 21877.4,
+          top_values: null,
+          integer_valued: false,
+        },
+        {
+          name: "churned",
+          type: "boolean",
+          missing_count: 0,
+          distinct_count: 2,
+          min: null,
+          max: null,
+          mean: 0.18,
+          std: null,
+          top_values: [
+            { value: false, count: 10234 },
+            { value: true, count: 2246 },
+          ],
+        },
       ],
       source_filename: "churn.csv",
       size_bytes: 412388,
@@ -140,7 +194,7 @@ export const SignedUploadPrepared = z
   .openapi("SignedUploadPrepared");
 
 /** One file of a batch upload: where to PUT it. */
-export const BatchUploadFile = z
+const BatchUploadFile = z
   .object({
     file_id: uuid,
     filename: z.string(),
@@ -169,8 +223,13 @@ export const UploadCompleted = z
     dataset_id: uuid,
     dataset_version_id: uuid,
     job_id: uuid.openapi({ description: JOB_ID }),
-    status: z.string().openapi({ description: "Status of the ingest job after completion: `queued` (or further along) when ingestion was triggered; `failed` when a file failed its checksum" }),
-    counts: z.object({ expected: z.number().int(), uploaded: z.number().int(), failed: z.number().int() }).openapi({ description: "Files declared, received, and refused (checksum mismatch)" }),
+    status: z.string().openapi({
+      description:
+        "Status of the ingest job after completion: `queued` (or further along) when ingestion was triggered; `failed` when a file failed its checksum",
+    }),
+    counts: z
+      .object({ expected: z.number().int(), uploaded: z.number().int(), failed: z.number().int() })
+      .openapi({ description: "Files declared, received, and refused (checksum mismatch)" }),
   })
   .openapi("UploadCompleted");
 
@@ -185,7 +244,7 @@ export const FileReceived = z
   .openapi("FileReceived");
 
 /** A table row: column name → cell. */
-export const DatasetRow = z
+const DatasetRow = z
   .record(z.string(), z.union([z.string(), z.number(), z.boolean()]).nullable())
   .openapi("DatasetRow", { description: "Column name → value (null when missing; datetimes as ISO strings), in column order" });
 

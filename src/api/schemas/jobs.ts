@@ -18,32 +18,26 @@ const datasetRef = orNull(DatasetVersionRef);
 const modelRef = orNull(ModelVersionRef);
 
 /** Typed `resources` of a job, one shape per job type (discriminator `type`). */
-export const DatasetIngestResources = z
-  .object({ type: z.literal("dataset_ingest"), dataset: datasetRef })
-  .openapi("DatasetIngestResources");
-export const TrainResources = z
-  .object({ type: z.literal("train"), model: modelRef, dataset: datasetRef })
-  .openapi("TrainResources");
-export const InferSyncResources = z.object({ type: z.literal("infer_sync"), model: modelRef }).openapi("InferSyncResources");
-export const InferBatchResources = z
+const DatasetIngestResources = z.object({ type: z.literal("dataset_ingest"), dataset: datasetRef }).openapi("DatasetIngestResources");
+const TrainResources = z.object({ type: z.literal("train"), model: modelRef, dataset: datasetRef }).openapi("TrainResources");
+const InferSyncResources = z.object({ type: z.literal("infer_sync"), model: modelRef }).openapi("InferSyncResources");
+const InferBatchResources = z
   .object({
     type: z.literal("infer_batch"),
     model: modelRef,
     dataset: datasetRef.openapi({ description: "Null when the job ran on an uploaded file" }),
   })
   .openapi("InferBatchResources");
-export const ModelExplainResources = z
-  .object({ type: z.literal("model_explain"), model: modelRef, dataset: datasetRef })
-  .openapi("ModelExplainResources");
+const ModelExplainResources = z.object({ type: z.literal("model_explain"), model: modelRef, dataset: datasetRef }).openapi("ModelExplainResources");
 
-export const JobResources = z
+const JobResources = z
   .discriminatedUnion("type", [DatasetIngestResources, TrainResources, InferSyncResources, InferBatchResources, ModelExplainResources])
   .openapi("JobResources", {
     description: "Versions the job works on. `type` is the job type, except `model_explain` for an `infer_explain` job",
   });
 
 /** One point of a training job's loss curve. */
-export const MetricPoint = z
+const MetricPoint = z
   .object({
     step: z.number().int(),
     train_loss: z.number().nullable().openapi({ description: "Average training loss over the interval ending at `step`" }),
@@ -52,7 +46,7 @@ export const MetricPoint = z
   .openapi("MetricPoint");
 
 /** One explained row of an inference job. */
-export const ExplanationRow = z
+const ExplanationRow = z
   .object({
     id: z.string(),
     explanation_text: z.string().nullable(),
@@ -64,7 +58,7 @@ export const ExplanationRow = z
   .openapi("ExplanationRow");
 
 /** Who created the job. */
-export const JobCreator = z
+const JobCreator = z
   .object({
     principal_type: z.string().openapi({ description: "e.g. `api_key`" }),
     user_id: z.string().nullable(),
@@ -100,12 +94,28 @@ export const JobDetail = z
     service_runtime_version: z.string().nullable().openapi({ description: "ML runtime version used" }),
     credits_consumed: z.number().nullable().openapi({ description: "Credits charged for the job; null until finalized" }),
     progress: z.number().min(0).max(100).nullable().openapi({ description: "Percent done, 0 to 100" }),
-    current_step: z.number().int().nullable().openapi({ description: `Self-supervised plus finetune steps done. ${trainingOnly}` }),
-    total_steps: z.number().int().nullable().openapi({ description: `Self-supervised plus finetune steps planned. ${trainingOnly}` }),
-    current_phase: z.enum(["ssl", "finetune"]).nullable().openapi({ description: `Self-supervised (\`ssl\`) or supervised (\`finetune\`) phase. ${trainingOnly}, and null for types without a training loop` }),
-    metrics_history: z.array(MetricPoint).nullable().openapi({
-      description: `Loss curve, oldest first, capped at 200 points (downsampled in place by dropping every other point). ${trainingOnly}, and null before the first point is reported`,
-    }),
+    current_step: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: `Self-supervised plus finetune steps done. ${trainingOnly}` }),
+    total_steps: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: `Self-supervised plus finetune steps planned. ${trainingOnly}` }),
+    current_phase: z
+      .enum(["ssl", "finetune"])
+      .nullable()
+      .openapi({
+        description: `Self-supervised (\`ssl\`) or supervised (\`finetune\`) phase. ${trainingOnly}, and null for types without a training loop`,
+      }),
+    metrics_history: z
+      .array(MetricPoint)
+      .nullable()
+      .openapi({
+        description: `Loss curve, oldest first, capped at 200 points (downsampled in place by dropping every other point). ${trainingOnly}, and null before the first point is reported`,
+      }),
   })
   .openapi("JobDetail", {
     example: {
@@ -128,7 +138,12 @@ export const JobDetail = z
       resources: {
         type: "train",
         model: { id: "5b2e8f1a-0c3d-4e6f-8a9b-7c1d2e3f4a5b", version_id: "e4d3c2b1-a0f9-4e8d-b7c6-5a4b3c2d1e0f", version_number: 1 },
-        dataset: { id: "3f1c2a9e-7b4d-4c1e-9a2f-5d6e7f8a9b0c", version_id: "8a7b6c5d-4e3f-4a1b-9c2d-1e0f2a3b4c5d", version_number: 1, archived: false },
+        dataset: {
+          id: "3f1c2a9e-7b4d-4c1e-9a2f-5d6e7f8a9b0c",
+          version_id: "8a7b6c5d-4e3f-4a1b-9c2d-1e0f2a3b4c5d",
+          version_number: 1,
+          archived: false,
+        },
       },
       explanations: null,
       error_message: null,

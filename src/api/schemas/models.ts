@@ -12,13 +12,13 @@ const uuid = z.uuid();
 const VERSION_STATUS = "Model version status: `queued`, `processing`, `ready`, `failed` or `canceled`";
 
 /** Validation metrics of one version: metric name → value (null when undefined for the data). */
-export const ModelMetrics = z.record(z.string(), z.number().nullable()).openapi("ModelMetrics", {
+const ModelMetrics = z.record(z.string(), z.number().nullable()).openapi("ModelMetrics", {
   description:
     "Validation metrics, empty until training succeeded. Prediction classification: `accuracy` (0 to 1), `log_loss`, `roc_auc`, `f1`; prediction regression: `r2`, `rmse`, `mae`. A value is null when the metric is undefined for the data",
 });
 
 /** The model's current version, as summarised in the model. */
-export const ModelCurrentVersion = z
+const ModelCurrentVersion = z
   .object({
     version_id: uuid,
     version: z.number().int(),

@@ -13,7 +13,7 @@ export function goesLeft(tree: Tree, node: number, value: number): boolean {
 }
 
 /** Leaf number reached by `row` (root is leaf 0 when the tree has no split). */
-export function leafIndex(tree: Tree, row: ArrayLike<number>): number {
+function leafIndex(tree: Tree, row: ArrayLike<number>): number {
   if (tree.splitFeature.length === 0) return 0;
   let node = 0;
   while (node >= 0) node = goesLeft(tree, node, row[tree.splitFeature[node]]) ? tree.left[node] : tree.right[node];

@@ -102,7 +102,15 @@ export function predictionFlip(model: GbdtModel, row: ArrayLike<number>, options
       const p = predictRow(model, work);
       const flipped = regression ? Math.abs(p.value - base.value) >= options.delta! : p.value !== base.value;
       if (flipped) {
-        best = { feature: f, featureName: model.featureNames[f], from: row[f], to: c.to, new_prediction: p.value, crossed: c.crossed, distance: c.distance };
+        best = {
+          feature: f,
+          featureName: model.featureNames[f],
+          from: row[f],
+          to: c.to,
+          new_prediction: p.value,
+          crossed: c.crossed,
+          distance: c.distance,
+        };
         if (!regression) best.new_label = model.classes?.[p.value] ?? String(p.value);
         break;
       }

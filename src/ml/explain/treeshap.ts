@@ -45,7 +45,10 @@ function compile(tree: Tree, output: number): ShapTree {
     rightFraction[i] = coverOf(tree, tree.right[i]) / tree.internalCover[i];
   }
   return {
-    tree, output, leftFraction, rightFraction,
+    tree,
+    output,
+    leftFraction,
+    rightFraction,
     feature: Int32Array.from(tree.splitFeature),
     left: Int32Array.from(tree.left),
     right: Int32Array.from(tree.right),

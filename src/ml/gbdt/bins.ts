@@ -12,7 +12,7 @@ import { Rng } from "./random";
 
 export type FeatureBins = { kind: "numeric"; upper: number[] } | { kind: "categorical"; codes: number[] };
 
-export const MAX_VALUE_BINS = 255;
+const MAX_VALUE_BINS = 255;
 
 export function binCount(b: FeatureBins): number {
   return (b.kind === "numeric" ? b.upper.length : b.codes.length) + 2;
@@ -111,7 +111,13 @@ function categoricalBins(sorted: Float32Array, maxCodes: number): FeatureBins {
   }
   if (codes.length <= maxCodes) return { kind: "categorical", codes };
   const order = codes.map((_, i) => i).sort((a, b) => counts[b] - counts[a] || codes[a] - codes[b]);
-  return { kind: "categorical", codes: order.slice(0, maxCodes).map((i) => codes[i]).sort((a, b) => a - b) };
+  return {
+    kind: "categorical",
+    codes: order
+      .slice(0, maxCodes)
+      .map((i) => codes[i])
+      .sort((a, b) => a - b),
+  };
 }
 
 function numericBins(sorted: Float32Array, maxBins: number): FeatureBins {
@@ -153,13 +159,7 @@ function edge(a: number, b: number): number {
 }
 
 /** Bin matrix [rows x numFeatures] (row-major Uint8) for the given rows (default all). */
-export function applyBins(
-  data: Float32Array,
-  numRows: number,
-  numFeatures: number,
-  bins: FeatureBins[],
-  rows?: Int32Array,
-): Uint8Array {
+export function applyBins(data: Float32Array, numRows: number, numFeatures: number, bins: FeatureBins[], rows?: Int32Array): Uint8Array {
   const idx = rows ?? Int32Array.from({ length: numRows }, (_, i) => i);
   const n = idx.length;
   const F = numFeatures;

@@ -3,10 +3,11 @@
  * histogram of the smaller child only and get the larger one by subtraction, partition a
  * row-index array in place. All buffers are allocated once per training run.
  */
-import type { Tree } from "./model";
+
 import { binCount, type FeatureBins } from "./bins";
 import { buildHistogram, buildHistogramUnitHess, countsToHess, subtractHistogram, zeroHistogram } from "./histogram";
-import { findBestSplit, SplitSearch, type SplitParams } from "./split";
+import type { Tree } from "./model";
+import { findBestSplit, type SplitParams, SplitSearch } from "./split";
 
 export interface GrowParams extends SplitParams {
   numLeaves: number;
@@ -83,8 +84,17 @@ export class TreeGrower {
     if (bag) this.rowIdx.set(bag);
     else for (let i = 0; i < m; i++) this.rowIdx[i] = i;
     const tree: Tree = {
-      splitFeature: [], threshold: [], isCategorical: [], leftCategories: [], defaultLeft: [],
-      left: [], right: [], internalCover: [], gain: [], leafValue: [], leafCover: [],
+      splitFeature: [],
+      threshold: [],
+      isCategorical: [],
+      leftCategories: [],
+      defaultLeft: [],
+      left: [],
+      right: [],
+      internalCover: [],
+      gain: [],
+      leafValue: [],
+      leafCover: [],
     };
     this.numLeaves = 1;
     this.numNodes = 0;
@@ -178,8 +188,17 @@ export class TreeGrower {
 
   private findSplit(l: number, sel: Int32Array, nSel: number): void {
     findBestSplit(
-      this.search, l, this.pool[this.leafHist[l]], this.off3, this.nb, this.isCat, sel, nSel,
-      this.leafG[l], this.leafH[l], this.leafCount[l],
+      this.search,
+      l,
+      this.pool[this.leafHist[l]],
+      this.off3,
+      this.nb,
+      this.isCat,
+      sel,
+      nSel,
+      this.leafG[l],
+      this.leafH[l],
+      this.leafCount[l],
     );
   }
 

@@ -99,14 +99,7 @@ export function countsToHess(hist: Float64Array, off3: Int32Array, nb: Int32Arra
 }
 
 /** parent -= child over the selected features (parent then holds the sibling's histogram). */
-export function subtractHistogram(
-  parent: Float64Array,
-  child: Float64Array,
-  off3: Int32Array,
-  nb: Int32Array,
-  sel: Int32Array,
-  nSel: number,
-): void {
+export function subtractHistogram(parent: Float64Array, child: Float64Array, off3: Int32Array, nb: Int32Array, sel: Int32Array, nSel: number): void {
   for (let j = 0; j < nSel; j++) {
     const f = sel[j];
     const end = off3[f] + nb[f] * 3;

@@ -94,7 +94,7 @@ export function loss(objective: Objective, scores: Float64Array, label: Float64A
     for (let j = 0; j < n; j++) {
       const i = rows ? rows[j] : j;
       const s = scores[i];
-      acc += (s > 0 ? s : 0) - label[i] * s + Math.log1p(Math.exp(-Math.abs(s)));
+      acc += Math.max(s, 0) - label[i] * s + Math.log1p(Math.exp(-Math.abs(s)));
     }
     return acc / n;
   }

@@ -38,7 +38,10 @@ export class SplitSearch {
   readonly sortBins: Int32Array = new Int32Array(256);
   readonly sortKey: Float64Array = new Float64Array(256);
 
-  constructor(maxLeaves: number, readonly p: SplitParams) {
+  constructor(
+    maxLeaves: number,
+    readonly p: SplitParams,
+  ) {
     this.gain = new Float64Array(maxLeaves);
     this.feature = new Int32Array(maxLeaves);
     this.threshold = new Int32Array(maxLeaves);

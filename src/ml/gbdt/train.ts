@@ -2,9 +2,10 @@
  * Histogram gradient boosting: the boosting loop (objectives, bagging, feature subsampling,
  * validation, early stopping, progress callback, cancellation). Deterministic for a seed.
  */
-import type { GbdtModel, Objective, Tree } from "./model";
+
 import { applyBins, computeBins, type FeatureBins } from "./bins";
 import { TreeGrower } from "./grower";
+import type { GbdtModel, Objective, Tree } from "./model";
 import { baseScore, gradients, loss } from "./objective";
 import { Rng } from "./random";
 
@@ -82,7 +83,7 @@ export interface TrainGbdtInput {
   classes?: string[];
   params: Partial<GbdtParams> & { objective: Objective };
   /** Called after every round; returning false stops training cleanly. */
-  onIteration?: (info: IterationInfo) => boolean | void;
+  onIteration?: (info: IterationInfo) => boolean | undefined;
   /** Checked before the first round and after every round; true stops training cleanly ("cancelled"). */
   shouldStop?: () => boolean;
 }
@@ -136,8 +137,7 @@ export function* trainGbdtSteps(input: TrainGbdtInput): Generator<IterationInfo,
   const F = input.numFeatures;
   const all = input.trainRows ?? Int32Array.from({ length: input.numRows }, (_, i) => i);
   const n = all.length;
-  const bins =
-    input.bins ?? computeBins(input.data, input.numRows, F, input.categorical, { rows: all, maxBins: p.maxBins, seed: p.seed });
+  const bins = input.bins ?? computeBins(input.data, input.numRows, F, input.categorical, { rows: all, maxBins: p.maxBins, seed: p.seed });
   if (bins.length !== F) throw new Error(`bins for ${bins.length} features, data has ${F}`);
   const trainBins = applyBins(input.data, input.numRows, F, bins, all);
   const valRows = input.valRows && input.valRows.length > 0 ? input.valRows : null;

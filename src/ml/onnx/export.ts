@@ -18,8 +18,8 @@ import type { GbdtModel } from "../gbdt/model";
 import { DataType, doubleTensor, encodeModel, type Node, type ValueInfo } from "./onnx-proto";
 import { treeEnsembleAttributes } from "./tree-ensemble";
 
-export const ONNX_OPSET = 21; // default domain; ai.onnx.ml v5 ships with opset 21 (ONNX 1.16)
-export const ONNX_ML_OPSET = 5;
+const ONNX_OPSET = 21; // default domain; ai.onnx.ml v5 ships with opset 21 (ONNX 1.16)
+const ONNX_ML_OPSET = 5;
 const IR_VERSION = 10;
 const ML = "ai.onnx.ml";
 

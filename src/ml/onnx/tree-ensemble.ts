@@ -17,7 +17,7 @@
  * v5 roots must be nodes.
  */
 import type { GbdtModel } from "../gbdt/model";
-import { doubleTensor, uint8Tensor, type Attribute } from "./onnx-proto";
+import { type Attribute, doubleTensor, uint8Tensor } from "./onnx-proto";
 
 const BRANCH_LEQ = 0;
 const BRANCH_MEMBER = 6;
@@ -46,8 +46,14 @@ export function treeEnsembleAttributes(model: GbdtModel): Attribute[] {
 
     const numNodes = tree.splitFeature.length;
     if (numNodes === 0) {
-      featureIds.push(0), modes.push(BRANCH_LEQ), splits.push(0), missingTrue.push(0);
-      trueIds.push(leafBase), trueLeafs.push(1), falseIds.push(leafBase), falseLeafs.push(1);
+      featureIds.push(0);
+      modes.push(BRANCH_LEQ);
+      splits.push(0);
+      missingTrue.push(0);
+      trueIds.push(leafBase);
+      trueLeafs.push(1);
+      falseIds.push(leafBase);
+      falseLeafs.push(1);
     }
     for (let i = 0; i < numNodes; i++) {
       featureIds.push(tree.splitFeature[i]);
@@ -67,7 +73,10 @@ export function treeEnsembleAttributes(model: GbdtModel): Attribute[] {
       }
       const [l, lLeaf] = child(tree.left[i]);
       const [r, rLeaf] = child(tree.right[i]);
-      trueIds.push(l), trueLeafs.push(lLeaf), falseIds.push(r), falseLeafs.push(rLeaf);
+      trueIds.push(l);
+      trueLeafs.push(lLeaf);
+      falseIds.push(r);
+      falseLeafs.push(rLeaf);
     }
     for (const v of tree.leafValue) {
       leafTargets.push(output);

@@ -83,7 +83,16 @@ export function linearBackwardInput(dOut: Float64Array, R: number, N: number, P:
 }
 
 /** G[n,k] += Σ_i dOut[i,n] A[i,k] and G[bias n] += Σ_i dOut[i,n] (weight and bias gradients). */
-export function linearBackwardWeights(dOut: Float64Array, A: Float64Array, R: number, N: number, K: number, G: Float64Array, wo: number, bo: number): void {
+export function linearBackwardWeights(
+  dOut: Float64Array,
+  A: Float64Array,
+  R: number,
+  N: number,
+  K: number,
+  G: Float64Array,
+  wo: number,
+  bo: number,
+): void {
   let i = 0;
   for (; i + 4 <= R; i += 4) {
     const a0 = i * K;

@@ -23,29 +23,29 @@
 import type { FeatureMatrix, FeaturizerSpec } from "../featurize";
 import { Rng } from "../gbdt/random";
 import { base64ToFloat32, float32ToBase64 } from "./base64";
-import { compileLayout, describeFeatures, plannedWidths, readRow, type Layout, type SslFeature } from "./layout";
-import { Adam, Batch, Net, paramCount, type NetShape } from "./mlp";
+import { compileLayout, describeFeatures, type Layout, plannedWidths, readRow, type SslFeature } from "./layout";
+import { Adam, Batch, Net, type NetShape, paramCount } from "./mlp";
 
-export const SSL_HIDDEN = 64;
+const SSL_HIDDEN = 64;
 export const SSL_EMBEDDING = 16;
-export const SSL_MASK_RATE = 0.2;
-export const SSL_BATCH = 256;
-export const SSL_LEARNING_RATE = 3e-3;
+const SSL_MASK_RATE = 0.2;
+const SSL_BATCH = 256;
+const SSL_LEARNING_RATE = 3e-3;
 /** Rows scored for validation: a tenth of the data, at most this many (none below 200 rows). */
-export const SSL_MAX_VAL_ROWS = 2000;
+const SSL_MAX_VAL_ROWS = 2000;
 /** Step count: SSL_EPOCHS passes over the training rows, within [SSL_MIN_STEPS, SSL_MAX_STEPS]... */
-export const SSL_EPOCHS = 30;
-export const SSL_MIN_STEPS = 300;
-export const SSL_MAX_STEPS = 1500;
+const SSL_EPOCHS = 30;
+const SSL_MIN_STEPS = 300;
+const SSL_MAX_STEPS = 1500;
 /**
  * ...and at most this many multiply-adds in total (wide data gets fewer steps, never below
  * SSL_MIN_STEPS_WIDE), which bounds the phase to a few seconds whatever the table's shape.
  */
-export const SSL_FLOP_BUDGET = 4e9;
-export const SSL_MIN_STEPS_WIDE = 100;
-export const SSL_MIN_BATCH = 32;
+const SSL_FLOP_BUDGET = 4e9;
+const SSL_MIN_STEPS_WIDE = 100;
+const SSL_MIN_BATCH = 32;
 /** Validation points reported over a training (one every `evalEvery` steps, and at the end). */
-export const SSL_EVAL_POINTS = 20;
+const SSL_EVAL_POINTS = 20;
 
 export interface SslStep {
   /** 1-based. */
@@ -191,8 +191,15 @@ export function* trainEncoderSteps(spec: FeaturizerSpec, m: FeatureMatrix, opts:
     embedding: SSL_EMBEDDING,
     weights: float32ToBase64(net.params),
     training: {
-      seed, steps: plan.steps, batchSize: B, maskRate: SSL_MASK_RATE, trainRows: nTrain, valRows: val.length,
-      trainLoss, valLoss, valBaselineLoss: valBaseline,
+      seed,
+      steps: plan.steps,
+      batchSize: B,
+      maskRate: SSL_MASK_RATE,
+      trainRows: nTrain,
+      valRows: val.length,
+      trainLoss,
+      valLoss,
+      valBaselineLoss: valBaseline,
     },
   };
 }
@@ -201,7 +208,13 @@ export function* trainEncoderSteps(spec: FeaturizerSpec, m: FeatureMatrix, opts:
  * Runs the network forward over the matrix in chunks of CHUNK rows, nothing masked, and hands
  * each chunk's work area to `visit` (first row index, row count).
  */
-function forwardInChunks(encoder: SslEncoder, data: Float32Array, numRows: number, decode: boolean, visit: (w: Work, L: Layout, start: number, rows: number) => void): void {
+function forwardInChunks(
+  encoder: SslEncoder,
+  data: Float32Array,
+  numRows: number,
+  decode: boolean,
+  visit: (w: Work, L: Layout, start: number, rows: number) => void,
+): void {
   const { net, L } = decoded(encoder);
   checkWidth(encoder, data, numRows);
   const w = new Work(L, net.shape, CHUNK);
@@ -241,7 +254,13 @@ export function parseEncoder(x: unknown): SslEncoder | null {
   for (const f of e.features) {
     if (f?.kind === "numeric") {
       if (!Number.isFinite(f.mean) || !(f.std > 0)) return null;
-    } else if (f?.kind !== "categorical" || !Array.isArray(f.levels) || f.levels.length === 0 || !f.levels.every((c) => Number.isInteger(c) && c >= 0)) return null;
+    } else if (
+      f?.kind !== "categorical" ||
+      !Array.isArray(f.levels) ||
+      f.levels.length === 0 ||
+      !f.levels.every((c) => Number.isInteger(c) && c >= 0)
+    )
+      return null;
   }
   try {
     if (compileLayout(e.features).D !== e.outputWidth) return null;
@@ -357,7 +376,15 @@ class Work {
 }
 
 /** Validation loss of the network, or of constant outputs `constant` (the trivial baseline). */
-function evaluate(net: Net | null, constant: Float64Array | null, L: Layout, data: Float32Array, rows: Int32Array, mask: Uint8Array, w: Work): number {
+function evaluate(
+  net: Net | null,
+  constant: Float64Array | null,
+  L: Layout,
+  data: Float32Array,
+  rows: Int32Array,
+  mask: Uint8Array,
+  w: Work,
+): number {
   let err = 0;
   let count = 0;
   const F = L.F;

@@ -11,14 +11,14 @@
  * Inputs are [feature blocks (width D) | one mask indicator per feature (F)]; outputs are the
  * feature blocks (D).
  */
-import { FLOAT32_MAX, type FeaturizerSpec } from "../featurize";
+import { type FeaturizerSpec, FLOAT32_MAX } from "../featurize";
 
 /** Standardized values are clipped to ±CLIP. */
-export const CLIP = 5;
+const CLIP = 5;
 /** Most one-hot levels per categorical feature (the rest share an "other" slot). */
-export const MAX_LEVELS = 16;
+const MAX_LEVELS = 16;
 /** Total one-hot width across categorical features; the per-column cap shrinks on wide data. */
-export const ONE_HOT_BUDGET = 512;
+const ONE_HOT_BUDGET = 512;
 
 export type SslFeature =
   | { kind: "numeric"; mean: number; std: number }
@@ -41,7 +41,7 @@ export interface Layout {
   slotOf: (Int32Array | null)[];
 }
 
-export function levelCap(numCategorical: number): number {
+function levelCap(numCategorical: number): number {
   return Math.max(1, Math.min(MAX_LEVELS, Math.floor(ONE_HOT_BUDGET / Math.max(1, numCategorical))));
 }
 
@@ -143,9 +143,8 @@ export function readRow(L: Layout, data: Float32Array, i: number, value: Float64
       value[at + j] = s;
     } else {
       const v = (x - L.mean[j]) * L.invStd[j];
-      value[at + j] = v > CLIP ? CLIP : v < -CLIP ? -CLIP : v;
+      value[at + j] = v > CLIP ? CLIP : Math.max(v, -CLIP);
     }
     present[at + j] = 1;
   }
 }
-

@@ -40,7 +40,10 @@ export class Net {
   readonly oW4: number;
   readonly oB4: number;
 
-  constructor(readonly shape: NetShape, params?: Float64Array) {
+  constructor(
+    readonly shape: NetShape,
+    params?: Float64Array,
+  ) {
     const { D, F, H, E } = shape;
     this.oW1 = 0;
     this.oB1 = this.oW1 + (D + F) * H;
@@ -87,7 +90,10 @@ export class Batch {
   private readonly dZ: Float64Array;
   private readonly dH1: Float64Array;
 
-  constructor(readonly shape: NetShape, readonly capacity: number) {
+  constructor(
+    readonly shape: NetShape,
+    readonly capacity: number,
+  ) {
     const { D, F, H, E } = shape;
     this.idx = new Int32Array(capacity * F);
     this.val = new Float64Array(capacity * F);

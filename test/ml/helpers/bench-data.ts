@@ -39,7 +39,10 @@ export function loadBenchDataset(name: string, csvPath?: string): BenchDataset {
   const text = readFileSync(csvPath ?? join(BENCH_DATA_DIR, `${name}.csv`), "utf8");
   const frame = parseCsvFrame(text);
   const foldText = readFileSync(join(BENCH_DATA_DIR, `${name}.folds.csv`), "utf8");
-  const foldLines = foldText.split(/\r?\n/).slice(1).filter((l) => l.length > 0);
+  const foldLines = foldText
+    .split(/\r?\n/)
+    .slice(1)
+    .filter((l) => l.length > 0);
   if (foldLines.length !== frame.rowCount) {
     throw new Error(`${name}: ${foldLines.length} fold lines for ${frame.rowCount} rows`);
   }

@@ -15,7 +15,7 @@ function configure(): void {
   const dist = dirname(require.resolve("onnxruntime-web"));
   ort.env.wasm.numThreads = 1;
   ort.env.wasm.proxy = false;
-  ort.env.wasm.wasmPaths = dist + "/";
+  ort.env.wasm.wasmPaths = `${dist}/`;
   const bin = readFileSync(join(dist, "ort-wasm-simd-threaded.wasm"));
   ort.env.wasm.wasmBinary = bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength);
   configured = true;

@@ -1,0 +1,37 @@
+/**
+ * The trainer's control routes as route definitions: validated from these schemas like every
+ * route, but hidden from the public document (in production only the trainer container reaches
+ * them, from inside the Worker).
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { progressReportSchema } from "../../jobs/types";
+import { jsonBody } from "../request-body";
+import { jsonRequest } from "./parts";
+
+const attempt = z.number().int().min(1);
+const params = z.object({ id: z.uuid() });
+const query = z.object({ attempt: z.coerce.number().int().min(1) });
+const ok = { 200: { description: "Done" } };
+
+const read = (path: string) => createRoute({ hide: true, method: "get", path, request: { params, query }, responses: ok });
+const write = (path: string) => createRoute({ hide: true, method: "put", path, request: { params, query }, responses: ok });
+const post = <T extends z.ZodType>(path: string, body: T) =>
+  createRoute({ hide: true, method: "post", path, middleware: [jsonBody] as const, request: { params, body: jsonRequest(body) }, responses: ok });
+
+export const task = read("/internal/jobs/{id}/task");
+export const frame = read("/internal/jobs/{id}/frame");
+export const readRepresentation = read("/internal/jobs/{id}/representation");
+export const writeRepresentation = write("/internal/jobs/{id}/representation");
+export const writeArtifact = createRoute({
+  hide: true,
+  method: "put",
+  path: "/internal/jobs/{id}/artifacts/{file}",
+  request: { params: params.extend({ file: z.string() }), query },
+  responses: ok,
+});
+export const report = post(
+  "/internal/jobs/{id}/report",
+  progressReportSchema.extend({ attempt, rows_processed: z.number().int().min(0).optional() }),
+);
+export const succeed = post("/internal/jobs/{id}/succeed", z.object({ attempt, output: z.record(z.string(), z.unknown()) }));
+export const fail = post("/internal/jobs/{id}/fail", z.object({ attempt, message: z.string().min(1).max(4000), permanent: z.boolean() }));
