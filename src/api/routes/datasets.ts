@@ -11,8 +11,8 @@ import { idempotent } from "../idempotency";
 import { presentDataset, presentDatasetDetail, presentVersion } from "../presenters/datasets";
 import { presentModel } from "../presenters/models";
 import { presentPage } from "../presenters/page";
-import { apiRouter } from "../router";
 import { renameFieldPaths } from "../rename-field-paths";
+import { apiRouter } from "../router";
 
 export const datasetRoutes = apiRouter();
 
