@@ -1,31 +1,26 @@
 import { Scalar } from "@scalar/hono-api-reference";
-import { methodNotAllowed } from "hono/method-not-allowed";
+import { NotFound } from "../core/errors";
 import { SERVICE_RUNTIME_VERSION } from "../core/version";
 import { trainerMode } from "../training/trainer-client";
 import { authenticate } from "./auth";
 import * as meta from "./definitions/meta";
-import { errorResponse, HttpError } from "./errors";
+import { errorResponse } from "./errors";
 import { openApiDocument } from "./openapi-document";
-import { apiRouter } from "./router";
+import { answer405, apiRouter } from "./router";
 import { datasetRoutes } from "./routes/datasets";
 import { internalApp } from "./routes/internal";
 import { jobRoutes } from "./routes/jobs";
 import { modelRoutes } from "./routes/models";
 
 /**
- * What answers without an API key; everything else needs one (closed by default: a new route is
- * private unless it is added here). The internal control routes have their own secret.
+ * The paths that answer without an API key; everything else needs one (closed by default: a new
+ * route is private unless it is added here). Each of them serves one method (GET, or PUT for the
+ * signed upload whose token authorizes it); another method gets its 405 without a key. The
+ * internal control routes have their own secret.
  */
-const PUBLIC_ROUTES: { method: string; path: RegExp }[] = [
-  { method: "GET", path: /^\/health$/ },
-  { method: "GET", path: /^\/openapi\.json$/ },
-  { method: "GET", path: /^\/docs$/ },
-  { method: "PUT", path: /^\/uploads\/[^/]+$/ },
-  { method: "*", path: /^\/internal\// },
-];
+const PUBLIC_PATHS: RegExp[] = [/^\/health$/, /^\/openapi\.json$/, /^\/docs$/, /^\/uploads\/[^/]+$/, /^\/internal\//];
 
-export const isPublic = (method: string, path: string) =>
-  PUBLIC_ROUTES.some((r) => (r.method === "*" || r.method === method || (method === "HEAD" && r.method === "GET")) && r.path.test(path));
+export const isPublic = (path: string) => PUBLIC_PATHS.some((p) => p.test(path));
 
 /** The one published form of the completion endpoint that also takes `X-API-Key`. */
 const X_API_KEY_PATH = /^(\/api)?\/datasets\/[^/]+\/complete$/;
@@ -34,16 +29,9 @@ export function createApp() {
   const app = apiRouter();
 
   // Outermost: a known path asked with a method it does not take answers 405 with Allow.
-  app.use(
-    methodNotAllowed({
-      app,
-      // Hono answers HEAD on GET routes by itself; Allow lists the methods the API documents.
-      onMethodNotAllowed: (c, methods) =>
-        errorResponse(c, new HttpError(405, "Method Not Allowed", { Allow: methods.filter((m) => m !== "HEAD").join(", ") })),
-    }),
-  );
+  app.use(answer405(app));
   const requireKey = authenticate({ allowXApiKey: (path) => X_API_KEY_PATH.test(path) });
-  app.use("*", async (c, next) => (isPublic(c.req.method, c.req.path) ? next() : requireKey(c, next)));
+  app.use("*", async (c, next) => (isPublic(c.req.path) ? next() : requireKey(c, next)));
 
   app.openapi(meta.health, (c) => c.json({ status: "ok" as const, service_runtime_version: SERVICE_RUNTIME_VERSION }, 200));
   app.route("/", datasetRoutes);
@@ -53,17 +41,17 @@ export function createApp() {
   // only for a trainer process that reaches the Worker over HTTP (`npm start`) and for the test
   // pool; in production the container reaches them from inside the Worker (container/).
   app.all("/internal/*", (c) =>
-    trainerMode(c.env) === "container" ? errorResponse(c, new HttpError(404, "Not found")) : internalApp.fetch(c.req.raw, c.env, c.executionCtx),
+    trainerMode(c.env) === "container" ? errorResponse(c, new NotFound()) : internalApp.fetch(c.req.raw, c.env, c.executionCtx),
   );
 
   let document: ReturnType<typeof openApiDocument> | undefined;
   app.openapi(meta.openapiDocument, (c) => {
-    document ??= openApiDocument(app, new URL(c.req.url).origin);
+    document ??= openApiDocument(app);
     return c.json(document, 200);
   });
   app.openapi(meta.apiReference, Scalar({ url: "/openapi.json", pageTitle: "Tabular ML service API" }) as never);
 
-  app.notFound((c) => errorResponse(c, new HttpError(404, "Not found")));
+  app.notFound((c) => errorResponse(c, new NotFound()));
   app.onError((err, c) => errorResponse(c, err));
   return app;
 }

@@ -14,6 +14,7 @@ import {
   type FieldIssue,
   Forbidden,
   InvalidInput,
+  LengthRequired,
   NotFound,
   TooLarge,
   UnsupportedMediaType,
@@ -70,6 +71,7 @@ const DOMAIN_STATUS: [new (...args: never[]) => DomainError, ContentfulStatusCod
   [BadRequest, 400],
   [UnsupportedMediaType, 415],
   [TooLarge, 413],
+  [LengthRequired, 411],
 ];
 
 function toHttpError(err: unknown): HttpError | null {

@@ -3,7 +3,7 @@ import { SERVICE_RUNTIME_VERSION } from "../core/version";
 import type { AppEnv } from "./context";
 
 /** The OpenAPI 3.1 document of an app whose routes are OpenAPI definitions. */
-export function openApiDocument(app: OpenAPIHono<AppEnv>, serverUrl?: string) {
+export function openApiDocument(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
     scheme: "bearer",
@@ -22,7 +22,8 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, serverUrl?: string) {
       version: "0.1.0",
       description: `Upload tables, train models, run inference and ask why. ML runtime ${SERVICE_RUNTIME_VERSION}. Every route needs \`Authorization: Bearer <API key>\` unless it says otherwise; errors are JSON with a \`detail\`.`,
     },
-    servers: serverUrl ? [{ url: serverUrl }] : [],
+    // Relative: the document is served by the API it describes, wherever that runs.
+    servers: [{ url: "/" }],
     security: [{ bearer: [] }],
     tags: [
       { name: "Datasets", description: "Upload tables (direct or through a signed URL), list, preview, look up rows" },

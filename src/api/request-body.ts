@@ -6,7 +6,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { UnsupportedMediaType } from "../core/errors";
+import { BadRequest, UnsupportedMediaType } from "../core/errors";
 import type { AppEnv } from "./context";
 import { invalidRequest } from "./errors";
 
@@ -24,6 +24,10 @@ export function limitBody(maxBytes: number, tooLarge: () => Error): MiddlewareHa
 export function multipartOnly(hint: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!(c.req.header("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data")) throw new UnsupportedMediaType(hint);
+    // Parsed here (the form validator reuses it) so that a broken body gets our own 400.
+    await c.req.formData().catch(() => {
+      throw new BadRequest("Malformed multipart body.");
+    });
     await next();
   };
 }

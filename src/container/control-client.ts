@@ -3,6 +3,7 @@
  * token; a 409 means the job was canceled or taken over, and surfaces as JobCanceledError so the
  * run stops. Network errors are retried a few times: a blip must not cost a long training.
  */
+import { FAILURE_MESSAGE_MAX_CHARS } from "../core/limits";
 import { decodeFrame } from "../ingest/columnar";
 import { JobCanceledError } from "../jobs/errors";
 import type { TrainingIO, TrainingReport, TrainingTask } from "../training/io";
@@ -63,7 +64,7 @@ export class ControlClient {
   }
 
   async fail(message: string, permanent: boolean): Promise<void> {
-    await this.json("POST", "fail", { message: message.slice(0, 4000), permanent });
+    await this.json("POST", "fail", { message: message.slice(0, FAILURE_MESSAGE_MAX_CHARS), permanent });
   }
 
   /** The TrainingIO of the runner, over HTTP. */

@@ -6,8 +6,8 @@ export abstract class DomainError extends Error {}
 
 /** The resource does not exist, or belongs to another organization (never told apart). */
 export class NotFound extends DomainError {
-  constructor() {
-    super("Not found");
+  constructor(message = "Not found") {
+    super(message);
   }
 }
 
@@ -23,6 +23,9 @@ export class Forbidden extends DomainError {
 
 /** The request cannot be understood as a whole (a malformed body, a header that contradicts what was declared). */
 export class BadRequest extends DomainError {}
+
+/** A body whose length must be declared up front (a signed upload goes to storage as it arrives). */
+export class LengthRequired extends DomainError {}
 
 /** A file of a kind the service does not read. */
 export class UnsupportedMediaType extends DomainError {}

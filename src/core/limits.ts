@@ -58,9 +58,19 @@ export const PAGE_SIZE_DEFAULT = 50;
 export const PAGE_SIZE_MAX = 200;
 /** Row ids per look-up or explanation request. */
 export const ROW_IDS_MAX = 500;
-/** Names and descriptions of datasets and models. */
+/** Names and descriptions of datasets and models (and the dataset search text). */
 export const NAME_MAX_CHARS = 200;
 export const DESCRIPTION_MAX_CHARS = 2000;
+/** Declared files of a signed upload. */
+export const FILENAME_MAX_CHARS = 255;
+export const CONTENT_TYPE_MAX_CHARS = 200;
+/** Ids given in a request body, and column names. */
+export const ID_MAX_CHARS = 100;
+export const COLUMN_NAME_MAX_CHARS = 500;
+/** Input columns one model may name. */
+export const INPUT_COLUMNS_MAX = 10_000;
+/** Rows a preview shows unless asked for more (at most PREVIEW_ROWS). */
+export const PREVIEW_ROWS_DEFAULT = 20;
 /** Responses remembered per Idempotency-Key this long; a key reused later starts afresh. */
 export const IDEMPOTENCY_KEEP_MS = 24 * 60 * 60_000;
 /** A reservation of a key older than this belongs to a request that died (client gone, limits hit). */
@@ -74,6 +84,8 @@ export const RATE_LIMIT_RETRY_AFTER_S = 10;
 export const MAX_HISTORY_POINTS = 200;
 /** Metric points in one progress report from a trainer (it batches them between reports). */
 export const MAX_POINTS_PER_REPORT = 500;
+/** Characters of a failure message a trainer reports. */
+export const FAILURE_MESSAGE_MAX_CHARS = 4000;
 
 // ── Memory of one Worker isolate ────────────────────────────────────────────────────────────────
 

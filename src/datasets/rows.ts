@@ -13,6 +13,8 @@ async function readyVersion(db: Db, principal: Principal, datasetId: string, ver
   const v = versionId ? await versionInDataset(db, d.id, versionId) : await latestReadyOrCurrent(db, d.id);
   if (!v) {
     if (versionId) throw new NotFound();
+  }
+  if (!v || (!versionId && v.status !== "ready")) {
     throw new Conflict("The dataset has no ready version yet: wait for its ingest job to succeed.");
   }
   if (v.status !== "ready" || !v.frameKey) throw new Conflict(`Dataset version ${v.version} is not ready (status: ${v.status}).`);

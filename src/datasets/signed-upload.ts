@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Principal } from "../auth/principal";
-import { BadRequest, Conflict, Forbidden, InvalidInput, NotFound } from "../core/errors";
+import { BadRequest, Conflict, Forbidden, InvalidInput, LengthRequired, NotFound } from "../core/errors";
 import { SIGNED_UPLOAD_MAX_BYTES, UPLOAD_URL_TTL_S, WORKER_INGEST_MAX_BYTES } from "../core/limits";
 import { fileWithVersionStatus } from "../db/dataset-versions";
 import { datasetFiles, jobs } from "../db/schema";
@@ -34,7 +34,7 @@ interface PrepareRequest {
  * ingest job in `waiting_for_upload`, and one signed PUT URL per file. Field errors name the
  * files as `files[i]`.
  */
-export async function prepareUpload(deps: DatasetDeps, principal: Principal, origin: string, req: PrepareRequest) {
+export async function prepareUpload(deps: DatasetDeps, principal: Principal, req: PrepareRequest) {
   const formats = new Set<string>();
   req.files.forEach((f, i) => {
     if (f.bytes > SIGNED_UPLOAD_MAX_BYTES) {
@@ -108,7 +108,8 @@ export async function prepareUpload(deps: DatasetDeps, principal: Principal, ori
       filename: f.filename,
       bytes: f.bytes,
       content_type: f.content_type,
-      upload_url: `${origin}/uploads/${token}`,
+      /** Authorizes the PUT of this one file (the route makes it a URL). */
+      token,
       object_name: objectKey,
     });
   }
@@ -144,10 +145,11 @@ export async function batchTargetDataset(
   return undefined;
 }
 
-/** The bytes of one file as the signed PUT delivers them (the route has checked Content-Length is there). */
+/** The bytes of one file as the signed PUT delivers them. */
 export interface FileDelivery {
   contentType: string;
-  contentLength: number;
+  /** The declared Content-Length; undefined when absent or not a number. */
+  contentLength: number | undefined;
   body: ReadableStream<Uint8Array> | null;
 }
 
@@ -165,6 +167,7 @@ export async function receiveUpload(deps: DatasetDeps, token: string, put: FileD
     throw new BadRequest(`Content-Type must be '${claim.content_type}' as declared when the upload was prepared (got '${contentType || "none"}').`);
   }
   const length = put.contentLength;
+  if (length === undefined) throw new LengthRequired("Content-Length header required.");
   if (length !== claim.bytes) throw new BadRequest(`File is ${length} bytes but ${claim.bytes} bytes were declared when the upload was prepared.`);
   if (!put.body) throw new BadRequest("Empty request body.");
   await deps.bucket.put(file.file.objectKey, put.body, { httpMetadata: { contentType: claim.content_type } });

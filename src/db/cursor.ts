@@ -36,7 +36,7 @@ export interface Page<U> {
   next_cursor: string | null;
 }
 
-/** Rows strictly after the cursor in (created_at, id) descending order. */
+/** Rows strictly after the cursor in (created_at, id) descending order (routes refuse a cursor that does not decode, with a 422). */
 export function afterCursor(createdAt: SQLiteColumn, id: SQLiteColumn, raw: string | undefined): SQL | undefined {
   const cursor = raw === undefined ? null : decodeCursor(raw);
   if (!cursor) return undefined;

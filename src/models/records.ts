@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { Principal } from "../auth/principal";
 import { NotFound } from "../core/errors";
 import { type Db, nowIso } from "../db/client";
-import { insertModelVersion, type ModelVersionRow, versionsOfModel } from "../db/model-versions";
+import { insertModelVersion, type ModelVersionRow } from "../db/model-versions";
 import { models, modelVersions } from "../db/schema";
 import { isUuid } from "../jobs/ids";
 import type { ModelType } from "./types";
@@ -48,9 +48,6 @@ export async function findModelWithVersions(db: Db, principal: Principal, id: st
   if (!rows[0]) throw new NotFound();
   return { model: rows[0].model, versions: rows.flatMap((r) => (r.version ? [r.version] : [])) };
 }
-
-/** Every version of a model, newest first. */
-export const versionsOf = versionsOfModel;
 
 export function latestReady(versions: ModelVersionRow[]): ModelVersionRow | undefined {
   return versions.find((v) => v.status === "ready");

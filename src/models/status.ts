@@ -33,8 +33,9 @@ export function currentVersion<V extends VersionLike>(versionsNewestFirst: V[]):
   return versionsNewestFirst.find((v) => v.status !== NEVER_CURRENT) ?? versionsNewestFirst[0];
 }
 
-export function modelStatus(current: VersionLike | undefined): string {
-  return current ? (STATUS_OF_VERSION[current.status] ?? current.status) : WITHOUT_VERSION;
+export function modelStatus(current: VersionLike | undefined): ModelStatus {
+  // A status this rule does not know (none today) reads as processing rather than inventing one.
+  return current ? (STATUS_OF_VERSION[current.status] ?? "processing") : WITHOUT_VERSION;
 }
 
 /** The same rule as a correlated SQL expression over `models`, for filters. */
@@ -44,7 +45,7 @@ export function modelStatusSql(): SQL {
   // take for its own table's id.
   const modelId = sql.raw(`"${getTableName(models)}"."id"`);
   return sql`coalesce((
-    select case mv.status ${sql.join(cases, sql` `)} else mv.status end
+    select case mv.status ${sql.join(cases, sql` `)} else 'processing' end
     from ${modelVersions} mv where mv.model_id = ${modelId}
     order by (mv.status = ${NEVER_CURRENT}), mv.version desc limit 1
   ), ${WITHOUT_VERSION})`;

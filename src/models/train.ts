@@ -6,13 +6,13 @@ import { SERVICE_RUNTIME_VERSION } from "../core/version";
 import { findDataset, findVersion, type VersionRow } from "../datasets/records";
 import type { Db } from "../db/client";
 import { latestReadyOrCurrent } from "../db/dataset-versions";
-import { deleteModelVersion } from "../db/model-versions";
+import { deleteModelVersion, versionsOfModel } from "../db/model-versions";
 import { datasets, models } from "../db/schema";
 import { createJob, type JobDeps } from "../jobs/service";
 import type { ColumnProfile } from "../ml/profile";
 import { checkPredictionColumns } from "./label-check";
 import { predictionParams } from "./params";
-import { addVersion, configOf, createModel, findModel, type ModelConfig, type ModelRow, versionsOf } from "./records";
+import { addVersion, configOf, createModel, findModel, type ModelConfig, type ModelRow } from "./records";
 import { type ModelType, TRAINABLE_MODEL_TYPES } from "./types";
 
 /** Exactly one of the two names the data to train on. */
@@ -70,7 +70,7 @@ export async function startTraining(deps: JobDeps, principal: Principal, body: T
 /** POST /models/{id}/retrain: a new version with the configuration of the previous one. */
 export async function startRetraining(deps: JobDeps, principal: Principal, modelId: string, body: TrainingData): Promise<TrainingStarted> {
   const model = await findModel(deps.db, principal, modelId);
-  const [previous] = await versionsOf(deps.db, model.id);
+  const [previous] = await versionsOfModel(deps.db, model.id);
   if (!previous) throw new Conflict("The model has no version to inherit its configuration from.");
   const version = await resolveTrainingData(deps.db, principal, body);
   const config = configOf(previous);

@@ -63,7 +63,7 @@ export async function taskOf(deps: ControlDeps, jobId: string, attempt: number) 
 export async function readFrame(deps: ControlDeps, jobId: string, attempt: number): Promise<R2ObjectBody> {
   const { target } = await scoped(deps, jobId, attempt);
   const obj = await deps.bucket.get(target.frameKey);
-  if (!obj) throw new NotFound();
+  if (!obj) throw new NotFound("The training data is missing from storage.");
   return obj;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { json, newOrg } from "./helpers";
+import { call, json, newOrg } from "./helpers";
 import { inferForm, readyDataset } from "./model-helpers";
 
 const MB = 1024 * 1024;
@@ -50,5 +50,50 @@ describe("413: each route names its own limit", () => {
     expect(r.status).toBe(422);
     expect(r.body.detail).toEqual([expect.objectContaining({ loc: ["body", "params", "learning_rate"], type: "number_type", input: "fast" })]);
     expect(r.body.detail[0].msg).not.toBe("Field required");
+  });
+});
+
+describe("the order of checks", () => {
+  it("explain answers 404 for an unknown job before looking at the body", async () => {
+    const org = await newOrg();
+    const unknown = `/jobs/${UNKNOWN_MODEL}/explain`;
+    for (const body of ["", "{not json", JSON.stringify({ ids: [] })]) {
+      const r = await json(unknown, org, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+      expect(r.status, body).toBe(404);
+    }
+  });
+
+  it("a malformed multipart body is a 400 with the service's own message", async () => {
+    const org = await newOrg();
+    const r = await json("/datasets", org, {
+      method: "POST",
+      headers: { "Content-Type": "multipart/form-data; boundary=zzz" },
+      body: "not multipart",
+    });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ detail: "Malformed multipart body." });
+  });
+
+  it("a signed PUT with a forged token is refused (403) before its missing Content-Length would be (411)", async () => {
+    const res = await call("/uploads/bm90LWEtdG9rZW4.c2ln", {
+      method: "PUT",
+      headers: { "Content-Type": "text/csv" },
+      body: new ReadableStream({ start: (c) => c.close() }),
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(403);
+  });
+});
+
+describe("previews", () => {
+  it("of a dataset without a ready version say so", async () => {
+    const org = await newOrg();
+    const p = await json("/datasets/upload", org, {
+      method: "POST",
+      body: { dataset_name: "waiting", file: { filename: "a.csv", bytes: 10, content_type: "text/csv" } },
+    });
+    const r = await json(`/datasets/${p.body.dataset.id}/preview`, org);
+    expect(r.status).toBe(409);
+    expect(r.body.detail).toBe("The dataset has no ready version yet: wait for its ingest job to succeed.");
   });
 });

@@ -2,11 +2,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import {
   BATCH_UPLOAD_MAX_FILES,
+  CONTENT_TYPE_MAX_CHARS,
   DESCRIPTION_MAX_CHARS,
   DIRECT_UPLOAD_MAX_BYTES,
+  FILENAME_MAX_CHARS,
   MULTIPART_SLACK_BYTES,
   NAME_MAX_CHARS,
   PREVIEW_ROWS,
+  PREVIEW_ROWS_DEFAULT,
   ROW_IDS_MAX,
 } from "../../core/limits";
 import { directUploadTooLarge } from "../../datasets/upload-file";
@@ -44,9 +47,9 @@ const directUploadForm = z.object({
 });
 
 const fileSpec = z.object({
-  filename: z.string().trim().min(1).max(255),
+  filename: z.string().trim().min(1).max(FILENAME_MAX_CHARS),
   bytes: z.number().int().min(1),
-  content_type: z.string().trim().min(1).max(200),
+  content_type: z.string().trim().min(1).max(CONTENT_TYPE_MAX_CHARS),
 });
 
 const prepareUploadBody = z
@@ -133,7 +136,10 @@ export const listDatasets = createRoute({
   tags: TAG,
   summary: "List datasets, newest first",
   request: {
-    query: z.object({ ...pageQuery, search: z.string().max(200).optional().openapi({ description: "Case-insensitive substring of the name" }) }),
+    query: z.object({
+      ...pageQuery,
+      search: z.string().max(NAME_MAX_CHARS).optional().openapi({ description: "Case-insensitive substring of the name" }),
+    }),
   },
   responses: { 200: jsonAnswer(DatasetPage, "A page of datasets"), ...errorResponses(...AUTH_ERRORS, 422) },
 });
@@ -181,7 +187,10 @@ export const previewRows = createRoute({
   summary: "The first rows of the latest ready version (or of the version named)",
   request: {
     params: datasetIdParam,
-    query: z.object({ limit: z.coerce.number().int().min(1).max(PREVIEW_ROWS).default(20), dataset_version_id: z.uuid().optional() }),
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(PREVIEW_ROWS).default(PREVIEW_ROWS_DEFAULT),
+      dataset_version_id: z.uuid().optional(),
+    }),
   },
   responses: { 200: jsonAnswer(DatasetPreview, "The rows"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
 });

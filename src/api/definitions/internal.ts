@@ -4,6 +4,7 @@
  * them, from inside the Worker).
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import { FAILURE_MESSAGE_MAX_CHARS } from "../../core/limits";
 import { progressReportSchema } from "../../jobs/types";
 import { jsonBody } from "../request-body";
 import { jsonRequest } from "./parts";
@@ -34,4 +35,7 @@ export const report = post(
   progressReportSchema.extend({ attempt, rows_processed: z.number().int().min(0).optional() }),
 );
 export const succeed = post("/internal/jobs/{id}/succeed", z.object({ attempt, output: z.record(z.string(), z.unknown()) }));
-export const fail = post("/internal/jobs/{id}/fail", z.object({ attempt, message: z.string().min(1).max(4000), permanent: z.boolean() }));
+export const fail = post(
+  "/internal/jobs/{id}/fail",
+  z.object({ attempt, message: z.string().min(1).max(FAILURE_MESSAGE_MAX_CHARS), permanent: z.boolean() }),
+);

@@ -1,7 +1,10 @@
 /** The job routes as OpenAPI definitions: paths, request schemas, responses. */
 import { createRoute, z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import { ROW_IDS_MAX } from "../../core/limits";
+import { findJob } from "../../jobs/service";
 import { JOB_STATUSES, JOB_TYPES } from "../../jobs/types";
+import type { AppEnv } from "../context";
 import { pageQuery } from "../pagination";
 import { jsonBody } from "../request-body";
 import { AUTH_ERRORS, errorResponses } from "../schemas/common";
@@ -9,6 +12,12 @@ import { JobCanceled, JobDetail, JobPage, JobRetried } from "../schemas/jobs";
 import { jsonAnswer } from "./parts";
 
 const TAG = ["Jobs"];
+
+/** A 404 for an unknown job comes before any complaint about the body. */
+const jobMustExist: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await findJob(c.var.db, c.var.principal, c.req.param("id") ?? "");
+  await next();
+};
 const jobIdParam = z.object({
   id: z.string().openapi({ param: { name: "id", in: "path" }, description: "Job id: the public form job_<32 hex> or the plain UUID" }),
 });
@@ -62,7 +71,7 @@ export const explainJob = createRoute({
   path: "/jobs/{id}/explain",
   tags: TAG,
   summary: "Explain rows of a completed inference job (not available in this version: 409)",
-  middleware: [jsonBody] as const,
+  middleware: [jobMustExist, jsonBody] as const,
   request: {
     params: jobIdParam,
     body: {

@@ -1,6 +1,14 @@
 /** The model routes as OpenAPI definitions: paths, request schemas, responses. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { DESCRIPTION_MAX_CHARS, DIRECT_UPLOAD_MAX_BYTES, MULTIPART_SLACK_BYTES, NAME_MAX_CHARS } from "../../core/limits";
+import {
+  COLUMN_NAME_MAX_CHARS,
+  DESCRIPTION_MAX_CHARS,
+  DIRECT_UPLOAD_MAX_BYTES,
+  ID_MAX_CHARS,
+  INPUT_COLUMNS_MAX,
+  MULTIPART_SLACK_BYTES,
+  NAME_MAX_CHARS,
+} from "../../core/limits";
 import { OUTPUT_FORMATS } from "../../inference/output";
 import { inferenceFileTooLarge } from "../../models/infer";
 import { MODEL_STATUSES } from "../../models/status";
@@ -13,7 +21,7 @@ import { idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
 
 const TAG = ["Models"];
 
-const id = z.string().min(1).max(100);
+const id = z.string().min(1).max(ID_MAX_CHARS);
 const modelIdParam = z.object({ id: z.string().openapi({ param: { name: "id", in: "path" }, description: "Model id" }) });
 
 const trainBody = z
@@ -24,8 +32,13 @@ const trainBody = z
       .optional()
       .openapi({ description: "Train on the latest ready version of this dataset (exactly one of dataset_id, dataset_version_id)" }),
     dataset_version_id: id.optional(),
-    label_column: z.string().min(1).max(500).optional().openapi({ description: "Target column; prediction and causal models" }),
-    input_columns: z.array(z.string().min(1).max(500)).min(1).max(10_000).optional().openapi({ description: "Default: every usable column" }),
+    label_column: z.string().min(1).max(COLUMN_NAME_MAX_CHARS).optional().openapi({ description: "Target column; prediction and causal models" }),
+    input_columns: z
+      .array(z.string().min(1).max(COLUMN_NAME_MAX_CHARS))
+      .min(1)
+      .max(INPUT_COLUMNS_MAX)
+      .optional()
+      .openapi({ description: "Default: every usable column" }),
     description: z.string().max(DESCRIPTION_MAX_CHARS).optional(),
     params: z.record(z.string(), z.unknown()).optional().openapi({
       description:

@@ -9,5 +9,5 @@ export const jsonRequest = <T extends z.ZodType>(schema: T) => ({ required: true
 
 /** The header that makes a creating request safe to repeat. */
 export const idempotencyKeyHeader = z.object({
-  "idempotency-key": z.string().max(200).optional().openapi({ description: "Repeat the request safely: the first answer is returned again" }),
+  "idempotency-key": z.string().optional().openapi({ description: "Repeat the request safely: the first answer is returned again" }),
 });

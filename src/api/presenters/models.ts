@@ -2,7 +2,7 @@
 import type { z } from "@hono/zod-openapi";
 import type { ModelWithVersions } from "../../models/queries";
 import type { ModelConfig, ModelVersionRow } from "../../models/records";
-import { currentVersion, type ModelStatus, modelStatus } from "../../models/status";
+import { currentVersion, modelStatus } from "../../models/status";
 import type { ModelType } from "../../models/types";
 import type { Model, ModelVersion } from "../schemas/models";
 
@@ -21,7 +21,7 @@ export function presentModel({ model: m, versions, datasetNames }: ModelWithVers
     model_name: m.name,
     description: m.description,
     model_type: m.modelType as ModelType,
-    status: modelStatus(current) as ModelStatus,
+    status: modelStatus(current),
     current_metrics: metrics,
     current_version: current ? { version_id: current.id, version: current.version, status: current.status, metrics } : null,
     training_dataset_id: current?.datasetId ?? null,

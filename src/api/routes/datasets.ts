@@ -6,7 +6,6 @@ import { batchTargetDataset, completeUpload, prepareUpload, receiveUpload } from
 import { listModelsOfDataset } from "../../models/queries";
 import * as def from "../definitions/datasets";
 import { datasetDeps } from "../deps";
-import { HttpError } from "../errors";
 import { idempotent } from "../idempotency";
 import { presentDataset, presentDatasetDetail, presentVersion } from "../presenters/datasets";
 import { presentModel } from "../presenters/models";
@@ -15,6 +14,9 @@ import { renameFieldPaths } from "../rename-field-paths";
 import { apiRouter } from "../router";
 
 export const datasetRoutes = apiRouter();
+
+/** Where a signed upload's bytes go: this Worker's PUT route, on the address the client used. */
+const uploadUrl = (requestUrl: string, token: string) => `${new URL(requestUrl).origin}/uploads/${token}`;
 
 datasetRoutes.openapi(def.createDataset, async (c) => {
   const form = c.req.valid("form");
@@ -36,7 +38,7 @@ datasetRoutes.openapi(def.prepareUpload, async (c) => {
   // One file: the service names it files[0], this request calls it `file`.
   const r = await renameFieldPaths(
     () =>
-      prepareUpload(datasetDeps(c), c.var.principal, new URL(c.req.url).origin, {
+      prepareUpload(datasetDeps(c), c.var.principal, {
         datasetId: body.dataset_id,
         name: body.dataset_name,
         description: body.description,
@@ -47,7 +49,7 @@ datasetRoutes.openapi(def.prepareUpload, async (c) => {
   const u = r.uploads[0];
   return c.json(
     {
-      upload: { upload_url: u.upload_url, method: "PUT", headers: { "Content-Type": u.content_type }, expires_at: r.expiresAt },
+      upload: { upload_url: uploadUrl(c.req.url, u.token), method: "PUT", headers: { "Content-Type": u.content_type }, expires_at: r.expiresAt },
       dataset: { id: r.dataset.id, version_id: r.version.id, version_number: r.version.version, archived: false },
       job_id: r.job.id,
       status: r.job.status,
@@ -59,7 +61,7 @@ datasetRoutes.openapi(def.prepareUpload, async (c) => {
 datasetRoutes.openapi(def.prepareBatchUpload, async (c) => {
   const body = c.req.valid("json");
   const deps = datasetDeps(c);
-  const r = await prepareUpload(deps, c.var.principal, new URL(c.req.url).origin, {
+  const r = await prepareUpload(deps, c.var.principal, {
     datasetId: await batchTargetDataset(deps, c.var.principal, body),
     name: body.dataset_name,
     description: body.description,
@@ -72,7 +74,7 @@ datasetRoutes.openapi(def.prepareBatchUpload, async (c) => {
       dataset_version_id: r.version.id,
       job_id: r.job.id,
       expires_at: r.expiresAt,
-      uploads: r.uploads.map((u) => ({ ...u, bucket: "tabular-ml-data" })),
+      uploads: r.uploads.map(({ token, ...u }) => ({ ...u, upload_url: uploadUrl(c.req.url, token), bucket: "tabular-ml-data" })),
     },
     201,
   );
@@ -119,9 +121,11 @@ datasetRoutes.openapi(def.listModelsOfDataset, async (c) =>
 
 /** The signed-URL target; no API key (the token authorizes), and no principal. */
 datasetRoutes.openapi(def.receiveUpload, async (c) => {
-  const declared = c.req.header("Content-Length");
-  const length = Number(declared);
-  if (!declared || !Number.isInteger(length)) throw new HttpError(411, "Content-Length header required.");
-  const put = { contentType: c.req.header("Content-Type") ?? "", contentLength: length, body: c.req.raw.body };
+  const declared = Number(c.req.header("Content-Length") ?? Number.NaN);
+  const put = {
+    contentType: c.req.header("Content-Type") ?? "",
+    contentLength: Number.isInteger(declared) ? declared : undefined,
+    body: c.req.raw.body,
+  };
   return c.json(await receiveUpload(datasetDeps(c), c.req.valid("param").token, put), 200);
 });

@@ -4,12 +4,13 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { bearerToken, sameSecret } from "../../auth/secrets";
+import { NotFound } from "../../core/errors";
 import { createDb } from "../../db/client";
 import * as control from "../../training/control-service";
 import type { AppEnv } from "../context";
 import * as def from "../definitions/internal";
-import { errorResponse, HttpError, notAuthenticated } from "../errors";
-import { apiRouter } from "../router";
+import { errorResponse, notAuthenticated } from "../errors";
+import { answer405, apiRouter } from "../router";
 
 const requireInternalSecret: MiddlewareHandler<AppEnv> = async (c, next) => {
   const secret = c.env.INTERNAL_SECRET ?? "";
@@ -23,6 +24,7 @@ const deps = (c: Context<AppEnv>): control.ControlDeps => ({ db: c.var.db, bucke
 /** The control routes, for the public app (without containers) and the container's outbound handler. */
 export const internalApp = apiRouter();
 
+internalApp.use(answer405(internalApp));
 internalApp.use("/internal/*", requireInternalSecret);
 
 internalApp.openapi(def.task, async (c) => c.json(await control.taskOf(deps(c), c.req.valid("param").id, c.req.valid("query").attempt)));
@@ -65,4 +67,4 @@ internalApp.openapi(def.fail, async (c) => {
 });
 
 internalApp.onError((err, c) => errorResponse(c, err));
-internalApp.notFound((c) => errorResponse(c, new HttpError(404, "Not found")));
+internalApp.notFound((c) => errorResponse(c, new NotFound()));

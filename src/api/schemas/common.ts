@@ -52,7 +52,7 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
   405: "Method not allowed on this path; the `Allow` header lists the methods that are",
   409: "The resource's state does not allow this (the detail says why)",
   411: "The Content-Length header is required",
-  413: "Payload too large: the file exceeds the 30 MB direct-upload limit (use the signed-URL flow: POST /datasets/upload, PUT the file to upload_url, then POST /datasets/{dataset_version_id}/complete), or has more cells than one synchronous inference call reads",
+  413: "Payload too large: over the route's limit, which the detail names (uploads: 30 MB, and the signed-URL flow for larger files; inference: 30 MB or 5 million cells per call)",
   415: "Unsupported media type: the request is not multipart/form-data, or the file is not CSV (.csv, .tsv, .txt) or Parquet (.parquet)",
   422: "Request validation failed: one item per problem, in the shape {loc, msg, type, input, ctx}",
   429: "Rate limit exceeded; retry after the delay in Retry-After",
@@ -61,7 +61,7 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
 const HEADERS: Partial<Record<ErrorStatus, Record<string, { description: string; schema: { type: "string" | "integer"; example?: unknown } }>>> = {
   401: { "WWW-Authenticate": { description: "The authentication scheme to use", schema: { type: "string", example: "Bearer" } } },
   405: { Allow: { description: "Comma-separated methods allowed on this path", schema: { type: "string", example: "GET, DELETE" } } },
-  429: { "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer", example: 1 } } },
+  429: { "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer", example: 10 } } },
 };
 
 type ErrorResponse<S extends ErrorStatus> = {
