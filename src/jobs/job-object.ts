@@ -38,7 +38,7 @@ export interface JobNamespace {
 
 /** The job's object, from the namespace bound as JOB. */
 export function jobObject(ns: JobNamespace, jobId: string): JobObject {
-  // The generic stub wraps every result in RPC types that TypeScript cannot check on records
+  // The generic handle wraps every result in RPC types that TypeScript cannot check on records
   // this wide: the interface above is the contract.
   return ns.get(ns.idFromName(jobId)) as unknown as JobObject;
 }
