@@ -6,9 +6,10 @@ import { IDEMPOTENCY_ABANDONED_AFTER_MS as ABANDONED_AFTER_MS, IDEMPOTENCY_KEEP_
 import type { Db } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
 
-export interface StoredResponse {
+/** An answer as remembered for its key; `body` is typed by the route that made it. */
+export interface StoredResponse<T> {
   status: ContentfulStatusCode;
-  body: unknown;
+  body: T;
 }
 
 /**
@@ -17,13 +18,13 @@ export interface StoredResponse {
  * requests with the same key cannot both do it; a failed attempt releases the key, and a
  * reservation whose request died without releasing it is taken over after a few minutes.
  */
-export async function idempotent(
+export async function idempotent<T>(
   db: Db,
   principal: Principal,
   route: string,
   key: string | undefined,
-  fn: () => Promise<StoredResponse>,
-): Promise<StoredResponse> {
+  fn: () => Promise<StoredResponse<T>>,
+): Promise<StoredResponse<T>> {
   if (!key) return fn();
   const where = and(eq(idempotencyKeys.orgId, principal.orgId), eq(idempotencyKeys.route, route), eq(idempotencyKeys.key, key));
   const now = Date.now();
@@ -35,7 +36,7 @@ export async function idempotent(
     .returning();
   if (reserved.length === 0) {
     const [row] = await db.select().from(idempotencyKeys).where(where).limit(1);
-    if (row && row.statusCode !== 0) return { status: row.statusCode as ContentfulStatusCode, body: JSON.parse(row.responseJson) };
+    if (row && row.statusCode !== 0) return { status: row.statusCode as ContentfulStatusCode, body: JSON.parse(row.responseJson) as T };
     if (!row || !(await takeOverAbandoned(db, where, row.createdAt, now))) {
       throw new Conflict("A request with this Idempotency-Key is still in progress.");
     }

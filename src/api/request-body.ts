@@ -36,8 +36,9 @@ export function multipartOnly(hint: string): MiddlewareHandler<AppEnv> {
 export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   const text = await c.req.text();
   if (text.trim() === "") throw invalidRequest(["body"], "Field required", null, "missing");
+  let parsed: unknown;
   try {
-    JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch (e) {
     throw invalidRequest(["body", 0], `JSON decode error: ${(e as Error).message}`, text.slice(0, 200), "json_invalid");
   }
@@ -46,5 +47,7 @@ export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
     headers.set("Content-Type", "application/json");
     c.req.raw = new Request(c.req.raw, { headers, body: text });
   }
+  // The validator reads c.req.json(), which answers from this cache: the body is parsed once.
+  c.req.bodyCache.json = Promise.resolve(parsed);
   await next();
 };

@@ -30,7 +30,7 @@ datasetRoutes.openapi(def.createDataset, async (c) => {
       description: form.description,
     }),
   }));
-  return c.json(res.body as never, 201);
+  return c.json(res.body, 201);
 });
 
 datasetRoutes.openapi(def.prepareUpload, async (c) => {

@@ -3,6 +3,7 @@ import { deleteModel } from "../../models/delete";
 import { inferSync } from "../../models/infer";
 import { getModel, listModels, listModelVersions } from "../../models/queries";
 import { startRetraining, startTraining } from "../../models/train";
+import type { ModelType } from "../../models/types";
 import * as def from "../definitions/models";
 import { jobDeps } from "../deps";
 import { idempotent } from "../idempotency";
@@ -18,7 +19,7 @@ modelRoutes.openapi(def.train, async (c) => {
     status: 201,
     body: await startTraining(jobDeps(c), c.var.principal, body),
   }));
-  return c.json(res.body as never, 201);
+  return c.json(res.body, 201);
 });
 
 modelRoutes.openapi(def.retrain, async (c) => {
@@ -28,7 +29,7 @@ modelRoutes.openapi(def.retrain, async (c) => {
     status: 201,
     body: await startRetraining(jobDeps(c), c.var.principal, id, body),
   }));
-  return c.json(res.body as never, 201);
+  return c.json(res.body, 201);
 });
 
 modelRoutes.openapi(def.listModels, async (c) =>
@@ -71,10 +72,10 @@ modelRoutes.openapi(def.infer, async (c) => {
     latency_ms: r.latencyMs,
     model_id: r.model.id,
     model_name: r.model.name,
-    model_type: r.model.modelType,
+    model_type: r.model.modelType as ModelType,
     model_version_id: r.version.id,
   };
-  if (!r.encoded) return c.json({ ...meta, data: r.table } as never, 200);
+  if (!r.encoded) return c.json({ ...meta, data: r.table }, 200);
   return c.body(r.encoded.body, 200, {
     "Content-Type": r.encoded.contentType,
     "X-Job-Id": meta.job_id,
