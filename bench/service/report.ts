@@ -30,7 +30,7 @@ const kb = (b: number | undefined) =>
 function split(t: TrainRun): string {
   const s = t.seconds;
   if (!s) return "—";
-  return `${f(s.load)} / ${f(s.ssl)} / ${f(s.finetune)} / ${f(s.export)} (total ${f(s.total)})`;
+  return `${f(s.load)} / ${f(s.ssl)} / ${f(s.fit ?? s.finetune)} / ${f(s.export)} (total ${f(s.total)})`;
 }
 
 export function report(r: Results, plan: Plan): string {

@@ -71,7 +71,11 @@ export async function setModelVersionStatus(db: Db, versionId: string, status: s
 }
 
 /** What a finished training produced (or, with nulls, the undoing of it when its success was refused). */
-export async function recordTrained(db: Db, versionId: string, t: { metricsJson: string | null; artifactKey: string | null }): Promise<void> {
+export async function recordTrained(
+  db: Db,
+  versionId: string,
+  t: { metricsJson: string | null; summaryJson: string | null; artifactKey: string | null },
+): Promise<void> {
   await db
     .update(modelVersions)
     .set({ ...t, updatedAt: nowIso() })

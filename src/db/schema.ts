@@ -143,6 +143,8 @@ export const modelVersions = sqliteTable(
     datasetVersionId: text("dataset_version_id").notNull(),
     configJson: text("config_json").notNull().default("{}"),
     metricsJson: text("metrics_json"),
+    /** What a trained version shows about itself beyond metrics (loadings, clusters, threshold...). */
+    summaryJson: text("summary_json"),
     artifactKey: text("artifact_key"),
     errorMessage: text("error_message"),
     ...timestamps,

@@ -14,11 +14,14 @@
  *   value is a safe integer; a column mixing strings with other values is written as strings.
  *   A column without any value (zero rows, all missing) has no type to infer: `columnTypes` names
  *   it, else it is written as UTF8. All columns are optional (nullable).
+ * - list cells (an embedding, a row's neighbour ids and distances) stay arrays in json; csv and
+ *   parquet write them as their JSON text (one field, one UTF8 value), which every reader can
+ *   parse back without a nested-type schema.
  */
 import { parquetWriteBuffer } from "hyparquet-writer";
 import Papa from "papaparse";
 
-export type Cell = string | number | boolean | null;
+export type Cell = string | number | boolean | null | (string | number | null)[];
 export type ResultTable = Record<string, Cell[]>;
 export const OUTPUT_FORMATS = ["json", "csv", "parquet"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -64,7 +67,13 @@ export function encodeTable(table: ResultTable, format: OutputFormat, options: E
 function clean(v: Cell | undefined): Cell {
   if (v === undefined) return null;
   if (typeof v === "number" && !Number.isFinite(v)) return null;
+  if (Array.isArray(v)) return v.map((x) => (typeof x === "number" && !Number.isFinite(x) ? null : x));
   return v;
+}
+
+/** A cell as csv/parquet hold it: lists as their JSON text. */
+function flat(v: Cell): string | number | boolean | null {
+  return Array.isArray(v) ? JSON.stringify(v) : v;
 }
 
 function toCsv(table: ResultTable, names: string[], rowCount: number): string {
@@ -72,7 +81,7 @@ function toCsv(table: ResultTable, names: string[], rowCount: number): string {
   const data: Cell[][] = new Array(rowCount);
   for (let r = 0; r < rowCount; r++) {
     const row: Cell[] = new Array(columns.length);
-    for (let c = 0; c < columns.length; c++) row[c] = clean(columns[c][r]);
+    for (let c = 0; c < columns.length; c++) row[c] = flat(clean(columns[c][r]));
     data[r] = row;
   }
   const csv = Papa.unparse({ fields: names, data }, { newline: "\r\n", header: true, quotes: (value: unknown) => value === "" });
@@ -85,14 +94,14 @@ type ColumnSource = Parameters<typeof parquetWriteBuffer>[0]["columnData"][numbe
 function toParquet(table: ResultTable, names: string[], options: EncodeOptions): Uint8Array<ArrayBuffer> {
   const integerColumns = new Set(options.integerColumns ?? ["id"]);
   const columnData: ColumnSource[] = names.map((name) => {
-    const values = table[name].map(clean);
+    const values = table[name].map((v) => flat(clean(v)));
     const type = options.columnTypes?.[name] ?? inferType(values, integerColumns.has(name));
     return { name, ...parquetColumn(name, values, type), nullable: true };
   });
   return new Uint8Array(parquetWriteBuffer({ columnData }));
 }
 
-function inferType(values: Cell[], integerColumn: boolean): ParquetColumnType {
+function inferType(values: (string | number | boolean | null)[], integerColumn: boolean): ParquetColumnType {
   let strings = 0;
   let numbers = 0;
   let booleans = 0;
@@ -112,7 +121,7 @@ function inferType(values: Cell[], integerColumn: boolean): ParquetColumnType {
   return "string";
 }
 
-function parquetColumn(name: string, values: Cell[], type: ParquetColumnType): Pick<ColumnSource, "data" | "type"> {
+function parquetColumn(name: string, values: (string | number | boolean | null)[], type: ParquetColumnType): Pick<ColumnSource, "data" | "type"> {
   switch (type) {
     case "string":
       return { type: "STRING", data: values.map((v) => (v === null ? null : String(v))) };
@@ -128,6 +137,6 @@ function parquetColumn(name: string, values: Cell[], type: ParquetColumnType): P
   }
 }
 
-function badValue(name: string, v: Cell, type: ParquetColumnType): never {
+function badValue(name: string, v: string | number | boolean, type: ParquetColumnType): never {
   throw new TypeError(`column ${name}: ${JSON.stringify(v)} is not a ${type} value`);
 }

@@ -16,16 +16,16 @@ export async function findModelVersion(db: Db, principal: Principal, modelId: st
   return v;
 }
 
-/** The stored bytes of a ready version's artifact: the ONNX graph or its featurizer (JSON). */
-export async function readArtifact(bucket: R2Bucket, v: ModelVersionRow, part: "onnx" | "featurizer") {
+/** The stored bytes of a ready version's artifact: the ONNX graph, its featurizer (JSON), a search index. */
+export async function readArtifact(bucket: R2Bucket, v: ModelVersionRow, part: keyof typeof ARTIFACT_FILES) {
   if (v.status !== "ready" || !v.artifactKey) throw new Conflict(`Model version ${v.version} is ${v.status}; only ready versions have artifacts.`);
-  const file = part === "onnx" ? ARTIFACT_FILES.onnx : ARTIFACT_FILES.featurizer;
+  const file = ARTIFACT_FILES[part];
   const obj = await bucket.get(v.artifactKey + file);
-  if (!obj) throw new NotFound();
+  if (!obj) throw new NotFound(part === "index" ? "This model version has no index (only search models have one)." : undefined);
   return {
     body: obj.body,
     size: obj.size,
     filename: `model-v${v.version}-${file}`,
-    contentType: part === "onnx" ? "application/octet-stream" : "application/json",
+    contentType: part === "featurizer" ? "application/json" : "application/octet-stream",
   };
 }

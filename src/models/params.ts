@@ -1,9 +1,18 @@
 import { z } from "zod";
+import type { ModelType } from "./types";
 
 /**
- * Parameters of a prediction model. Unknown keys are refused (a typo must not be silently
- * ignored); every key is optional and the engine's defaults apply.
+ * Parameters of each model type. Unknown keys are refused (a typo must not be silently ignored);
+ * every key is optional and the engine's defaults apply. Ranges are what a request can be judged
+ * on; what only the data shows (n_clusters above the distinct rows...) fails the training job.
  */
+const seed = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31 - 1)
+  .optional();
+
 export const predictionParams = z
   .object({
     task: z.enum(["classification", "regression"]).optional(),
@@ -16,13 +25,59 @@ export const predictionParams = z
     l2: z.number().min(0).optional(),
     subsample: z.number().gt(0).lte(1).optional(),
     feature_fraction: z.number().gt(0).lte(1).optional(),
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .optional(),
+    seed,
     validation_fraction: z.number().min(0).lt(1).optional(),
   })
   .strict();
 export type PredictionParamsInput = z.infer<typeof predictionParams>;
+
+export const anomalyParams = z
+  .object({
+    n_estimators: z.number().int().min(1).max(2000).optional(),
+    max_samples: z.number().int().min(2).max(100_000).optional(),
+    contamination: z.number().gt(0).lte(0.5).optional(),
+    method: z.enum(["isolation_forest", "blended"]).optional(),
+    seed,
+  })
+  .strict();
+
+export const embeddingParams = z
+  .object({
+    dimensions: z.number().int().min(2).max(256).optional(),
+    seed,
+  })
+  .strict();
+
+export const clusteringParams = z
+  .object({
+    n_clusters: z.number().int().min(2).max(1000).optional(),
+    space: z.enum(["features", "embedding"]).optional(),
+    seed,
+  })
+  .strict();
+
+export const factorsParams = z
+  .object({
+    n_components: z.number().int().min(1).max(1000).optional(),
+    rotation: z.enum(["none", "varimax"]).optional(),
+    seed,
+  })
+  .strict();
+
+export const searchParams = z
+  .object({
+    k: z.number().int().min(1).max(100).optional(),
+    space: z.enum(["embedding", "features"]).optional(),
+    index: z.enum(["auto", "exact", "ivf"]).optional(),
+    seed,
+  })
+  .strict();
+
+export const PARAMS_BY_TYPE: Partial<Record<ModelType, z.ZodType<Record<string, unknown>>>> = {
+  prediction: predictionParams,
+  anomaly: anomalyParams,
+  embedding: embeddingParams,
+  clustering: clusteringParams,
+  factors: factorsParams,
+  search: searchParams,
+};

@@ -97,6 +97,7 @@ export async function addVersion(
     datasetVersionId: v.datasetVersionId,
     configJson: JSON.stringify(v.config),
     metricsJson: null,
+    summaryJson: null,
     artifactKey: null,
     errorMessage: null,
     createdAt: now,

@@ -11,9 +11,10 @@ import { datasets, models } from "../db/schema";
 import { createJob, type JobDeps } from "../jobs/service";
 import type { ColumnProfile } from "../ml/profile";
 import { checkPredictionColumns } from "./label-check";
-import { predictionParams } from "./params";
+import { PARAMS_BY_TYPE } from "./params";
 import { addVersion, configOf, createModel, findModel, type ModelConfig, type ModelRow } from "./records";
 import { type ModelType, TRAINABLE_MODEL_TYPES } from "./types";
+import { checkUnsupervisedColumns } from "./unsupervised-check";
 
 /** Exactly one of the two names the data to train on. */
 export interface TrainingData {
@@ -50,10 +51,11 @@ export async function startTraining(deps: JobDeps, principal: Principal, body: T
     );
   }
   const version = await resolveTrainingData(deps.db, principal, body);
-  const params = parseParams(body.params ?? {});
+  const params = parseParams(body.model_type, body.params ?? {});
   const config: ModelConfig = {
     model_type: body.model_type,
-    label_column: body.label_column ?? null,
+    // Only prediction (and causal) models have a label; the others ignore one given.
+    label_column: body.model_type === "prediction" ? (body.label_column ?? null) : null,
     input_columns: body.input_columns ?? null,
     params,
   };
@@ -109,8 +111,10 @@ async function resolveTrainingData(db: Db, principal: Principal, body: TrainingD
 }
 
 /** The params of the model type, validated; their issues are named under `params`. */
-function parseParams(raw: Record<string, unknown>): Record<string, unknown> {
-  const r = predictionParams.safeParse(raw);
+function parseParams(type: ModelType, raw: Record<string, unknown>): Record<string, unknown> {
+  const schema = PARAMS_BY_TYPE[type];
+  if (!schema) throw InvalidInput.field(["model_type"], `Model type "${type}" has no parameters defined`, type, "enum");
+  const r = schema.safeParse(raw);
   if (!r.success) throw new InvalidInput(fieldIssuesFromZod(r.error, raw, ["params"]));
   return r.data;
 }
@@ -123,6 +127,8 @@ function checkColumns(version: VersionRow, config: ModelConfig): void {
       input_columns: config.input_columns ?? undefined,
       task: (config.params as { task?: "classification" | "regression" }).task,
     });
+  } else {
+    checkUnsupervisedColumns(profile, version.rowCount ?? 0, { input_columns: config.input_columns ?? undefined, params: config.params });
   }
 }
 

@@ -17,10 +17,14 @@ export async function completeTraining(
   output: JsonObject,
   succeed: (output: JsonObject, rows: number) => Promise<boolean>,
 ): Promise<boolean> {
-  await recordTrained(deps.db, job.modelVersionId!, { metricsJson: JSON.stringify(output.metrics ?? {}), artifactKey: target.artifactPrefix });
+  await recordTrained(deps.db, job.modelVersionId!, {
+    metricsJson: JSON.stringify(output.metrics ?? {}),
+    summaryJson: output.summary ? JSON.stringify(output.summary) : null,
+    artifactKey: target.artifactPrefix,
+  });
   const ok = await succeed(output, Number(output.rows ?? 0));
   if (!ok) {
-    await recordTrained(deps.db, job.modelVersionId!, { metricsJson: null, artifactKey: null });
+    await recordTrained(deps.db, job.modelVersionId!, { metricsJson: null, summaryJson: null, artifactKey: null });
     await deletePrefix(deps.bucket, target.artifactPrefix);
   }
   return ok;

@@ -7,6 +7,7 @@
 
 import type { MetricPoint, ProgressReport } from "../jobs/types";
 import type { Frame } from "../ml/frame";
+import type { ArtifactFile } from "../storage/keys";
 
 export interface TrainingReport extends ProgressReport {
   /** Metric points since the last report, oldest first. */
@@ -19,7 +20,7 @@ export interface TrainingIO {
   /** The dataset version's cached representation (JSON text), or null when none is stored yet. */
   loadRepresentation(): Promise<string | null>;
   saveRepresentation(json: string): Promise<void>;
-  saveArtifact(file: "model.onnx" | "featurizer.json", bytes: Uint8Array): Promise<void>;
+  saveArtifact(file: ArtifactFile, bytes: Uint8Array): Promise<void>;
   /** Progress and heartbeat; throws JobCanceledError when the job was canceled or restarted. */
   report(r: TrainingReport): Promise<void>;
 }

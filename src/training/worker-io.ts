@@ -3,7 +3,11 @@ import type { JobControl } from "../jobs/work";
 import type { TrainingIO } from "./io";
 import type { TrainingTarget } from "./target";
 
-const CONTENT_TYPES = { "model.onnx": "application/octet-stream", "featurizer.json": "application/json" } as const;
+const CONTENT_TYPES = {
+  "model.onnx": "application/octet-stream",
+  "featurizer.json": "application/json",
+  "index.bin": "application/octet-stream",
+} as const;
 
 /** Training inside the Worker: R2 directly, progress straight to the job's Durable Object. */
 export function workerTrainingIO(bucket: R2Bucket, target: TrainingTarget, control: JobControl): TrainingIO {

@@ -135,16 +135,16 @@ export const getArtifact = createRoute({
   method: "get",
   path: "/models/{id}/versions/{version}/artifact",
   tags: TAG,
-  summary: "Download a ready version's ONNX graph, or its featurizer",
+  summary: "Download a ready version's ONNX graph, its featurizer, or a search model's index",
   request: {
     params: modelIdParam.extend({
       version: z.string().openapi({ param: { name: "version", in: "path" }, description: "Version number or version id" }),
     }),
     query: z.object({
-      part: z
-        .enum(["onnx", "featurizer"])
-        .default("onnx")
-        .openapi({ description: "onnx (the model; the featurizer is in its metadata) or featurizer (JSON)" }),
+      part: z.enum(["onnx", "featurizer", "index"]).default("onnx").openapi({
+        description:
+          "onnx (the model; the featurizer is in its metadata), featurizer (JSON), or index (search models: the nearest-neighbour index over the training rows, binary; 404 for other types)",
+      }),
     }),
   },
   responses: {

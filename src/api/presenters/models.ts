@@ -12,6 +12,10 @@ function versionMetrics(v: ModelVersionRow | undefined): Metrics {
   return v?.metricsJson ? (JSON.parse(v.metricsJson) as Metrics) : {};
 }
 
+function versionSummary(v: ModelVersionRow): Record<string, unknown> | null {
+  return v.summaryJson ? (JSON.parse(v.summaryJson) as Record<string, unknown>) : null;
+}
+
 /** The model detail of the interface (list items have the same shape). */
 export function presentModel({ model: m, versions, datasetNames }: ModelWithVersions): z.input<typeof Model> {
   const current = currentVersion(versions);
@@ -23,7 +27,9 @@ export function presentModel({ model: m, versions, datasetNames }: ModelWithVers
     model_type: m.modelType as ModelType,
     status: modelStatus(current),
     current_metrics: metrics,
-    current_version: current ? { version_id: current.id, version: current.version, status: current.status, metrics } : null,
+    current_version: current
+      ? { version_id: current.id, version: current.version, status: current.status, metrics, summary: versionSummary(current) }
+      : null,
     training_dataset_id: current?.datasetId ?? null,
     training_dataset_name: current ? (datasetNames.get(current.datasetId) ?? null) : null,
     ...(m.modelType === "prediction" && m.labelColumn !== null ? { label_column: m.labelColumn } : {}),
@@ -44,6 +50,7 @@ export function presentModelVersion(v: ModelVersionRow): z.input<typeof ModelVer
     dataset_id: v.datasetId,
     dataset_version_id: v.datasetVersionId,
     metrics: versionMetrics(v),
+    summary: versionSummary(v),
     input_columns: config.input_columns ?? null,
     params: config.params ?? {},
     error_message: v.errorMessage,

@@ -14,7 +14,13 @@ const VERSION_STATUS = "Model version status: `queued`, `processing`, `ready`, `
 /** Validation metrics of one version: metric name → value (null when undefined for the data). */
 const ModelMetrics = z.record(z.string(), z.number().nullable()).openapi("ModelMetrics", {
   description:
-    "Validation metrics, empty until training succeeded. Prediction classification: `accuracy` (0 to 1), `log_loss`, `roc_auc`, `f1`; prediction regression: `r2`, `rmse`, `mae`. A value is null when the metric is undefined for the data",
+    "Validation metrics, empty until training succeeded. Prediction classification: `accuracy` (0 to 1), `log_loss`, `roc_auc`, `f1`; prediction regression: `r2`, `rmse`, `mae`; clustering: `n_clusters`, `silhouette_score` (-1 to 1). Other types have no metrics (`{}`). A value is null when the metric is undefined for the data",
+});
+
+/** What a trained version shows about itself beyond metrics. */
+const ModelSummary = z.record(z.string(), z.unknown()).nullable().openapi("ModelSummary", {
+  description:
+    "What the trained version shows about itself, by type (null for prediction models and until training succeeded): anomaly `threshold`, its rule and the score distribution; embedding `dimensions` and whether the shared encoder is used; clustering per-cluster `size`, `description` and centroid, how k was chosen; factors explained variance per factor, loadings and the top features of each factor with their signs; search the index kind, rows, dimensions and measured recall",
 });
 
 /** The model's current version, as summarised in the model. */
@@ -24,6 +30,7 @@ const ModelCurrentVersion = z
     version: z.number().int(),
     status: z.string().openapi({ description: VERSION_STATUS }),
     metrics: ModelMetrics,
+    summary: ModelSummary,
   })
   .openapi("ModelCurrentVersion");
 
@@ -60,7 +67,7 @@ export const Model = z
       model_type: "prediction",
       status: "ready",
       current_metrics: churnMetrics,
-      current_version: { version_id: MODEL_VERSION_ID, version: 1, status: "ready", metrics: churnMetrics },
+      current_version: { version_id: MODEL_VERSION_ID, version: 1, status: "ready", metrics: churnMetrics, summary: null },
       training_dataset_id: DATASET_ID,
       training_dataset_name: "customer_churn",
       label_column: "churned",
@@ -81,6 +88,7 @@ export const ModelVersion = z
     dataset_id: uuid.openapi({ description: "Dataset the version is trained on" }),
     dataset_version_id: uuid,
     metrics: ModelMetrics,
+    summary: ModelSummary,
     input_columns: z.array(z.string()).nullable().openapi({ description: "Feature columns; null: every column but the label" }),
     params: z.record(z.string(), z.unknown()).openapi({ description: "Training parameters as given (engine defaults apply to the others)" }),
     error_message: z.string().nullable().openapi({ description: "Why training failed" }),
@@ -110,8 +118,8 @@ export const TrainingStarted = z
     },
   });
 
-/** One output cell of inference. */
-const Cell = z.union([z.string(), z.number(), z.boolean()]).nullable();
+/** One output cell of inference: a value, or a list (an embedding, a row's neighbours). */
+const Cell = z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]).nullable())]).nullable();
 
 /** POST /models/{model_id}/infer with `output_type=json`. */
 export const SyncInferenceResult = z
@@ -125,7 +133,7 @@ export const SyncInferenceResult = z
     model_version_id: uuid.openapi({ description: "The version that predicted (the requested one, else the latest ready one)" }),
     data: z.record(z.string(), z.array(Cell)).openapi({
       description:
-        "Column name → one value per input row, in column order; missing values are null. Prediction models: `id` (the input's `id` column, else its first column), `prediction` (class name for classification, number for regression), `prediction_prob` (probability of the predicted class; null for regression) and, for classification, one `prob_<class>` column per class",
+        "Column name → one value per input row, in column order; missing values are null. Every model type starts with `id` (the input's `id` column, else its first column). Prediction: `prediction` (class name for classification, number for regression), `prediction_prob` (probability of the predicted class; null for regression) and, for classification, one `prob_<class>` column per class. Anomaly: `anomaly_score` (0 to 1, higher is more anomalous), `is_anomaly`. Embedding: `embedding` (a list of numbers per row). Clustering: `cluster` (0-based), `cluster_description`. Factors: `factor_1` … `factor_k`. Search: `neighbor_ids` (ids of the training rows, nearest first), `distances`. In csv and parquet output a list is written as its JSON text",
     }),
   })
   .openapi("SyncInferenceResult", {

@@ -6,7 +6,7 @@
 import { ProtoWriter } from "./protobuf";
 
 /** TensorProto.DataType values used here. */
-export const DataType = { FLOAT: 1, UINT8: 2, INT64: 7, DOUBLE: 11 } as const;
+export const DataType = { FLOAT: 1, UINT8: 2, INT64: 7, BOOL: 9, DOUBLE: 11 } as const;
 export type DataTypeCode = (typeof DataType)[keyof typeof DataType];
 
 /** AttributeProto.AttributeType values used here. */
@@ -130,4 +130,25 @@ export function encodeModel(m: Model): Uint8Array {
   for (const o of m.opsets) w.message(8, (x) => x.string(1, o.domain).int(2, o.version));
   for (const [key, value] of Object.entries(m.metadata)) w.message(14, (x) => x.string(1, key).string(2, value));
   return w.finish();
+}
+
+export function int64Tensor(values: ArrayLike<number>, dims: number[] = [values.length], name?: string): Tensor {
+  const raw = new Uint8Array(values.length * 8);
+  const view = new DataView(raw.buffer);
+  for (let i = 0; i < values.length; i++) view.setBigInt64(i * 8, BigInt(values[i]), true);
+  return { name, dataType: DataType.INT64, dims, raw };
+}
+
+/**
+ * `model` with more metadata_props entries: protobuf repeated fields may come in any order and
+ * concatenate, so the entries are appended to the encoded ModelProto as they are.
+ */
+export function appendMetadata(model: Uint8Array, metadata: Record<string, string>): Uint8Array {
+  const w = new ProtoWriter();
+  for (const [key, value] of Object.entries(metadata)) w.message(14, (x) => x.string(1, key).string(2, value));
+  const extra = w.finish();
+  const out = new Uint8Array(model.length + extra.length);
+  out.set(model);
+  out.set(extra, model.length);
+  return out;
 }

@@ -94,6 +94,8 @@ export interface SslEncoder {
 
 export interface TrainEncoderOptions {
   seed?: number;
+  /** Embedding width (default SSL_EMBEDDING, the shared representation's). */
+  embedding?: number;
 }
 
 /** Multiply-adds per training sample (forward + backward), for the cost bound. */
@@ -132,7 +134,7 @@ export function* trainEncoderSteps(spec: FeaturizerSpec, m: FeatureMatrix, opts:
   const seed = opts.seed ?? 0;
   const features = describeFeatures(spec, m.data, m.numRows);
   const L = compileLayout(features);
-  const shape: NetShape = { D: L.D, F: L.F, H: SSL_HIDDEN, E: SSL_EMBEDDING };
+  const shape: NetShape = { D: L.D, F: L.F, H: SSL_HIDDEN, E: opts.embedding ?? SSL_EMBEDDING };
   const net = new Net(shape);
   net.init(new Rng(seed));
   const { train, val } = holdOut(m.numRows, plan.valRows, seed);
@@ -188,7 +190,7 @@ export function* trainEncoderSteps(spec: FeaturizerSpec, m: FeatureMatrix, opts:
     features,
     outputWidth: L.D,
     hidden: SSL_HIDDEN,
-    embedding: SSL_EMBEDDING,
+    embedding: shape.E,
     weights: float32ToBase64(net.params),
     training: {
       seed,
@@ -230,8 +232,13 @@ function forwardInChunks(
 
 /** Embeddings of the rows of a featurized matrix [numRows x encoder.numFeatures]: row-major [numRows x embedding]. */
 export function encodeRows(encoder: SslEncoder, data: Float32Array, numRows: number): Float32Array {
+  return Float32Array.from(encodeRows64(encoder, data, numRows));
+}
+
+/** The same embeddings at the precision the network computes them (what the ONNX graph reproduces). */
+export function encodeRows64(encoder: SslEncoder, data: Float32Array, numRows: number): Float64Array {
   const E = encoder.embedding;
-  const out = new Float32Array(numRows * E);
+  const out = new Float64Array(numRows * E);
   forwardInChunks(encoder, data, numRows, false, (w, _L, start, R) => out.set(w.batch.z.subarray(0, R * E), start * E));
   return out;
 }

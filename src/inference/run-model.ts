@@ -1,0 +1,76 @@
+/**
+ * One stored model version applied to a table, inside the Worker: its featurizer file (parsed
+ * once per isolate), its ONNX session (./session-cache), and for search models its index
+ * (./search-index); the graph's outputs shaped into the interface's columns.
+ */
+import { Conflict } from "../core/errors";
+import { MAX_CACHED_ARTIFACTS } from "../core/limits";
+import { applyFeaturizer } from "../ml/featurize";
+import { cellValue, type Frame } from "../ml/frame";
+import { ARTIFACT_FILES } from "../storage/keys";
+import { type ModelArtifact, parseModelArtifact } from "./artifact";
+import type { Cell, ParquetColumnType, ResultTable } from "./output";
+import { predictionColumnTypes, predictionTable } from "./prediction-table";
+import { runGraph } from "./run-graph";
+import { runGbdtOnnx } from "./run-onnx";
+import { searchNeighbours } from "./search-index";
+import { withSession } from "./session-cache";
+import { unsupervisedColumnTypes, unsupervisedTable } from "./unsupervised-table";
+
+/** What inference needs of a ready model version. */
+export interface StoredVersion {
+  id: string;
+  version: number;
+  artifactKey: string | null;
+}
+
+const missing = (v: StoredVersion) => new Conflict(`The artifacts of model version ${v.version} are missing; retrain the model.`);
+
+/** Featurizer files are small and immutable per version: parsed once per isolate. */
+const artifacts = new Map<string, Promise<ModelArtifact>>();
+
+export function loadArtifact(bucket: R2Bucket, v: StoredVersion): Promise<ModelArtifact> {
+  let p = artifacts.get(v.id);
+  if (!p) {
+    p = (async () => {
+      const obj = await bucket.get(v.artifactKey + ARTIFACT_FILES.featurizer);
+      if (!obj) throw missing(v);
+      return parseModelArtifact(await obj.text());
+    })();
+    p.catch(() => artifacts.delete(v.id));
+    if (artifacts.size >= MAX_CACHED_ARTIFACTS) artifacts.delete(artifacts.keys().next().value!);
+    artifacts.set(v.id, p);
+  }
+  return p;
+}
+
+/** The model's answer for `frame`: the table and the Parquet type of each column. */
+export async function runModel(
+  bucket: R2Bucket,
+  v: StoredVersion,
+  a: ModelArtifact,
+  frame: Frame,
+): Promise<{ table: ResultTable; columnTypes: Record<string, ParquetColumnType> }> {
+  const m = applyFeaturizer(a.featurizer, frame);
+  const loadOnnx = async () => {
+    const obj = await bucket.get(v.artifactKey + ARTIFACT_FILES.onnx);
+    if (!obj) throw missing(v);
+    return new Uint8Array(await obj.arrayBuffer());
+  };
+  const ids = rowIds(frame);
+  if (a.model_type === "prediction") {
+    const out = await withSession(v.id, loadOnnx, (s) => runGbdtOnnx(s, m.data, m.numRows, m.numFeatures));
+    const table = predictionTable(a, out, ids);
+    return { table, columnTypes: predictionColumnTypes(a, table) };
+  }
+  const outs = await withSession(v.id, loadOnnx, (s) => runGraph(s, m.data, m.numRows, m.numFeatures));
+  const neighbours = a.model_type === "search" ? await searchNeighbours(bucket, v, a, outs.vectors, m.numRows, missing) : null;
+  const table = unsupervisedTable(a, outs, ids, neighbours);
+  return { table, columnTypes: unsupervisedColumnTypes(table) };
+}
+
+/** Each input row's id: its `id` column, else its first column. */
+function rowIds(frame: Frame): Cell[] {
+  const idCol = frame.columns.find((c) => c.name === "id") ?? frame.columns[0];
+  return Array.from({ length: frame.rowCount }, (_, i) => (idCol ? cellValue(idCol, i) : i));
+}
