@@ -94,3 +94,5 @@ export const MAX_CACHED_SESSIONS = 32;
 export const MAX_CACHED_SESSION_BYTES = 48 * MB;
 /** Parsed featurizers kept per isolate. */
 export const MAX_CACHED_ARTIFACTS = 64;
+/** Search indexes kept parsed per isolate (by file size; the newest is always kept). */
+export const MAX_CACHED_INDEX_BYTES = 48 * MB;

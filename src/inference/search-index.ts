@@ -1,17 +1,65 @@
-/** Placeholder until the search engine lands (replaced in this change). */
+/**
+ * A search model's neighbours: its index (`index.bin` in R2) is fetched and parsed once per
+ * isolate, kept while the isolate's indexes stay within MAX_CACHED_INDEX_BYTES (least recently
+ * used dropped first), and searched with the graph's query vectors.
+ */
 import type { Conflict } from "../core/errors";
+import { MAX_CACHED_INDEX_BYTES } from "../core/limits";
+import { parseSearchIndex, type SearchIndex, searchIndex } from "../ml/unsupervised/search";
+import { ARTIFACT_FILES } from "../storage/keys";
 import type { UnsupervisedArtifact } from "./artifact";
 import type { GraphOutput } from "./run-graph";
 import type { StoredVersion } from "./run-model";
 import type { Neighbours } from "./unsupervised-table";
 
+interface Entry {
+  index: Promise<SearchIndex>;
+  bytes: number;
+}
+
+const indexes = new Map<string, Entry>(); // insertion order = least recently used first
+
+function loadIndex(bucket: R2Bucket, v: StoredVersion, missing: (v: StoredVersion) => Conflict): Promise<SearchIndex> {
+  const hit = indexes.get(v.id);
+  if (hit) {
+    indexes.delete(v.id);
+    indexes.set(v.id, hit);
+    return hit.index;
+  }
+  const entry: Entry = { index: null as unknown as Promise<SearchIndex>, bytes: 0 };
+  entry.index = (async () => {
+    const obj = await bucket.get(v.artifactKey + ARTIFACT_FILES.index);
+    if (!obj) throw missing(v);
+    const bytes = new Uint8Array(await obj.arrayBuffer());
+    entry.bytes = bytes.byteLength;
+    evictBeyond(MAX_CACHED_INDEX_BYTES, v.id);
+    return parseSearchIndex(bytes);
+  })();
+  entry.index.catch(() => indexes.get(v.id) === entry && indexes.delete(v.id));
+  indexes.set(v.id, entry);
+  return entry.index;
+}
+
+function evictBeyond(maxBytes: number, keep: string): void {
+  let total = 0;
+  for (const e of indexes.values()) total += e.bytes;
+  for (const [id, e] of [...indexes]) {
+    if (total <= maxBytes) break;
+    if (id === keep) continue;
+    total -= e.bytes;
+    indexes.delete(id);
+  }
+}
+
 export async function searchNeighbours(
-  _bucket: R2Bucket,
-  _v: StoredVersion,
-  _a: UnsupervisedArtifact,
-  _vectors: GraphOutput | undefined,
-  _numRows: number,
-  _missing: (v: StoredVersion) => Conflict,
+  bucket: R2Bucket,
+  v: StoredVersion,
+  a: UnsupervisedArtifact,
+  vectors: GraphOutput | undefined,
+  numRows: number,
+  missing: (v: StoredVersion) => Conflict,
 ): Promise<Neighbours> {
-  throw new Error("search is not wired yet");
+  if (numRows === 0 || !vectors) return { ids: [], distances: [] };
+  const index = await loadIndex(bucket, v, missing);
+  return searchIndex(index, vectors.data, numRows, Number(a.head.k));
 }

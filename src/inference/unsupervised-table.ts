@@ -42,10 +42,11 @@ export function unsupervisedTable(
       table.embedding = rowsOf(outs.embedding, n);
       return table;
     case "clustering": {
-      const descriptions = (a.head.descriptions ?? []) as string[];
+      const described = (a.head.clusters ?? []) as { id: number; description: string }[];
+      const descriptions = new Map(described.map((c) => [c.id, c.description]));
       const clusters = column(outs.cluster, n);
       table.cluster = clusters;
-      table.cluster_description = clusters.map((k) => descriptions[k] ?? null);
+      table.cluster_description = clusters.map((k) => descriptions.get(k) ?? null);
       return table;
     }
     case "factors": {

@@ -1,6 +1,7 @@
 /** The trainer of each non-prediction model type (the runner looks them up here). */
 import type { Frame } from "../frame";
 import { trainEmbeddingSteps } from "./embedding";
+import { trainFactorsSteps } from "./factors";
 import type { FitStep, UnsupervisedModel, UnsupervisedModelType, UnsupervisedTrainOptions } from "./model";
 
 export type UnsupervisedTrainer = (
@@ -10,4 +11,5 @@ export type UnsupervisedTrainer = (
 
 export const UNSUPERVISED_TRAINERS: Partial<Record<UnsupervisedModelType, UnsupervisedTrainer>> = {
   embedding: trainEmbeddingSteps,
+  factors: trainFactorsSteps,
 };
