@@ -33,8 +33,8 @@ export type PredictionParamsInput = z.infer<typeof predictionParams>;
 
 export const anomalyParams = z
   .object({
-    n_estimators: z.number().int().min(1).max(2000).optional(),
-    max_samples: z.number().int().min(2).max(100_000).optional(),
+    n_estimators: z.number().int().min(1).max(1000).optional(),
+    max_samples: z.number().int().min(2).max(65_536).optional(),
     contamination: z.number().gt(0).lte(0.5).optional(),
     method: z.enum(["isolation_forest", "blended"]).optional(),
     seed,

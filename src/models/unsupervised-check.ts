@@ -1,5 +1,6 @@
 import { InvalidInput } from "../core/errors";
 import type { ColumnProfile } from "../ml/profile";
+import { DEFAULT_ANOMALY_PARAMS, MAX_TREE_ROWS } from "../ml/unsupervised/anomaly";
 
 /** Column kinds no model uses as a feature (the featurizer drops them). */
 const UNUSED_KINDS = new Set(["id", "text"]);
@@ -33,6 +34,15 @@ export function checkUnsupervisedColumns(
   const nClusters = req.params.n_clusters;
   if (typeof nClusters === "number" && nClusters > rowCount) {
     throw InvalidInput.field(["params", "n_clusters"], `n_clusters is ${nClusters}, but the dataset version has only ${rowCount} rows`, nClusters);
+  }
+  const trees = Number(req.params.n_estimators ?? DEFAULT_ANOMALY_PARAMS.n_estimators);
+  const sample = Math.min(Number(req.params.max_samples ?? DEFAULT_ANOMALY_PARAMS.max_samples), rowCount);
+  if (trees * sample > MAX_TREE_ROWS) {
+    throw InvalidInput.field(
+      ["params"],
+      `n_estimators × max_samples (capped at the ${rowCount} rows) is ${trees * sample}; at most ${MAX_TREE_ROWS} keeps the forest a size the Worker can serve`,
+      req.params,
+    );
   }
   const nComponents = req.params.n_components;
   if (typeof nComponents === "number") {

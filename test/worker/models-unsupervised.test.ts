@@ -55,3 +55,71 @@ describe("factors", () => {
     expect(r.body.detail[0].loc).toEqual(["body", "params", "n_components"]);
   });
 });
+
+describe("anomaly", () => {
+  let t: any;
+  beforeAll(async () => {
+    t = await train({ model_type: "anomaly" });
+  }, 120_000);
+
+  it("states the threshold and the training rows it flags", async () => {
+    expect(t.job.status, t.job.error_message).toBe("succeeded");
+    expect(t.job.output).toMatchObject({ threshold: expect.any(Number), threshold_rule: expect.any(String), anomalous_count: expect.any(Number) });
+    expect(t.job.output.anomalous_ids.length).toBe(Math.min(1000, t.job.output.anomalous_count));
+    expect(t.job.output.representation).toBe("reused");
+    expect((await model(t.started.model.id)).current_metrics).toEqual({});
+  });
+
+  it("scores an outlier above an ordinary row, in [0, 1], with the flag from the threshold", async () => {
+    const { status, body } = await infer(
+      t.started.model.id,
+      "id,usage,plan,region,spend,churned\na,37,pro,north,124,no\nb,9000,pro,north,-500000,no\n",
+    );
+    expect(status).toBe(200);
+    expect(Object.keys(body.data)).toEqual(["id", "anomaly_score", "is_anomaly"]);
+    const [ordinary, outlier] = body.data.anomaly_score;
+    expect(outlier).toBeGreaterThan(ordinary);
+    for (const s of body.data.anomaly_score) expect(s >= 0 && s <= 1).toBe(true);
+    expect(body.data.is_anomaly).toEqual(body.data.anomaly_score.map((s: number) => s > t.job.output.threshold));
+  });
+
+  it("flags the share of training rows asked by contamination", async () => {
+    const c = await train({ model_type: "anomaly", params: { contamination: 0.1, seed: 4 } });
+    expect(c.job.status, c.job.error_message).toBe("succeeded");
+    expect(c.job.output.anomalous_count).toBeGreaterThanOrEqual(20);
+    expect(c.job.output.anomalous_count).toBeLessThanOrEqual(28);
+  });
+});
+
+describe("search", () => {
+  let t: any;
+  beforeAll(async () => {
+    t = await train({ model_type: "search", params: { k: 5, space: "features" } });
+  }, 120_000);
+
+  it("finds a training row as its own nearest neighbour, distances ascending", async () => {
+    expect(t.job.status, t.job.error_message).toBe("succeeded");
+    expect(t.job.output).toMatchObject({ index: "exact", rows: 240, k: 5 });
+    // row 7 of churnCsv: usage 59, plan pro, region south, spend 168, churned no
+    const { status, body } = await infer(t.started.model.id, "usage,plan,region,spend,churned\n59,pro,south,168,no\n");
+    expect(status).toBe(200);
+    expect(Object.keys(body.data)).toEqual(["id", "neighbor_ids", "distances"]);
+    expect(body.data.neighbor_ids[0]).toHaveLength(5);
+    expect(body.data.neighbor_ids[0][0]).toBe(7);
+    const d = body.data.distances[0];
+    expect(d[0]).toBeLessThan(1e-5);
+    expect([...d].sort((a, b) => a - b)).toEqual(d);
+  });
+
+  it("serves its index as a downloadable artifact", async () => {
+    const res = await call(`/models/${t.started.model.id}/versions/1/artifact?part=index`, { headers: org.auth });
+    expect(res.status).toBe(200);
+    expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(240 * 4);
+  });
+
+  it("refuses k below 1, naming it", async () => {
+    const r = await startTrain({ model_type: "search", params: { k: 0 } });
+    expect(r.status).toBe(422);
+    expect(r.body.detail[0].loc).toEqual(["body", "params", "k"]);
+  });
+});

@@ -1,8 +1,10 @@
 /** The trainer of each non-prediction model type (the runner looks them up here). */
 import type { Frame } from "../frame";
+import { trainAnomalySteps } from "./anomaly";
 import { trainEmbeddingSteps } from "./embedding";
 import { trainFactorsSteps } from "./factors";
 import type { FitStep, UnsupervisedModel, UnsupervisedModelType, UnsupervisedTrainOptions } from "./model";
+import { trainSearchSteps } from "./search";
 
 export type UnsupervisedTrainer = (
   frame: Frame,
@@ -10,6 +12,8 @@ export type UnsupervisedTrainer = (
 ) => Generator<FitStep, UnsupervisedModel, void>;
 
 export const UNSUPERVISED_TRAINERS: Partial<Record<UnsupervisedModelType, UnsupervisedTrainer>> = {
+  anomaly: trainAnomalySteps,
   embedding: trainEmbeddingSteps,
   factors: trainFactorsSteps,
+  search: trainSearchSteps,
 };

@@ -1,0 +1,56 @@
+/**
+ * Builds the search index (./types) over the training rows' vectors:
+ * 1. coarse k-means (./kmeans, nearest-centroid steps by ./assign) into
+ *    nlist = round(NLIST_PER_SQRT_ROWS × √rows) cells;
+ * 2. every row to its nearest centroid; rows stored cell by cell, sorted by distance to it (./layout);
+ * 3. exact: the float32 vectors in that order. ivf: 8-bit codes (./quantize), then nprobe tuned
+ *    on a training sample (./recall) for the target recall@10 against exact search.
+ * Same vectors + same seed ⇒ the same index, byte for byte.
+ */
+import { assignCells } from "./assign";
+import type { IdTable } from "./ids";
+import { kmeansSteps } from "./kmeans";
+import { layoutExact } from "./layout";
+import { quantize } from "./quantize";
+import { tuneNprobe } from "./recall";
+import type { SearchIndex, SearchIndexKind } from "./types";
+
+/** Cells per √rows: more cells = tighter cells (better pruning) but more centroids per query. */
+const NLIST_PER_SQRT_ROWS = 1;
+const KMEANS_ITERATIONS = 10;
+
+export interface BuildIndexOptions {
+  kind: SearchIndexKind;
+  seed: number;
+  /** ivf: the recall@10 the tuned nprobe must reach on the training sample. */
+  targetRecall: number;
+}
+
+/** Progress yields of {@link buildSearchIndexSteps}: one per k-means pass, the layout, the tuning. */
+export const BUILD_STEPS = KMEANS_ITERATIONS + 2;
+
+export function nlistFor(rows: number): number {
+  return Math.max(1, Math.min(rows, Math.round(NLIST_PER_SQRT_ROWS * Math.sqrt(rows))));
+}
+
+/** Index over `x` (row-major float32 [rows x dims]); yields BUILD_STEPS times. */
+export function* buildSearchIndexSteps(
+  x: Float32Array,
+  rows: number,
+  dims: number,
+  ids: IdTable,
+  opts: BuildIndexOptions,
+): Generator<void, SearchIndex, void> {
+  if (rows < 1 || dims < 1) throw new Error(`cannot index ${rows} rows of ${dims} dimensions`);
+  const centroids = yield* kmeansSteps(x, rows, dims, nlistFor(rows), opts.seed, KMEANS_ITERATIONS, assignCells);
+  const exact = layoutExact(x, rows, dims, centroids, assignCells(x, rows, dims, centroids), ids);
+  yield;
+  if (opts.kind === "exact") {
+    yield;
+    return exact;
+  }
+  const ivf = quantize(exact);
+  const { nprobe, recall } = tuneNprobe(exact, ivf, x, opts.seed, opts.targetRecall);
+  yield;
+  return { ...ivf, nprobe, recall };
+}
