@@ -75,6 +75,23 @@ describe("the local service, over HTTP", () => {
     expect(inf.body.data.id).toEqual([0, 1, 2]);
     expect(inf.body.data.prediction).toEqual(["yes", "no", "yes"]);
     expect(inf.body.data.prediction_prob.every((p: number) => p > 0.5 && p <= 1)).toBe(true);
+
+    // A model of another type on the same dataset version: the trainer reuses the representation.
+    const anomaly = await api("/models/train", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ model_name: "e2e anomaly", model_type: "anomaly", dataset_id: up.body.dataset.id }),
+    });
+    expect(anomaly.status, JSON.stringify(anomaly.body)).toBe(201);
+    const anomalyJob = await until(`/jobs/${anomaly.body.job_id}`, terminal);
+    expect(anomalyJob.status, anomalyJob.error_message).toBe("succeeded");
+    expect(anomalyJob.output).toMatchObject({ representation: "reused", threshold: expect.any(Number) });
+    const odd = new FormData();
+    odd.append("file", new File(["usage,plan,churned\n37,pro,no\n5000,pro,yes\n"], "odd.csv", { type: "text/csv" }));
+    const scored = await api(`/models/${anomaly.body.model.id}/infer`, { method: "POST", body: odd });
+    expect(scored.status, JSON.stringify(scored.body)).toBe(200);
+    expect(Object.keys(scored.body.data)).toEqual(["id", "anomaly_score", "is_anomaly"]);
+    expect(scored.body.data.anomaly_score[1]).toBeGreaterThan(scored.body.data.anomaly_score[0]);
   }, 300_000);
 
   it("cancels a training running in the trainer process within seconds", async () => {
