@@ -32,7 +32,12 @@ const trainBody = z
       .optional()
       .openapi({ description: "Train on the latest ready version of this dataset (exactly one of dataset_id, dataset_version_id)" }),
     dataset_version_id: id.optional(),
-    label_column: z.string().min(1).max(COLUMN_NAME_MAX_CHARS).optional().openapi({ description: "Target column; prediction and causal models" }),
+    label_column: z
+      .string()
+      .min(1)
+      .max(COLUMN_NAME_MAX_CHARS)
+      .optional()
+      .openapi({ description: "Target column; prediction and causal models (ignored by the other types)" }),
     input_columns: z
       .array(z.string().min(1).max(COLUMN_NAME_MAX_CHARS))
       .min(1)
@@ -42,7 +47,7 @@ const trainBody = z
     description: z.string().max(DESCRIPTION_MAX_CHARS).optional(),
     params: z.record(z.string(), z.unknown()).optional().openapi({
       description:
-        "Model-type parameters. Prediction: task (classification | regression), learning_rate, num_leaves, max_depth, max_rounds, early_stopping_rounds, min_data_in_leaf, l2, subsample, feature_fraction, seed, validation_fraction",
+        "Model-type parameters (unknown keys are refused). Prediction: task (classification | regression), learning_rate, num_leaves, max_depth, max_rounds, early_stopping_rounds, min_data_in_leaf, l2, subsample, feature_fraction, seed, validation_fraction. Anomaly: n_estimators (200), max_samples (256), contamination (0 to 0.5; default a threshold learned from the training scores), method (isolation_forest | blended), seed. Embedding: dimensions (16), seed. Clustering: n_clusters (2 to the row count; default chosen by silhouette over 2..10), space (features | embedding), seed. Factors: n_components (default: fewest reaching 90% explained variance, at most 10), rotation (none | varimax), seed. Search: k (1 to 100, default 10), space (embedding | features), index (auto | exact | ivf), seed",
     }),
   })
   .strict()
