@@ -52,6 +52,8 @@ export const clusteringParams = z
   .object({
     n_clusters: z.number().int().min(2).max(1000).optional(),
     space: z.enum(["features", "embedding"]).optional(),
+    n_init: z.number().int().min(1).max(100).optional(),
+    max_iter: z.number().int().min(1).max(10_000).optional(),
     seed,
   })
   .strict();

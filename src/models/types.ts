@@ -3,4 +3,4 @@ export const MODEL_TYPES = ["prediction", "anomaly", "embedding", "clustering", 
 export type ModelType = (typeof MODEL_TYPES)[number];
 
 /** The others answer 422 at request time, naming these. */
-export const TRAINABLE_MODEL_TYPES: readonly ModelType[] = ["prediction", "anomaly", "embedding", "factors", "search"];
+export const TRAINABLE_MODEL_TYPES: readonly ModelType[] = ["prediction", "anomaly", "embedding", "clustering", "factors", "search"];

@@ -24,7 +24,6 @@ const REPRESENTATION_SEED = 0;
 export async function runUnsupervised(ctx: RunContext, modelType: UnsupervisedModelType): Promise<TrainingOutput> {
   const { task, io, frame, reporter, now } = ctx;
   const trainer = UNSUPERVISED_TRAINERS[modelType];
-  if (!trainer) throw new MlInputError(`model type ${modelType} cannot be trained by this trainer`);
   const inputColumns = task.input_columns ?? null;
   checkData(ctx, inputColumns);
   const tLoaded = now();

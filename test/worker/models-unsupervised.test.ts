@@ -123,3 +123,55 @@ describe("search", () => {
     expect(r.body.detail[0].loc).toEqual(["body", "params", "k"]);
   });
 });
+
+describe("clustering", () => {
+  let t: any;
+  beforeAll(async () => {
+    t = await train({ model_type: "clustering", params: { n_clusters: 3 } });
+  }, 120_000);
+
+  it("reports n_clusters and silhouette_score as its metrics, sizes and descriptions in its output", async () => {
+    expect(t.job.status, t.job.error_message).toBe("succeeded");
+    const m = await model(t.started.model.id);
+    expect(Object.keys(m.current_metrics).sort()).toEqual(["n_clusters", "silhouette_score"]);
+    expect(m.current_metrics.n_clusters).toBe(3);
+    expect(m.current_metrics.silhouette_score).toBeGreaterThanOrEqual(-1);
+    expect(m.current_metrics.silhouette_score).toBeLessThanOrEqual(1);
+    expect(t.job.output.cluster_sizes.reduce((a: number, b: number) => a + b, 0)).toBe(240);
+  });
+
+  it("assigns rows to clusters with a description a person can read", async () => {
+    const { status, body } = await infer(t.started.model.id, "usage,plan,region,spend,churned\n10,basic,north,20,yes\n90,team,south,280,no\n");
+    expect(status).toBe(200);
+    expect(Object.keys(body.data)).toEqual(["id", "cluster", "cluster_description"]);
+    for (const k of body.data.cluster) expect([0, 1, 2]).toContain(k);
+    for (const d of body.data.cluster_description) expect(d).toMatch(/[a-z]/);
+  });
+
+  it("chooses k itself when n_clusters is not given", async () => {
+    const auto = await train({ model_type: "clustering" });
+    expect(auto.job.status, auto.job.error_message).toBe("succeeded");
+    const k = (await model(auto.started.model.id)).current_metrics.n_clusters;
+    expect(k).toBeGreaterThanOrEqual(2);
+    expect(k).toBeLessThanOrEqual(10);
+  });
+
+  it("refuses n_clusters below 2 or above the row count, naming it", async () => {
+    for (const n of [1, 241]) {
+      const r = await startTrain({ model_type: "clustering", params: { n_clusters: n } });
+      expect(r.status).toBe(422);
+      expect(r.body.detail[0].loc).toEqual(["body", "params", "n_clusters"]);
+    }
+  });
+});
+
+describe("what only the data shows", () => {
+  it("fails the job with a clear message when no column is usable", async () => {
+    // distinct names (id-like) and a constant: nothing to model
+    const rows = Array.from({ length: 30 }, (_, i) => `person${i},1`);
+    const only = await readyDataset(org, `name,constant\n${rows.join("\n")}\n`, "ids only");
+    const r = await trainAndWait(org, { dataset_id: only.id, model_type: "clustering", model_name: "nothing" });
+    expect(r.job.status).toBe("failed");
+    expect(r.job.error_message).toMatch(/no usable feature/);
+  });
+});

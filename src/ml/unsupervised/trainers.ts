@@ -1,6 +1,7 @@
 /** The trainer of each non-prediction model type (the runner looks them up here). */
 import type { Frame } from "../frame";
 import { trainAnomalySteps } from "./anomaly";
+import { trainClusteringSteps } from "./clustering";
 import { trainEmbeddingSteps } from "./embedding";
 import { trainFactorsSteps } from "./factors";
 import type { FitStep, UnsupervisedModel, UnsupervisedModelType, UnsupervisedTrainOptions } from "./model";
@@ -11,8 +12,9 @@ export type UnsupervisedTrainer = (
   opts: UnsupervisedTrainOptions<Record<string, unknown>>,
 ) => Generator<FitStep, UnsupervisedModel, void>;
 
-export const UNSUPERVISED_TRAINERS: Partial<Record<UnsupervisedModelType, UnsupervisedTrainer>> = {
+export const UNSUPERVISED_TRAINERS: Record<UnsupervisedModelType, UnsupervisedTrainer> = {
   anomaly: trainAnomalySteps,
+  clustering: trainClusteringSteps,
   embedding: trainEmbeddingSteps,
   factors: trainFactorsSteps,
   search: trainSearchSteps,

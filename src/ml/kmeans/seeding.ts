@@ -1,0 +1,173 @@
+/**
+ * Greedy k-means++ seeding (Arthur & Vassilvitskii 2007, with the "greedy" refinement
+ * scikit-learn also uses): the first center is a uniformly drawn row; each next one is the best
+ * of L = 2 + floor(ln k) rows drawn with probability proportional to their squared distance to
+ * the nearest center so far, "best" meaning the candidate that leaves the smallest total squared
+ * distance. Greedy trials make a bad draw much less likely than plain k-means++.
+ *
+ * On large tables (more than TRIAL_ROWS rows) the candidates' totals are estimated on a fixed
+ * seeded sample of TRIAL_ROWS rows, and only the winner is measured against every row: the
+ * seeding then costs about one pass per center instead of L (the draws themselves stay exact
+ * D² sampling over every row). Choosing between candidates needs only their ranking, which a
+ * sample of that size gets right unless the totals are within a fraction of a percent, when
+ * either candidate does as well.
+ *
+ * Exact speed-up: a candidate c can only get closer to row x than x's nearest center a when
+ * |c - a| < 2·|x - a| (triangle inequality), so rows with |c - a|² ≥ 4·D(x) are skipped without
+ * computing their distance to c.
+ *
+ * Rows at squared distance 0 from a center are never drawn, so the k centers are distinct rows
+ * whenever the data has k distinct rows (the caller checks that).
+ *
+ * The seeding ends knowing every row's nearest seed (the first on a tie), its squared distance
+ * and a lower bound on the distance to the other seeds: the first assignment of the iterations
+ * and its bounds, so it need not scan.
+ */
+import type { Rng } from "../gbdt/random";
+import { dist2 } from "./centers";
+
+/** Rows the candidates are scored on (every row below this). */
+const TRIAL_ROWS = 16_384;
+
+export interface Seeding {
+  /** [k x d]. */
+  centers: Float64Array;
+  /** Nearest center of each row (the first on a tie). */
+  labels: Int32Array;
+  /** Squared distance of each row to that center. */
+  dist2: Float64Array;
+  /** A lower bound on each row's squared distance to every other center (Hamerly's first lower bound). */
+  second: Float64Array;
+}
+
+export function kmeansPlusPlus(X: Float64Array, n: number, d: number, k: number, rng: Rng): Seeding {
+  const centers = new Float64Array(k * d);
+  const L = 2 + Math.floor(Math.log(k));
+  const first = rng.int(n);
+  centers.set(X.subarray(first * d, first * d + d), 0);
+  const closest = new Float64Array(n);
+  const nearest = new Int32Array(n);
+  const trial = n <= TRIAL_ROWS ? null : new TrialSample(X, d, Int32Array.from({ length: TRIAL_ROWS }, () => rng.int(n)).sort());
+  // running sums of `closest`, what the D² draws search (kept up to date by the passes that change it)
+  const cumulative = new Float64Array(n);
+  let acc = 0;
+  for (let i = 0; i < n; i++) cumulative[i] = acc += closest[i] = dist2(X, i, centers, 0, d);
+  const cand = new Float64Array(d);
+  const toCenter = new Float64Array(k);
+  const toCenterRoot = new Float64Array(k);
+  const second = new Float64Array(n).fill(Infinity);
+  for (let c = 1; c < k; c++) {
+    let best = -1;
+    let bestPot = Infinity;
+    trial?.gather(closest, nearest);
+    for (let t = 0; t < L; t++) {
+      const row = draw(cumulative, rng.next() * acc);
+      load(X, d, row, centers, c, cand, toCenter);
+      const pot = trial
+        ? potential(trial.X, d, trial.rows.length, trial.closest, trial.nearest, cand, toCenter)
+        : potential(X, d, n, closest, nearest, cand, toCenter);
+      if (pot < bestPot) {
+        bestPot = pot;
+        best = row;
+      }
+    }
+    load(X, d, best, centers, c, cand, toCenter);
+    // the winner takes the rows it is closer to than their nearest center so far; the others
+    // learn a bound on their distance to it (measured, or |c - a| - |x - a| when skipped)
+    for (let j = 0; j < c; j++) toCenterRoot[j] = Math.sqrt(toCenter[j]);
+    acc = 0;
+    for (let i = 0; i < n; i++) {
+      let cur = closest[i];
+      const a = nearest[i];
+      if (toCenter[a] < 4 * cur) {
+        const e = rowDist2(X, i * d, cand, d);
+        if (e < cur) {
+          second[i] = cur;
+          closest[i] = cur = e;
+          nearest[i] = c;
+        } else if (e < second[i]) second[i] = e;
+      } else {
+        const gap = toCenterRoot[a] - Math.sqrt(cur);
+        if (gap * gap < second[i]) second[i] = gap * gap;
+      }
+      cumulative[i] = acc += cur;
+    }
+    centers.set(cand, c * d);
+  }
+  return { centers, labels: nearest, dist2: closest, second };
+}
+
+/** Copies row `row` to `cand` and its squared distances to centers 0..c-1 to `toCenter`. */
+function load(X: Float64Array, d: number, row: number, centers: Float64Array, c: number, cand: Float64Array, toCenter: Float64Array): void {
+  cand.set(X.subarray(row * d, row * d + d));
+  for (let j = 0; j < c; j++) toCenter[j] = rowDist2(centers, j * d, cand, d);
+}
+
+function rowDist2(X: Float64Array, at: number, cand: Float64Array, d: number): number {
+  let e = 0;
+  for (let u = 0; u < d; u++) {
+    const w = X[at + u] - cand[u];
+    e += w * w;
+  }
+  return e;
+}
+
+/** Total squared distance of the rows of X to their nearest center once `cand` is one. */
+function potential(
+  X: Float64Array,
+  d: number,
+  n: number,
+  closest: Float64Array,
+  nearest: Int32Array,
+  cand: Float64Array,
+  toCenter: Float64Array,
+): number {
+  let p = 0;
+  for (let i = 0; i < n; i++) {
+    const cur = closest[i];
+    if (toCenter[nearest[i]] < 4 * cur) {
+      const e = rowDist2(X, i * d, cand, d);
+      p += Math.min(e, cur);
+    } else p += cur;
+  }
+  return p;
+}
+
+/**
+ * The rows candidates are scored on, copied together (scoring them in place would jump across
+ * the whole table, one cache miss per row), with their current nearest center and distance.
+ */
+class TrialSample {
+  readonly X: Float64Array;
+  readonly closest: Float64Array;
+  readonly nearest: Int32Array;
+  constructor(
+    all: Float64Array,
+    d: number,
+    readonly rows: Int32Array,
+  ) {
+    this.X = new Float64Array(rows.length * d);
+    for (let r = 0; r < rows.length; r++) this.X.set(all.subarray(rows[r] * d, rows[r] * d + d), r * d);
+    this.closest = new Float64Array(rows.length);
+    this.nearest = new Int32Array(rows.length);
+  }
+
+  gather(closest: Float64Array, nearest: Int32Array): void {
+    for (let r = 0; r < this.rows.length; r++) {
+      this.closest[r] = closest[this.rows[r]];
+      this.nearest[r] = nearest[this.rows[r]];
+    }
+  }
+}
+
+/** The first row whose cumulative weight exceeds r (rows of weight 0 are never returned). */
+function draw(cumulative: Float64Array, r: number): number {
+  let lo = 0;
+  let hi = cumulative.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (cumulative[mid] > r) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
