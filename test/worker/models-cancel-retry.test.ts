@@ -75,4 +75,28 @@ describe("cancel and retry of training jobs", () => {
     const model = await json(`/models/${r.body.model.id}`, org);
     expect(model.body.status).toBe("ready");
   });
+
+  it("cancels a non-prediction training the same way, and retries a failed one with its parameters", async () => {
+    // other dimensions: the model trains an encoder of its own (1,500 steps on 20,000 rows)
+    const r = await startTrain(org, { dataset_id: ds.id, model_type: "embedding", params: { dimensions: 8 } });
+    expect(r.status).toBe(201);
+    const jobId = r.body.job_id;
+    await expect.poll(async () => (await json(`/jobs/${jobId}`, org)).body.current_phase, { timeout: 30_000, interval: 50 }).toBe("ssl");
+    expect((await json(`/jobs/${jobId}/cancel`, org, { method: "POST" })).body.status).toBe("canceled");
+    const stepAtCancel = (await json(`/jobs/${jobId}`, org)).body.current_step;
+    await new Promise((res) => setTimeout(res, 1500));
+    expect((await json(`/jobs/${jobId}`, org)).body.current_step).toBe(stepAtCancel);
+    expect((await json(`/models/${r.body.model.id}`, org)).body.current_version.status).toBe("canceled");
+    expect((await env.BUCKET.list({ prefix: `orgs/${org.orgId}/models/${r.body.model.id}/` })).objects).toEqual([]);
+
+    const failing = await trainAndWait(org, { dataset_id: ds.id, model_type: "clustering", input_columns: ["customer"], params: { n_clusters: 3 } });
+    expect(failing.job.status).toBe("failed");
+    expect(failing.job.error_message).toMatch(/no usable feature columns/);
+    const retry = await json(`/jobs/${failing.started.job_id}/retry`, org, { method: "POST" });
+    expect(retry.status).toBe(201);
+    const again = await waitForJob(org, retry.body.job_id);
+    expect(again.input).toEqual(failing.job.input);
+    expect(again.input.params).toEqual({ n_clusters: 3 });
+    expect(again.status).toBe("failed");
+  });
 });
