@@ -153,7 +153,7 @@ for (const q of sections.includes("quality") ? qualitySets : []) {
 }
 
 // ---- 2. speed: 500k × 16, k = 8 --------------------------------------------------------------
-const SPEED_SEEDS = [0, 1, 2];
+const SPEED_SEEDS = [0, 1, 2, 3, 4];
 const speed: Speed[] = [];
 console.log("speed");
 const speedRows = quick ? 100_000 : 500_000;

@@ -40,6 +40,12 @@ export const MAX_FRAME_CELLS = 10_000_000;
  * must fit the Worker's 128 MB. Half the ingestion budget; an estimate, not measured.
  */
 export const INFER_MAX_CELLS = 5_000_000;
+/**
+ * Query rows of one synchronous call to a search model: each row is a search of the index
+ * (about 0.1 ms on clustered data, up to ~5 ms at 400k rows without structure), bounded so a
+ * call stays within a Worker's CPU time.
+ */
+export const SEARCH_MAX_QUERY_ROWS = 10_000;
 /** A table needs at least this many columns besides a generated id (a label and a feature). */
 export const MIN_COLUMNS = 2;
 /** Wider tables are refused: almost always a transposed table or a wrong delimiter. */

@@ -3,8 +3,8 @@
  * once per isolate), its ONNX session (./session-cache), and for search models its index
  * (./search-index); the graph's outputs shaped into the interface's columns.
  */
-import { Conflict } from "../core/errors";
-import { MAX_CACHED_ARTIFACTS } from "../core/limits";
+import { Conflict, TooLarge } from "../core/errors";
+import { MAX_CACHED_ARTIFACTS, SEARCH_MAX_QUERY_ROWS } from "../core/limits";
 import { applyFeaturizer } from "../ml/featurize";
 import { cellValue, type Frame } from "../ml/frame";
 import { ARTIFACT_FILES } from "../storage/keys";
@@ -51,6 +51,12 @@ export async function runModel(
   a: ModelArtifact,
   frame: Frame,
 ): Promise<{ table: ResultTable; columnTypes: Record<string, ParquetColumnType> }> {
+  if (a.model_type === "search" && frame.rowCount > SEARCH_MAX_QUERY_ROWS) {
+    throw new TooLarge(
+      `A search model answers at most ${SEARCH_MAX_QUERY_ROWS.toLocaleString("en-US")} query rows per call; this file has ${frame.rowCount.toLocaleString("en-US")}. Split it into smaller files.`,
+      SEARCH_MAX_QUERY_ROWS,
+    );
+  }
   const m = applyFeaturizer(a.featurizer, frame);
   const loadOnnx = async () => {
     const obj = await bucket.get(v.artifactKey + ARTIFACT_FILES.onnx);

@@ -17,7 +17,6 @@ export async function runPrediction(ctx: RunContext): Promise<TrainingOutput> {
   const { task, io, frame, reporter, now } = ctx;
   if (!task.label_column) throw new MlInputError("a prediction model needs a label column");
   const representation = ctx.representation;
-  const tLoaded = now();
   const params = task.params as PredictionParams & { task?: Task };
   const maxRounds = params.max_rounds ?? DEFAULT_PREDICTION_PARAMS.max_rounds;
   const reused = representation !== null;
@@ -33,7 +32,7 @@ export async function runPrediction(ctx: RunContext): Promise<TrainingOutput> {
     representation: representation ?? undefined,
   });
   let result: PredictionModelResult;
-  let tSsl = tLoaded;
+  let tSsl = ctx.loadedAt;
   for (let r = train.next(); ; r = train.next()) {
     if (r.done) {
       result = r.value;

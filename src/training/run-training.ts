@@ -43,6 +43,8 @@ export interface RunContext {
   representation: Representation | null;
   reporter: Reporter;
   now: () => number;
+  /** When the data was loaded (the ssl part starts there). */
+  loadedAt: number;
   /** The seconds block of the output from the end times of the ssl, fit and export parts. */
   seconds: (t: { ssl: number; fit: number; end: number }) => TrainingOutput["seconds"];
 }
@@ -65,6 +67,7 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
     representation: cached ? parseRepresentation(cached) : null,
     reporter,
     now,
+    loadedAt: tLoaded,
     seconds: (t) => ({ load: sec(t0, tLoaded), ssl: sec(tLoaded, t.ssl), fit: sec(t.ssl, t.fit), export: sec(t.fit, t.end), total: sec(t0, t.end) }),
   };
   return isUnsupervised ? runUnsupervised(ctx, task.model_type as UnsupervisedModelType) : runPrediction(ctx);

@@ -26,7 +26,6 @@ export async function runUnsupervised(ctx: RunContext, modelType: UnsupervisedMo
   const trainer = UNSUPERVISED_TRAINERS[modelType];
   const inputColumns = task.input_columns ?? null;
   checkData(ctx, inputColumns);
-  const tLoaded = now();
 
   let rep = ctx.representation;
   const reused = rep !== null;
@@ -90,7 +89,7 @@ export async function runUnsupervised(ctx: RunContext, modelType: UnsupervisedMo
     metrics: model.metrics,
     representation: reused ? "reused" : "built",
     features: model.featurizer.features.length,
-    seconds: ctx.seconds({ ssl: reused ? tLoaded : tSsl, fit: tFit, end: tEnd }),
+    seconds: ctx.seconds({ ssl: reused ? ctx.loadedAt : tSsl, fit: tFit, end: tEnd }),
     ssl_steps: sslSteps,
     rows: frame.rowCount,
     summary: model.summary,

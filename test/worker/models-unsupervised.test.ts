@@ -117,6 +117,12 @@ describe("search", () => {
     expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(240 * 4);
   });
 
+  it("answers at most 10,000 query rows per call, with a 413 that says so", async () => {
+    const { status, body } = await infer(t.started.model.id, `usage\n${"5\n".repeat(10_001)}`);
+    expect(status).toBe(413);
+    expect(body.detail).toMatch(/at most 10,000 query rows/);
+  });
+
   it("refuses k below 1, naming it", async () => {
     const r = await startTrain({ model_type: "search", params: { k: 0 } });
     expect(r.status).toBe(422);

@@ -61,9 +61,10 @@ describe("POST /models/train validation", () => {
   });
 
   it("refuses model types this version cannot train, naming the available ones", async () => {
-    const r = await startTrain(org, { dataset_id: ds.id, model_type: "clustering" });
+    const r = await startTrain(org, { dataset_id: ds.id, model_type: "causal" });
     expect(r.status).toBe(422);
-    expect(r.body.detail[0].msg).toMatch(/available: prediction/);
+    expect(r.body.detail[0].loc).toEqual(["body", "model_type"]);
+    expect(r.body.detail[0].msg).toMatch(/available: prediction, anomaly, embedding, clustering, factors, search/);
     const bad = await startTrain(org, { dataset_id: ds.id, model_type: "magic" });
     expect(bad.status).toBe(422);
   });

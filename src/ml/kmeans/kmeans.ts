@@ -2,11 +2,11 @@
  * k-means with restarts: greedy k-means++ seeding (./seeding), then exact accelerated Lloyd
  * iterations: Hamerly's (./hamerly) by default; Elkan's (./elkan) and plain Lloyd (./lloyd, the
  * reference) give the same result. Hamerly over Elkan: in this engine it was faster on every
- * shape measured (k 8-20, d 8-128, separated or overlapping clusters; up to 3× on 20 centers):
- * Elkan computes fewer distances but keeps n·k bounds up to date every iteration, which costs
- * more here than the distances it saves (bench/unsupervised/clustering-RESULTS.md), and needs
- * 8·k bytes per row where Hamerly needs 16. `nInit` restarts, each seeded from
- * `seed`, keep the lowest inertia (the first on a tie): same data + same options => same result.
+ * shape benchmarked (k 8-20, d 16-64, separated or overlapping clusters: 1.2-3.9×): Elkan
+ * computes fewer distances but keeps n·k bounds up to date every iteration, which costs more
+ * here than the distances it saves (bench/unsupervised/clustering-RESULTS.md), and needs 8·k
+ * bytes per row where Hamerly needs 16. `nInit` restarts, each seeded from `seed`, keep the
+ * lowest inertia (the first on a tie): same data + same options => same result.
  *
  * Defaults and stopping match scikit-learn's KMeans (max_iter 300, tol 1e-4 scaled by the mean
  * variance of the columns), except nInit: 3 rather than 10 (1 in recent versions), a middle
