@@ -46,6 +46,19 @@ export const INFER_MAX_CELLS = 5_000_000;
  * call stays within a Worker's CPU time.
  */
 export const SEARCH_MAX_QUERY_ROWS = 10_000;
+/** Rows per run of a non-prediction graph in the Worker (bounds its intermediate tensors). */
+export const GRAPH_CHUNK_ROWS = 4096;
+/**
+ * Output values (rows × values per row) of one synchronous inference call: an embedding of 256
+ * dimensions is 256 values per row, and the whole answer is held in the Worker's memory.
+ */
+export const INFER_MAX_OUTPUT_VALUES = 5_000_000;
+/**
+ * A trained version's summary as D1 and the job record keep it (both cap a value at 2 MB): above
+ * this its largest fields are replaced by a note; the whole summary is the version's
+ * `summary.json` artifact.
+ */
+export const SUMMARY_MAX_BYTES = 64 * 1024;
 /** A table needs at least this many columns besides a generated id (a label and a feature). */
 export const MIN_COLUMNS = 2;
 /** Wider tables are refused: almost always a transposed table or a wrong delimiter. */

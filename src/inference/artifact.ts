@@ -43,3 +43,10 @@ export function parseModelArtifact(text: string): ModelArtifact {
   if (a?.format !== FEATURIZER_FORMAT && a?.format !== UNSUPERVISED_FORMAT) throw new Error(`unsupported featurizer format ${String(a?.format)}`);
   return a as ModelArtifact;
 }
+
+/** What inference needs of a ready model version to find its files. */
+export interface StoredVersion {
+  id: string;
+  version: number;
+  artifactKey: string | null;
+}

@@ -4,11 +4,11 @@
  * (./search-index); the graph's outputs shaped into the interface's columns.
  */
 import { Conflict, TooLarge } from "../core/errors";
-import { MAX_CACHED_ARTIFACTS, SEARCH_MAX_QUERY_ROWS } from "../core/limits";
+import { INFER_MAX_OUTPUT_VALUES, MAX_CACHED_ARTIFACTS, SEARCH_MAX_QUERY_ROWS } from "../core/limits";
 import { applyFeaturizer } from "../ml/featurize";
 import { cellValue, type Frame } from "../ml/frame";
 import { ARTIFACT_FILES } from "../storage/keys";
-import { type ModelArtifact, parseModelArtifact } from "./artifact";
+import { type ModelArtifact, parseModelArtifact, type StoredVersion } from "./artifact";
 import type { Cell, ParquetColumnType, ResultTable } from "./output";
 import { predictionColumnTypes, predictionTable } from "./prediction-table";
 import { runGraph } from "./run-graph";
@@ -16,13 +16,6 @@ import { runGbdtOnnx } from "./run-onnx";
 import { searchNeighbours } from "./search-index";
 import { withSession } from "./session-cache";
 import { unsupervisedColumnTypes, unsupervisedTable } from "./unsupervised-table";
-
-/** What inference needs of a ready model version. */
-export interface StoredVersion {
-  id: string;
-  version: number;
-  artifactKey: string | null;
-}
 
 const missing = (v: StoredVersion) => new Conflict(`The artifacts of model version ${v.version} are missing; retrain the model.`);
 
@@ -57,6 +50,13 @@ export async function runModel(
       SEARCH_MAX_QUERY_ROWS,
     );
   }
+  const width = valuesPerRow(a);
+  if (frame.rowCount * width > INFER_MAX_OUTPUT_VALUES) {
+    throw new TooLarge(
+      `This model answers ${width} values per row; ${frame.rowCount.toLocaleString("en-US")} rows would be more than the ${INFER_MAX_OUTPUT_VALUES.toLocaleString("en-US")} one synchronous call returns. Split the file into smaller ones.`,
+      INFER_MAX_OUTPUT_VALUES,
+    );
+  }
   const m = applyFeaturizer(a.featurizer, frame);
   const loadOnnx = async () => {
     const obj = await bucket.get(v.artifactKey + ARTIFACT_FILES.onnx);
@@ -73,6 +73,22 @@ export async function runModel(
   const neighbours = a.model_type === "search" ? await searchNeighbours(bucket, v, a, outs.vectors, m.numRows, missing) : null;
   const table = unsupervisedTable(a, outs, ids, neighbours);
   return { table, columnTypes: unsupervisedColumnTypes(table) };
+}
+
+/** Values one row of the answer holds (for the output bound). */
+function valuesPerRow(a: ModelArtifact): number {
+  switch (a.model_type) {
+    case "prediction":
+      return 2 + (a.classes?.length ?? 0);
+    case "embedding":
+      return 1 + Number(a.head.dimensions);
+    case "factors":
+      return 1 + Number(a.head.n_components);
+    case "search":
+      return 1 + 2 * Number(a.head.k);
+    default:
+      return 3;
+  }
 }
 
 /** Each input row's id: its `id` column, else its first column. */

@@ -7,9 +7,8 @@ import type { Conflict } from "../core/errors";
 import { MAX_CACHED_INDEX_BYTES } from "../core/limits";
 import { parseSearchIndex, type SearchIndex, searchIndex } from "../ml/unsupervised/search";
 import { ARTIFACT_FILES } from "../storage/keys";
-import type { UnsupervisedArtifact } from "./artifact";
+import type { StoredVersion, UnsupervisedArtifact } from "./artifact";
 import type { GraphOutput } from "./run-graph";
-import type { StoredVersion } from "./run-model";
 import type { Neighbours } from "./unsupervised-table";
 
 interface Entry {

@@ -21,11 +21,15 @@ export async function readArtifact(bucket: R2Bucket, v: ModelVersionRow, part: k
   if (v.status !== "ready" || !v.artifactKey) throw new Conflict(`Model version ${v.version} is ${v.status}; only ready versions have artifacts.`);
   const file = ARTIFACT_FILES[part];
   const obj = await bucket.get(v.artifactKey + file);
-  if (!obj) throw new NotFound(part === "index" ? "This model version has no index (only search models have one)." : undefined);
+  if (!obj) {
+    if (part === "index") throw new NotFound("This model version has no index (only search models have one).");
+    if (part === "summary") throw new NotFound("This model version has no summary file (prediction models have none).");
+    throw new NotFound();
+  }
   return {
     body: obj.body,
     size: obj.size,
     filename: `model-v${v.version}-${file}`,
-    contentType: part === "featurizer" ? "application/json" : "application/octet-stream",
+    contentType: part === "featurizer" || part === "summary" ? "application/json" : "application/octet-stream",
   };
 }

@@ -50,7 +50,7 @@ export const embeddingParams = z
 
 export const clusteringParams = z
   .object({
-    n_clusters: z.number().int().min(2).max(1000).optional(),
+    n_clusters: z.number().int().min(2).max(100).optional(),
     space: z.enum(["features", "embedding"]).optional(),
     n_init: z.number().int().min(1).max(100).optional(),
     max_iter: z.number().int().min(1).max(10_000).optional(),
@@ -60,7 +60,7 @@ export const clusteringParams = z
 
 export const factorsParams = z
   .object({
-    n_components: z.number().int().min(1).max(1000).optional(),
+    n_components: z.number().int().min(1).max(100).optional(),
     rotation: z.enum(["none", "varimax"]).optional(),
     seed,
   })

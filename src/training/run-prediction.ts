@@ -11,7 +11,7 @@ import { exportGbdtToOnnx } from "../ml/onnx/export";
 import { DEFAULT_PREDICTION_PARAMS, type PredictionModelResult, type PredictionParams, trainPredictionModelSteps } from "../ml/prediction";
 import { plannedSslSteps } from "../ml/representation";
 import { finite } from "./reporter";
-import type { RunContext, TrainingOutput } from "./run-training";
+import type { RunContext, TrainingOutput } from "./run-context";
 
 export async function runPrediction(ctx: RunContext): Promise<TrainingOutput> {
   const { task, io, frame, reporter, now } = ctx;

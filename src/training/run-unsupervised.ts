@@ -6,6 +6,7 @@
  * progress still move. A type that trains an encoder of its own (embedding with other dimensions)
  * reports that part as `ssl` too.
  */
+import { SUMMARY_MAX_BYTES } from "../core/limits";
 import { SERVICE_RUNTIME_VERSION } from "../core/version";
 import { UNSUPERVISED_FORMAT, type UnsupervisedArtifact } from "../inference/artifact";
 import { MlInputError } from "../ml/errors";
@@ -16,7 +17,8 @@ import { buildRepresentationSteps, plannedSslSteps, type Representation } from "
 import type { UnsupervisedModel, UnsupervisedModelType } from "../ml/unsupervised/model";
 import { UNSUPERVISED_TRAINERS } from "../ml/unsupervised/trainers";
 import type { ArtifactFile } from "../storage/keys";
-import type { RunContext, TrainingOutput } from "./run-training";
+import { boundedJson } from "./bounded-json";
+import type { RunContext, TrainingOutput } from "./run-context";
 
 /** Seed of the shared representation: fixed, never a model's (every model on the data shares it). */
 const REPRESENTATION_SEED = 0;
@@ -81,10 +83,12 @@ export async function runUnsupervised(ctx: RunContext, modelType: UnsupervisedMo
   // As for prediction models, the graph carries its featurizer file: a downloaded model is whole.
   await io.saveArtifact("model.onnx", appendMetadata(model.onnx, { featurizer: artifactJson }));
   for (const f of model.files ?? []) await io.saveArtifact(f.name as ArtifactFile, f.bytes);
+  await io.saveArtifact("summary.json", new TextEncoder().encode(JSON.stringify(model.summary)));
   await io.saveArtifact("featurizer.json", new TextEncoder().encode(artifactJson));
   const tEnd = now();
+  const whole = "the whole summary is the version's artifact ?part=summary";
   return {
-    ...model.output,
+    ...boundedJson(model.output, SUMMARY_MAX_BYTES, whole),
     model_type: modelType,
     metrics: model.metrics,
     representation: reused ? "reused" : "built",
@@ -92,7 +96,7 @@ export async function runUnsupervised(ctx: RunContext, modelType: UnsupervisedMo
     seconds: ctx.seconds({ ssl: reused ? ctx.loadedAt : tSsl, fit: tFit, end: tEnd }),
     ssl_steps: sslSteps,
     rows: frame.rowCount,
-    summary: model.summary,
+    summary: boundedJson(model.summary, SUMMARY_MAX_BYTES, whole),
   };
 }
 

@@ -7,6 +7,7 @@ const CONTENT_TYPES = {
   "model.onnx": "application/octet-stream",
   "featurizer.json": "application/json",
   "index.bin": "application/octet-stream",
+  "summary.json": "application/json",
 } as const;
 
 /** Training inside the Worker: R2 directly, progress straight to the job's Durable Object. */

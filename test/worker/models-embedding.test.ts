@@ -54,6 +54,14 @@ describe("embedding models", () => {
     expect(body.data.embedding[2]).not.toEqual(body.data.embedding[0]);
   });
 
+  it("runs long files through the graph in chunks: the same row gives the same vector in every chunk", async () => {
+    const { status, body } = await infer(shared.started.model.id, `usage,plan\n${"10,pro\n".repeat(9000)}`);
+    expect(status).toBe(200);
+    expect(body.data.embedding).toHaveLength(9000);
+    expect(body.data.embedding[8999]).toEqual(body.data.embedding[0]);
+    expect(body.data.embedding[4096]).toEqual(body.data.embedding[4095]);
+  });
+
   it("writes a vector as its JSON text in csv output", async () => {
     const res = await call(`/models/${shared.started.model.id}/infer`, {
       method: "POST",

@@ -42,6 +42,12 @@ describe("factors", () => {
     expect(m.current_version.summary.factors).toHaveLength(2);
   });
 
+  it("serves the whole summary as an artifact", async () => {
+    const r = await json<any>(`/models/${t.started.model.id}/versions/1/artifact?part=summary`, org);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual(t.job.output.summary);
+  });
+
   it("answers factor_1..factor_k per row", async () => {
     const { status, body } = await infer(t.started.model.id, "usage,plan,region,spend\n10,pro,north,70\n90,team,south,280\n");
     expect(status).toBe(200);

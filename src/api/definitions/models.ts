@@ -146,9 +146,9 @@ export const getArtifact = createRoute({
       version: z.string().openapi({ param: { name: "version", in: "path" }, description: "Version number or version id" }),
     }),
     query: z.object({
-      part: z.enum(["onnx", "featurizer", "index"]).default("onnx").openapi({
+      part: z.enum(["onnx", "featurizer", "index", "summary"]).default("onnx").openapi({
         description:
-          "onnx (the model; the featurizer is in its metadata), featurizer (JSON), or index (search models: the nearest-neighbour index over the training rows, binary; 404 for other types)",
+          "onnx (the model; the featurizer is in its metadata), featurizer (JSON), index (search models: the nearest-neighbour index over the training rows, binary; 404 for other types) or summary (JSON: the version's whole summary, of which the model shows a copy cut to 64 KB; non-prediction types)",
       }),
     }),
   },

@@ -47,7 +47,7 @@ modelRoutes.openapi(def.listModelVersions, async (c) =>
   c.json({ items: (await listModelVersions(c.var.db, c.var.principal, c.req.valid("param").id)).map(presentModelVersion) }, 200),
 );
 
-/** A ready version's ONNX graph (default) or, with ?part=featurizer, the featurizer that feeds it. */
+/** A ready version's ONNX graph (default), or with ?part= its featurizer, search index or whole summary. */
 modelRoutes.openapi(def.getArtifact, async (c) => {
   const { id, version } = c.req.valid("param");
   const v = await findModelVersion(c.var.db, c.var.principal, id, version);

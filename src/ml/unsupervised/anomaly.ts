@@ -49,9 +49,11 @@ export const DEFAULT_ANOMALY_PARAMS = { n_estimators: 200, max_samples: 256, see
 
 /**
  * Bound on n_estimators × ψ: a tree has fewer than 2ψ nodes, so this keeps the forest under
- * 2M nodes (an ONNX file of ~10-30 MB; the default 200 × 256 is ~0.6 MB).
+ * 512k nodes (an ONNX file of ~2.5 MB; the default 200 × 256 is ~0.6 MB). onnxruntime holds a
+ * TreeEnsemble in ~20× its file size: 1000 × 1024 (four times this bound) took ~185 MB more than
+ * the default forest when loaded, far past a Worker's 128 MB.
  */
-export const MAX_TREE_ROWS = 1 << 20;
+export const MAX_TREE_ROWS = 1 << 18;
 
 /** Most training rows listed in the job output's `anomalous_ids`. */
 const MAX_LISTED_IDS = 1000;

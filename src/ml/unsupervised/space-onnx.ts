@@ -15,7 +15,6 @@ import { base64ToFloat32 } from "../ssl/base64";
 import type { SslEncoder } from "../ssl/encoder";
 import { compileLayout, type Layout, type SslFeature } from "../ssl/layout";
 import { Net, type NetShape, paramCount } from "../ssl/mlp";
-import type { StandardSpace } from "./space";
 
 /** Standardized values are clipped to ±CLIP (as ssl/layout's readRow). */
 const CLIP = 5;
@@ -27,7 +26,7 @@ export function addFeaturesInput(g: GraphBuilder, F: number): string {
 }
 
 /** The standardized space [N,D] of `x` (double [N,F] of the space's featurizer). */
-export function addStandardizeStage(g: GraphBuilder, space: StandardSpace, x: string): string {
+export function addStandardizeStage(g: GraphBuilder, space: { layout: SslFeature[] }, x: string): string {
   return addLayoutStage(g, space.layout, x).blocks;
 }
 
