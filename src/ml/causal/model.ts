@@ -1,0 +1,316 @@
+/**
+ * The `causal` model: the label column is the outcome, the treatment is `params.action_column` or
+ * inferred (./treatment). A doubly-robust learner (./aipw): cross-fitted GBDT outcome models per
+ * arm and a GBDT propensity model give AIPW pseudo-outcomes φ, whose mean is the average
+ * treatment effect (ATE) with an influence-function interval; then
+ * - the effect model (CATE): a GBDT regression of φ on the features, over every used row;
+ * - the outcome models served at inference: one GBDT per arm refit on all of that arm's rows
+ *   (not the average of the fold models: one model per arm keeps the graph small), so
+ *   `effect` (the CATE model) is not exactly outcome_if_treated − outcome_if_control.
+ * Binary outcomes: μ are probabilities (binary objective), effects on the probability scale.
+ *
+ * ONNX: ./onnx. Files: `pseudo_outcomes.bin`, little-endian float64, row-major
+ * [training frame rows × (arms − 1)], in the training frame's row order, NaN for rows not used
+ * (missing treatment or outcome): the cross-fitted φ for later estimates over groups of rows
+ * (the mean of a group's φ is its AIPW estimate, aipwEstimate gives its interval).
+ */
+import { MlInputError } from "../errors";
+import { applyFeaturizer, type FeaturizerSpec, featureKinds, selectFeatures } from "../featurize";
+import type { Frame } from "../frame";
+import type { GbdtModel } from "../gbdt/model";
+import { predict } from "../gbdt/predict";
+import { deriveModelFeatures, type Representation } from "../representation";
+import type { FitStep, UnsupervisedModel, UnsupervisedModelType } from "../unsupervised/model";
+import { type AipwEstimate, aipwEstimate, armColumn, crossFitCount, crossFitSteps, pseudoOutcomes } from "./aipw";
+import { type FitInput, fitGbdt } from "./fit";
+import { type CausalPredictors, exportCausalOnnx } from "./onnx";
+import { resolveOutcome, resolveTreatment } from "./treatment";
+
+export { aipwEstimate } from "./aipw";
+
+export interface CausalParams {
+  /** The treatment column; absent: inferred (./treatment). */
+  action_column?: string;
+  /** The control arm's value; absent: the value reading as "not treated" (0, false, no, control, ...). */
+  control_value?: string;
+  /** Propensity clip bounds, 0 < lo < hi < 1; default [0.01, 0.99]. */
+  propensity_clip?: [number, number];
+  /** Cross-fitting folds, integer in [2, 20]; default 5. */
+  folds?: number;
+  /** Integer; default 0. */
+  seed?: number;
+}
+
+export const DEFAULT_CAUSAL_PARAMS = { propensity_clip: [0.01, 0.99] as [number, number], folds: 5, seed: 0 };
+
+/** Fewest rows an arm needs (each fold's training part must hold some of every arm). */
+export const MIN_ARM_ROWS = 10;
+/** Poor overlap: more than this share of rows had a propensity outside the clip bounds. */
+export const MAX_CLIPPED_SHARE = 0.05;
+/** Features listed as driving the effect's heterogeneity. */
+const TOP_FEATURES = 10;
+
+export interface CausalPredictor extends CausalPredictors {
+  featurizer: FeaturizerSpec;
+}
+
+export interface CausalModel extends UnsupervisedModel {
+  predictor: CausalPredictor;
+  /** Per frame row × treated arm, NaN for unused rows (the contents of pseudo_outcomes.bin). */
+  pseudo: Float64Array;
+}
+
+export interface CausalTrainOptions {
+  representation: Representation;
+  labelColumn: string;
+  inputColumns?: string[] | null;
+  params: CausalParams;
+}
+
+export function* trainCausalSteps(frame: Frame, opts: CausalTrainOptions): Generator<FitStep, CausalModel, void> {
+  const p = resolveParams(opts.params ?? {});
+  if (frame.rowCount === 0) throw new MlInputError("the dataset has no rows");
+  const outcome = resolveOutcome(frame, opts.labelColumn);
+  const tr = resolveTreatment(frame, opts.labelColumn, p.action_column, p.control_value);
+  const K = tr.arms.length;
+  const A = K - 1;
+
+  const derived = deriveModelFeatures(opts.representation, opts.labelColumn, opts.inputColumns ?? undefined);
+  const keep = derived.featurizer.features.map((f) => f.source !== tr.column);
+  const featurizer = selectFeatures(derived.featurizer, (src) => src !== tr.column, "treatment column");
+  const bins = derived.bins.filter((_, i) => keep[i]);
+  if (featurizer.features.length === 0) {
+    const why = featurizer.columns.map((c) => `${c.name}: ${c.reason ?? "unused"}`);
+    throw new MlInputError(`no usable feature columns besides the outcome and the treatment (${why.join("; ")})`);
+  }
+
+  const used: number[] = [];
+  for (let i = 0; i < frame.rowCount; i++) if (tr.arm[i] >= 0 && outcome.y[i] === outcome.y[i]) used.push(i);
+  const rows = Int32Array.from(used);
+  const counts = new Array<number>(K).fill(0);
+  for (const r of rows) counts[tr.arm[r]]++;
+  counts.forEach((c, k) => {
+    if (c < MIN_ARM_ROWS) {
+      throw new MlInputError(`treatment "${tr.column}" = "${tr.arms[k]}" has ${c} row(s) with an outcome; each arm needs at least ${MIN_ARM_ROWS}`);
+    }
+  });
+
+  const m = applyFeaturizer(featurizer, frame);
+  const input: FitInput = {
+    m,
+    categorical: featureKinds(featurizer).map((k) => k.type === "categorical"),
+    featureNames: featurizer.features.map((f) => f.name),
+    bins,
+  };
+  const objective = outcome.kind === "binary" ? "binary" : "regression";
+  const totalSteps = crossFitCount(p.folds, K) + K + A;
+  let step = 0;
+  const cross = crossFitSteps(input, outcome.y, tr.arm, rows, K, { folds: p.folds, seed: p.seed, outcome: objective });
+  let cf: ReturnType<typeof cross.next>;
+  while (!(cf = cross.next()).done) yield { phase: "fit", step: ++step, totalSteps };
+  const po = pseudoOutcomes(cf.value, outcome.y, tr.arm, rows, K, p.propensity_clip);
+
+  // outcome models on all of each arm's rows (what inference serves)
+  const outcomeModels: GbdtModel[] = [];
+  for (let k = 0; k < K; k++) {
+    const armRows = rows.filter((r) => tr.arm[r] === k);
+    outcomeModels.push(fitGbdt(input, outcome.y, armRows, objective, { kind: "nuisance", seed: p.seed + 104729 * (k + 1) }));
+    yield { phase: "fit", step: ++step, totalSteps };
+  }
+  // effect models on the pseudo-outcomes, and the per-row file
+  const pseudo = new Float64Array(frame.rowCount * A).fill(NaN);
+  for (let j = 0; j < rows.length; j++) for (let a = 0; a < A; a++) pseudo[rows[j] * A + a] = po.phi[j * A + a];
+  const effectModels: GbdtModel[] = [];
+  const estimates: Record<string, unknown>[] = [];
+  const naive = naiveDifferences(outcome.y, tr.arm, rows, K);
+  for (let a = 0; a < A; a++) {
+    const label = Float64Array.from({ length: frame.rowCount }, (_, r) => pseudo[r * A + a]);
+    const model = fitGbdt(input, label, rows, "regression", { kind: "effect", seed: p.seed + 1299709 * (a + 1) });
+    effectModels.push(model);
+    yield { phase: "fit", step: ++step, totalSteps };
+    const est: AipwEstimate = aipwEstimate(armColumn(po.phi, A, a));
+    estimates.push({
+      arm: tr.arms[a + 1],
+      ...est,
+      n_treated: counts[a + 1],
+      n_control: counts[0],
+      naive_difference: naive[a],
+      heterogeneity_features: topFeatures(model),
+    });
+  }
+
+  const [lo, hi] = p.propensity_clip;
+  const clippedShare = po.clippedRows / rows.length;
+  const warnings = overlapWarnings(clippedShare, po.propensityMin, po.propensityMax, p.propensity_clip);
+  const predictor: CausalPredictor = { featurizer, effect: effectModels, outcome: outcomeModels };
+  const main = A === 1 ? estimates[0] : null;
+  const common = {
+    method: "cross-fitted AIPW (doubly robust) with GBDT nuisance models; CATE: GBDT on the pseudo-outcomes",
+    treatment_column: tr.column,
+    treatment_reason: tr.reason,
+    outcome_column: opts.labelColumn,
+    outcome_kind: outcome.kind,
+    effect_scale: outcome.kind === "binary" ? `probability of ${opts.labelColumn} = "${outcome.classes![1]}"` : `units of ${opts.labelColumn}`,
+    control_value: tr.arms[0],
+    treated_arms: tr.arms.slice(1),
+    n: rows.length,
+    n_treated: rows.length - counts[0],
+    n_control: counts[0],
+    n_dropped: frame.rowCount - rows.length,
+    ate: main ? main.ate : null,
+    std_error: main ? main.std_error : null,
+    ci_low: main ? main.ci_low : null,
+    ci_high: main ? main.ci_high : null,
+    confidence: 0.95,
+    heterogeneity_features: main ? main.heterogeneity_features : null,
+    estimates,
+    propensity_range: [po.propensityMin, po.propensityMax],
+    propensity_clip: [lo, hi],
+    clipped_share: clippedShare,
+    warnings,
+  };
+  const head = {
+    treatment_column: tr.column,
+    outcome_column: opts.labelColumn,
+    outcome_kind: outcome.kind,
+    control_value: tr.arms[0],
+    treated_arms: tr.arms.slice(1),
+    effect_output: "effect",
+    outputs: {
+      effect: A === 1 ? "double [N]" : `double [N, ${A}] (columns: treated_arms)`,
+      outcome_if_treated: A === 1 ? "double [N]" : `double [N, ${A}] (columns: treated_arms)`,
+      outcome_if_control: "double [N]",
+    },
+    ignored_columns: [tr.column, opts.labelColumn],
+    pseudo_outcomes: {
+      file: "pseudo_outcomes.bin",
+      dtype: "float64 little-endian",
+      shape: [frame.rowCount, A],
+      rows: "training frame row order; NaN = row not used",
+    },
+    ate: common.ate,
+    std_error: common.std_error,
+    ci_low: common.ci_low,
+    ci_high: common.ci_high,
+    n: common.n,
+    n_treated: common.n_treated,
+    n_control: common.n_control,
+    estimates: estimates.map((e) => ({ arm: e.arm, ate: e.ate, std_error: e.std_error, ci_low: e.ci_low, ci_high: e.ci_high, n: e.n })),
+  };
+  return {
+    modelType: "causal" as UnsupervisedModelType,
+    featurizer,
+    onnx: exportCausalOnnx(predictor, {
+      treatment_column: tr.column,
+      outcome_column: opts.labelColumn,
+      control_value: tr.arms[0],
+      treated_arms: JSON.stringify(tr.arms.slice(1)),
+    }),
+    head,
+    metrics: {},
+    output: common,
+    summary: { ...common, folds: p.folds, seed: p.seed, features: featurizer.features.length },
+    files: [{ name: "pseudo_outcomes.bin", bytes: float64le(pseudo) }],
+    predictor,
+    pseudo,
+  };
+}
+
+export interface CausalPredictions {
+  /** Row-major [N × treated arms]. */
+  effect: Float64Array;
+  outcomeIfTreated: Float64Array;
+  /** [N]. */
+  outcomeIfControl: Float64Array;
+}
+
+/** The engine's per-row predictions for a frame (what the ONNX graph reproduces). */
+export function predictCausal(pr: CausalPredictor, frame: Frame): CausalPredictions {
+  const m = applyFeaturizer(pr.featurizer, frame);
+  const A = pr.effect.length;
+  const N = m.numRows;
+  const effect = new Float64Array(N * A);
+  const outcomeIfTreated = new Float64Array(N * A);
+  for (let a = 0; a < A; a++) {
+    const e = predict(pr.effect[a], m.data, N);
+    const t = predict(pr.outcome[a + 1], m.data, N);
+    for (let i = 0; i < N; i++) {
+      effect[i * A + a] = e[i];
+      outcomeIfTreated[i * A + a] = t[i];
+    }
+  }
+  return { effect, outcomeIfTreated, outcomeIfControl: predict(pr.outcome[0], m.data, N) };
+}
+
+/**
+ * Poor overlap: more than MAX_CLIPPED_SHARE of rows had a propensity outside the clip bounds, or
+ * the propensity range reaches a bound (some rows are (nearly) always or never treated: for them
+ * the estimate leans on extrapolating the outcome models).
+ */
+function overlapWarnings(clippedShare: number, min: number, max: number, [lo, hi]: [number, number]): string[] {
+  const w: string[] = [];
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  if (clippedShare > MAX_CLIPPED_SHARE) {
+    w.push(
+      `poor overlap: ${pct(clippedShare)} of rows had a propensity outside [${lo}, ${hi}] (more than ${pct(MAX_CLIPPED_SHARE)}); the estimate relies on the outcome models for them and may be biased`,
+    );
+  } else if (min <= lo || max >= hi) {
+    w.push(
+      `poor overlap for some rows: the propensity range [${min.toPrecision(3)}, ${max.toPrecision(3)}] reaches the clip bounds [${lo}, ${hi}] (${pct(clippedShare)} of rows clipped)`,
+    );
+  }
+  return w;
+}
+
+/** Mean outcome of each treated arm minus the control's (no adjustment: what confounding biases). */
+function naiveDifferences(y: Float64Array, arm: Int32Array, rows: Int32Array, K: number): number[] {
+  const sum = new Float64Array(K);
+  const cnt = new Float64Array(K);
+  for (const r of rows) {
+    sum[arm[r]] += y[r];
+    cnt[arm[r]]++;
+  }
+  return Array.from({ length: K - 1 }, (_, a) => sum[a + 1] / cnt[a + 1] - sum[0] / cnt[0]);
+}
+
+/** Features by their share of the effect model's total split gain, top TOP_FEATURES with a gain. */
+function topFeatures(model: GbdtModel): { feature: string; importance: number }[] {
+  const gain = new Float64Array(model.numFeatures);
+  for (const t of model.trees) t.splitFeature.forEach((f, i) => (gain[f] += t.gain[i]));
+  const total = gain.reduce((s, v) => s + v, 0);
+  if (total <= 0) return [];
+  return [...gain.keys()]
+    .filter((f) => gain[f] > 0)
+    .sort((a, b) => gain[b] - gain[a] || a - b)
+    .slice(0, TOP_FEATURES)
+    .map((f) => ({ feature: model.featureNames[f], importance: gain[f] / total }));
+}
+
+function float64le(values: Float64Array): Uint8Array {
+  const bytes = new Uint8Array(values.length * 8);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < values.length; i++) view.setFloat64(i * 8, values[i], true);
+  return bytes;
+}
+
+function resolveParams(params: CausalParams) {
+  const p = {
+    action_column: params.action_column ?? undefined,
+    control_value: params.control_value ?? undefined,
+    propensity_clip: params.propensity_clip ?? DEFAULT_CAUSAL_PARAMS.propensity_clip,
+    folds: params.folds ?? DEFAULT_CAUSAL_PARAMS.folds,
+    seed: params.seed ?? DEFAULT_CAUSAL_PARAMS.seed,
+  };
+  const check = (name: string, v: unknown, ok: boolean) => {
+    if (!ok) throw new MlInputError(`invalid parameter ${name}: ${JSON.stringify(v)}`);
+  };
+  const c = p.propensity_clip;
+  check(
+    "propensity_clip",
+    c,
+    Array.isArray(c) && c.length === 2 && c.every((x) => typeof x === "number" && Number.isFinite(x)) && c[0] > 0 && c[0] < c[1] && c[1] < 1,
+  );
+  check("folds", p.folds, Number.isInteger(p.folds) && p.folds >= 2 && p.folds <= 20);
+  check("seed", p.seed, Number.isInteger(p.seed));
+  return p;
+}

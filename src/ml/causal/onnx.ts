@@ -1,0 +1,62 @@
+/**
+ * The causal model's ONNX graph: features float32 [N,F] -> double -> one TreeEnsemble (ai.onnx.ml
+ * v5, double) per GBDT, each + its base score (and Sigmoid for a binary outcome model):
+ *   effect              double [N] (binary treatment) or [N, arms-1]  — the effect models
+ *   outcome_if_treated  double [N] (binary treatment) or [N, arms-1]  — μ of each treated arm
+ *   outcome_if_control  double [N]                                     — μ of the control arm
+ * Arms in output columns follow head.treated_arms. Everything in double: equal to the engine's
+ * predict() to float64 rounding.
+ */
+import type { GbdtModel } from "../gbdt/model";
+import { GraphBuilder, ML_DOMAIN } from "../onnx/graph";
+import { DataType } from "../onnx/onnx-proto";
+import { treeEnsembleAttributes } from "../onnx/tree-ensemble";
+import { addFeaturesInput } from "../unsupervised/space";
+
+export interface CausalPredictors {
+  /** One regression GBDT per treated arm (on the pseudo-outcomes). */
+  effect: GbdtModel[];
+  /** One outcome GBDT per arm, control first (regression, or binary: probability). */
+  outcome: GbdtModel[];
+}
+
+/** The GBDT's prediction, double [N,1] (probability for a binary model). */
+function addGbdtStage(g: GraphBuilder, model: GbdtModel, x: string): string {
+  if (model.numOutputs !== 1) throw new Error("causal GBDTs have one output");
+  const sum = g.op("TreeEnsemble", [x], treeEnsembleAttributes(model), { domain: ML_DOMAIN, prefix: "trees" });
+  const raw = g.op("Add", [sum, g.double(model.baseScore, [1])]);
+  return model.objective === "binary" ? g.op("Sigmoid", [raw]) : raw;
+}
+
+/** [N,1] columns -> [N] (one column) or [N, cols] (concatenated). */
+function columns(g: GraphBuilder, cols: string[]): string {
+  if (cols.length === 1) return g.op("Reshape", [cols[0], g.int64([-1])]);
+  return g.op("Concat", cols, [{ name: "axis", int: 1 }]);
+}
+
+export function exportCausalOnnx(p: CausalPredictors, metadata: Record<string, string>): Uint8Array {
+  const g = new GraphBuilder();
+  const F = p.outcome[0].numFeatures;
+  const x = addFeaturesInput(g, F);
+  const A = p.effect.length;
+  const shape = A === 1 ? ["N"] : ["N", A];
+  const effect = columns(
+    g,
+    p.effect.map((m) => addGbdtStage(g, m, x)),
+  );
+  g.output(effect, "effect", DataType.DOUBLE, shape, "per-row effect of each treated arm vs the control (CATE)");
+  const treated = columns(
+    g,
+    p.outcome.slice(1).map((m) => addGbdtStage(g, m, x)),
+  );
+  g.output(treated, "outcome_if_treated", DataType.DOUBLE, shape, "predicted outcome under each treated arm");
+  const control = columns(g, [addGbdtStage(g, p.outcome[0], x)]);
+  g.output(control, "outcome_if_control", DataType.DOUBLE, ["N"], "predicted outcome under the control arm");
+  const trees = [...p.effect, ...p.outcome].reduce((s, m) => s + m.trees.length, 0);
+  return g.finish({
+    name: "causal",
+    docString: `doubly-robust causal learner (${A} treated arm(s), ${trees} trees)`,
+    metadata: { model_type: "causal", ...metadata },
+    usesMl: true,
+  });
+}
