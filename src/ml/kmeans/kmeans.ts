@@ -17,7 +17,7 @@ import { meanVariance } from "./centers";
 import { elkanIterations } from "./elkan";
 import { hamerlyIterations } from "./hamerly";
 import { type IterationResult, lloydIterations } from "./lloyd";
-import { kmeansPlusPlus } from "./seeding";
+import { kmeansPlusPlus, seedingBuffers } from "./seeding";
 
 export type KMeansAlgorithm = "hamerly" | "elkan" | "lloyd";
 
@@ -65,17 +65,26 @@ export function* kmeansSteps(X: Float64Array, n: number, d: number, opts: KMeans
   const algorithm = opts.algorithm ?? "hamerly";
   let best: IterationResult | null = null;
   const restartInertias: number[] = [];
+  // row-sized memory shared by the restarts (first-touching fresh arrays costs a measurable
+  // share of a fit on large tables): Hamerly adopts the seeding's arrays as its labels and
+  // bounds, so only the kept restart's labels need a new array for the next seeding
+  const buffers = seedingBuffers(n);
+  const hamerly = algorithm === "hamerly" ? { adoptStart: true, exact: new Uint8Array(n) } : undefined;
   for (let r = 0; r < nInit; r++) {
     const rng = new Rng(Math.floor(master.next() * 4294967296));
-    const seeds = kmeansPlusPlus(X, n, d, k, rng);
+    const seeds = kmeansPlusPlus(X, n, d, k, rng, buffers);
     const res =
       algorithm === "lloyd"
         ? lloydIterations(X, n, d, seeds.centers, k, maxIter, tolAbs)
         : algorithm === "elkan"
           ? elkanIterations(X, n, d, seeds.centers, k, maxIter, tolAbs, seeds)
-          : hamerlyIterations(X, n, d, seeds.centers, k, maxIter, tolAbs, seeds);
+          : hamerlyIterations(X, n, d, seeds.centers, k, maxIter, tolAbs, seeds, hamerly);
     restartInertias.push(res.inertia);
-    if (!best || res.inertia < best.inertia) best = res;
+    if (!best || res.inertia < best.inertia) {
+      // the labels of the restart it replaces are free (unless not ours: lloyd, elkan)
+      if (res.labels === buffers.nearest && r + 1 < nInit) buffers.nearest = best?.labels ?? new Int32Array(n);
+      best = res;
+    }
     yield r + 1;
   }
   return { ...best!, k, restartInertias };

@@ -40,22 +40,44 @@ export interface Seeding {
   second: Float64Array;
 }
 
-export function kmeansPlusPlus(X: Float64Array, n: number, d: number, k: number, rng: Rng): Seeding {
+/**
+ * Row-sized arrays the seeding may write into instead of allocating its own (the restarts of
+ * ./kmeans reuse them: on large tables first-touching fresh memory costs a measurable share of
+ * a fit). Their contents on entry do not matter. `labels`, `dist2` and `second` of the result
+ * are `nearest`, `closest` and `second`.
+ */
+export interface SeedingBuffers {
+  closest: Float64Array;
+  nearest: Int32Array;
+  cumulative: Float64Array;
+  second: Float64Array;
+  /** The trial sample's rows (TRIAL_ROWS x d), made on first use. */
+  trialX?: Float64Array;
+}
+
+export function seedingBuffers(n: number): SeedingBuffers {
+  return { closest: new Float64Array(n), nearest: new Int32Array(n), cumulative: new Float64Array(n), second: new Float64Array(n) };
+}
+
+export function kmeansPlusPlus(X: Float64Array, n: number, d: number, k: number, rng: Rng, buffers: SeedingBuffers = seedingBuffers(n)): Seeding {
   const centers = new Float64Array(k * d);
   const L = 2 + Math.floor(Math.log(k));
   const first = rng.int(n);
   centers.set(X.subarray(first * d, first * d + d), 0);
-  const closest = new Float64Array(n);
-  const nearest = new Int32Array(n);
-  const trial = n <= TRIAL_ROWS ? null : new TrialSample(X, d, Int32Array.from({ length: TRIAL_ROWS }, () => rng.int(n)).sort());
+  const { closest, nearest, cumulative } = buffers;
+  nearest.fill(0);
+  let trial: TrialSample | null = null;
+  if (n > TRIAL_ROWS) {
+    buffers.trialX ??= new Float64Array(TRIAL_ROWS * d);
+    trial = new TrialSample(X, d, Int32Array.from({ length: TRIAL_ROWS }, () => rng.int(n)).sort(), buffers.trialX);
+  }
   // running sums of `closest`, what the D² draws search (kept up to date by the passes that change it)
-  const cumulative = new Float64Array(n);
   let acc = 0;
   for (let i = 0; i < n; i++) cumulative[i] = acc += closest[i] = dist2(X, i, centers, 0, d);
   const cand = new Float64Array(d);
   const toCenter = new Float64Array(k);
   const toCenterRoot = new Float64Array(k);
-  const second = new Float64Array(n).fill(Infinity);
+  const second = buffers.second.fill(Infinity);
   for (let c = 1; c < k; c++) {
     let best = -1;
     let bestPot = Infinity;
@@ -103,9 +125,21 @@ function load(X: Float64Array, d: number, row: number, centers: Float64Array, c:
   for (let j = 0; j < c; j++) toCenter[j] = rowDist2(centers, j * d, cand, d);
 }
 
+/** Squared distance of the row at `at` to `cand`: the squares added in column order (./centers dist2's bits), unrolled by 4. */
 function rowDist2(X: Float64Array, at: number, cand: Float64Array, d: number): number {
   let e = 0;
-  for (let u = 0; u < d; u++) {
+  let u = 0;
+  for (; u + 3 < d; u += 4) {
+    const w0 = X[at + u] - cand[u];
+    const w1 = X[at + u + 1] - cand[u + 1];
+    const w2 = X[at + u + 2] - cand[u + 2];
+    const w3 = X[at + u + 3] - cand[u + 3];
+    e += w0 * w0;
+    e += w1 * w1;
+    e += w2 * w2;
+    e += w3 * w3;
+  }
+  for (; u < d; u++) {
     const w = X[at + u] - cand[u];
     e += w * w;
   }
@@ -145,9 +179,11 @@ class TrialSample {
     all: Float64Array,
     d: number,
     readonly rows: Int32Array,
+    into: Float64Array,
   ) {
-    this.X = new Float64Array(rows.length * d);
-    for (let r = 0; r < rows.length; r++) this.X.set(all.subarray(rows[r] * d, rows[r] * d + d), r * d);
+    this.X = into;
+    // a plain copy loop: a subarray per row costs more than the copy at this size
+    for (let r = 0, o = 0; r < rows.length; r++) for (let t = 0, at = rows[r] * d; t < d; t++) into[o++] = all[at + t];
     this.closest = new Float64Array(rows.length);
     this.nearest = new Int32Array(rows.length);
   }
