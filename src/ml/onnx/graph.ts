@@ -76,7 +76,7 @@ export class GraphBuilder {
   }
 
   /** Cast to double. */
-  toDouble(value: string): string {
+  castToDouble(value: string): string {
     return this.op("Cast", [value], [{ name: "to", int: DataType.DOUBLE }]);
   }
 

@@ -22,7 +22,7 @@ const CLIP = 5;
 /** Declares the graph input `features` float32 [N,F]; returns its double copy. */
 export function addFeaturesInput(g: GraphBuilder, F: number): string {
   const x = g.input("features", DataType.FLOAT, ["N", F], "featurized float32 matrix (see featurizer.json)");
-  return g.toDouble(x);
+  return g.castToDouble(x);
 }
 
 /** The standardized space [N,D] of `x` (double [N,F] of the space's featurizer). */
