@@ -13,6 +13,8 @@ export interface CausalData {
   tau: Float64Array;
   /** Mean of tau over the rows (the sample ATE). */
   ate: number;
+  /** E[τ(x)] over the generating distribution (the population ATE): see populationAte. */
+  populationAte: number;
 }
 
 export interface CausalDataOptions {
@@ -71,5 +73,29 @@ export function causalData(o: CausalDataOptions): CausalData {
       { name: "y", kind: o.binary ? "numeric" : "numeric", storage: "numeric", values: y },
     ],
   };
-  return { frame, tau, ate: tau.reduce((s, v) => s + v, 0) / n };
+  return { frame, tau, ate: tau.reduce((s, v) => s + v, 0) / n, populationAte: populationAte(o) };
+}
+
+const softplus = (z: number) => (z > 0 ? z + Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z)));
+
+/**
+ * The population ATE E[τ(x)], x1, x2 ~ U[-1, 1] (c does not enter τ). Numeric: effect + het·E[x2]
+ * = effect. Binary: τ = sigmoid(x1 + effect + het·x2) − sigmoid(x1); the x2 mean is analytic
+ * (∫ sigmoid = softplus), the x1 mean by composite Simpson on 2000 intervals (error ~1e-14).
+ */
+export function populationAte(o: Omit<CausalDataOptions, "n" | "seed">): number {
+  const effect = o.effect ?? 2;
+  const het = o.heterogeneity ?? 0;
+  if (!o.binary) return effect;
+  const inner = (x1: number) => {
+    const b = x1 + effect;
+    const treated = het === 0 ? sigmoid(b) : (softplus(b + het) - softplus(b - het)) / (2 * het);
+    return treated - sigmoid(x1);
+  };
+  const m = 2000;
+  const h = 2 / m;
+  let acc = inner(-1) + inner(1);
+  for (let i = 1; i < m; i++) acc += (i % 2 ? 4 : 2) * inner(-1 + i * h);
+  // (h/3)·Σ is the integral over [-1, 1]; the mean divides by the length 2
+  return (acc * h) / 3 / 2;
 }

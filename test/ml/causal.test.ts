@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { causalData } from "../../bench/causal/data";
+import { crossFitSteps, overlapWeights, pseudoOutcomes } from "../../src/ml/causal/aipw";
+import { type FitInput, fitGbdt, predictRows } from "../../src/ml/causal/fit";
 import { aipwEstimate, type CausalModel, type CausalParams, predictCausal, trainCausalSteps } from "../../src/ml/causal/model";
+import { resolveOutcome, resolveTreatment } from "../../src/ml/causal/treatment";
 import { MlInputError } from "../../src/ml/errors";
-import { applyFeaturizer } from "../../src/ml/featurize";
+import { applyFeaturizer, featureKinds, selectFeatures } from "../../src/ml/featurize";
 import type { Frame, NumericColumn } from "../../src/ml/frame";
-import { buildRepresentation, type Representation } from "../../src/ml/representation";
+import { buildRepresentation, deriveModelFeatures, type Representation } from "../../src/ml/representation";
 import type { FitStep } from "../../src/ml/unsupervised/model";
 import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";
 
@@ -201,14 +204,16 @@ describe("causal: ONNX, files, determinism", () => {
     expect(diff(toNumbers(out.effect), p.effect)).toBeLessThan(1e-9);
     expect(diff(toNumbers(out.outcome_if_treated), p.outcomeIfTreated)).toBeLessThan(1e-9);
     expect(diff(toNumbers(out.outcome_if_control), p.outcomeIfControl)).toBeLessThan(1e-9);
+    expect(out.propensity.dims).toEqual([m.numRows, 2]);
+    expect(diff(toNumbers(out.propensity), p.propensity)).toBeLessThan(1e-9);
   });
 
   it("multi-arm: [N, arms-1] outputs equal the engine; per-arm estimates", async () => {
     const f = multiArm();
     const { model, steps } = train(f, { action_column: "campaign", control_value: "none", folds: 3 });
     expect(model.head.treated_arms).toEqual(["email", "sms"]);
-    expect(steps.length).toBe(3 * 4 + 3 + 2);
-    expect(steps.at(-1)).toEqual({ phase: "fit", step: 17, totalSteps: 17 });
+    expect(steps.length).toBe(3 * 4 + 3 + 1 + 2);
+    expect(steps.at(-1)).toEqual({ phase: "fit", step: 18, totalSteps: 18 });
     const est = model.output.estimates as { arm: string; ate: number; std_error: number }[];
     // the dropped "treated" column's effect depends on x only: email +1, sms −0.5 vs none
     expect(Math.abs(est[0].ate - 1)).toBeLessThan(4 * est[0].std_error);
@@ -220,6 +225,10 @@ describe("causal: ONNX, files, determinism", () => {
     expect(out.outcome_if_control.dims).toEqual([m.numRows]);
     const e = toNumbers(out.effect);
     expect(Math.max(...e.map((v, i) => Math.abs(v - p.effect[i])))).toBeLessThan(1e-9);
+    expect(out.propensity.dims).toEqual([m.numRows, 3]);
+    const pr = toNumbers(out.propensity);
+    expect(Math.max(...pr.map((v, i) => Math.abs(v - p.propensity[i])))).toBeLessThan(1e-9);
+    for (let i = 0; i < m.numRows; i++) expect(pr[3 * i] + pr[3 * i + 1] + pr[3 * i + 2]).toBeCloseTo(1, 9);
   });
 
   it("pseudo_outcomes.bin: float64 LE per frame row, NaN where the outcome is missing", () => {
@@ -244,5 +253,60 @@ describe("causal: ONNX, files, determinism", () => {
     expect(Buffer.from(a.files![0].bytes).equals(Buffer.from(b.files![0].bytes))).toBe(true);
     const c = train(d.frame, { seed: 4 }).model;
     expect(Buffer.from(a.onnx).equals(Buffer.from(c.onnx))).toBe(false);
+  });
+});
+
+describe("causal: overlap-weighted effect model", () => {
+  it("weights are e(1 − e) (binary) and e_a·e_c/(e_a + e_c) (multi-arm) on the unclipped propensities, mean 1", () => {
+    const e2 = Float64Array.from([0.5, 0.5, 0.1, 0.9, 0.998, 0.002]);
+    const w2 = overlapWeights({ mu: new Float64Array(6), e: e2 }, 2);
+    const raw2 = [0.25, 0.09, 0.998 * 0.002];
+    const s2 = raw2.reduce((a, b) => a + b, 0) / 3;
+    raw2.forEach((v, j) => expect(w2[j]).toBeCloseTo(v / s2, 12));
+    // 3 arms, rows (control, arm 1, arm 2) = (0.2, 0.5, 0.3) and (0.6, 0.2, 0.2)
+    const e3 = Float64Array.from([0.2, 0.5, 0.3, 0.6, 0.2, 0.2]);
+    const w3 = overlapWeights({ mu: new Float64Array(6), e: e3 }, 3);
+    const h = (a: number, c: number) => (a * c) / (a + c);
+    const arm1 = [h(0.5, 0.2), h(0.2, 0.6)];
+    const arm2 = [h(0.3, 0.2), h(0.2, 0.6)];
+    expect(w3[0]).toBeCloseTo((2 * arm1[0]) / (arm1[0] + arm1[1]), 12);
+    expect(w3[2]).toBeCloseTo((2 * arm1[1]) / (arm1[0] + arm1[1]), 12);
+    expect(w3[1]).toBeCloseTo((2 * arm2[0]) / (arm2[0] + arm2[1]), 12);
+    expect(w3[3]).toBeCloseTo((2 * arm2[1]) / (arm2[0] + arm2[1]), 12);
+  });
+
+  it("poor overlap: the weighted final stage recovers τ(x) = 1 + x2 better than an unweighted one on the same φ", () => {
+    // P(T=1) = sigmoid(6·x1): rows with |x1| near 1 are (almost) always or never treated, their φ
+    // are blown up by 1/ê (and biased past the clip bounds)
+    const results = [21, 22, 23].map((seed) => {
+      const d = causalData({ n: 6000, seed, effect: 1, heterogeneity: 1, confounding: 3 });
+      const tr = resolveTreatment(d.frame, "y");
+      const derived = deriveModelFeatures(repOf(d.frame), "y");
+      const keep = derived.featurizer.features.map((f) => f.source !== tr.column);
+      const featurizer = selectFeatures(derived.featurizer, (src) => src !== tr.column, "treatment column");
+      const m = applyFeaturizer(featurizer, d.frame);
+      const input: FitInput = {
+        m,
+        categorical: featureKinds(featurizer).map((k) => k.type === "categorical"),
+        featureNames: featurizer.features.map((f) => f.name),
+        bins: derived.bins.filter((_, i) => keep[i]),
+      };
+      const rows = Int32Array.from({ length: d.frame.rowCount }, (_, i) => i);
+      const y = resolveOutcome(d.frame, "y").y;
+      const cross = crossFitSteps(input, y, tr.arm, rows, 2, { folds: 5, seed: 0, outcome: "regression" });
+      let cf = cross.next();
+      while (!cf.done) cf = cross.next();
+      const po = pseudoOutcomes(cf.value, y, tr.arm, rows, 2, [0.01, 0.99]);
+      const pehe = (effect: Float64Array) => Math.sqrt(effect.reduce((s, v, i) => s + (v - d.tau[i]) ** 2, 0) / effect.length);
+      const peheOf = (weight?: Float64Array) =>
+        pehe(predictRows(fitGbdt(input, po.phi, rows, "regression", { kind: "effect", seed: 1299709, weight }), m, rows));
+      // what the model serves is the weighted fit (same folds, seeds and rows)
+      const served = pehe(predictCausal(train(d.frame).model.predictor, d.frame).effect);
+      return { weighted: peheOf(overlapWeights(cf.value, 2)), unweighted: peheOf(), served };
+    });
+    const mean = (k: "weighted" | "unweighted") => results.reduce((s, r) => s + r[k], 0) / results.length;
+    for (const r of results) expect(r.served).toBeCloseTo(r.weighted, 12);
+    expect(mean("weighted")).toBeLessThan(0.8 * mean("unweighted"));
+    expect(mean("weighted")).toBeLessThan(0.45); // τ spans [0, 2]; a constant guess has PEHE 0.58
   });
 });

@@ -154,3 +154,37 @@ export function armColumn(phi: Float64Array, A: number, a: number): Float64Array
   const n = phi.length / A;
   return Float64Array.from({ length: n }, (_, j) => phi[j * A + a]);
 }
+
+/**
+ * Per included row j and treated arm a, the effect model's fitting weight at [j * (K-1) + a - 1]:
+ * w = e_a·e_c / (e_a + e_c) (binary: e(1 − e)), from the cross-fitted propensities. φ_a's
+ * conditional variance is about σ²/e_a + σ²/e_c, so w is its inverse up to a constant: rows that
+ * are (nearly) always or never treated, whose φ is a residual blown up by 1/e, count less. The
+ * propensities are the raw ones, not the clipped ones φ uses: past the clip bounds φ is biased
+ * as well as noisy (the clip undoes only part of the weighting, and μ of the rare arm is
+ * extrapolated there), so those rows get the small weight their real overlap implies, not the
+ * floor the clip would give them. A weight that is a function of x leaves the target
+ * E[φ_a | x] = τ_a(x) unchanged. Scaled to mean 1 per arm (only relative weights matter to the
+ * fit; their scale would change how much L2 shrinks).
+ */
+export function overlapWeights(cf: CrossFit, K: number): Float64Array {
+  const A = K - 1;
+  const n = cf.e.length / K;
+  const w = new Float64Array(n * A);
+  const sum = new Float64Array(A);
+  for (let j = 0; j < n; j++) {
+    const ec = cf.e[j * K];
+    for (let a = 0; a < A; a++) {
+      const ea = cf.e[j * K + a + 1];
+      const v = ea + ec > 0 ? (ea * ec) / (ea + ec) : 0;
+      w[j * A + a] = v;
+      sum[a] += v;
+    }
+  }
+  for (let a = 0; a < A; a++) {
+    // no overlap at all for an arm (cannot happen with GBDT probabilities): fall back to equal weights
+    const scale = sum[a] > 0 ? n / sum[a] : 0;
+    for (let j = 0; j < n; j++) w[j * A + a] = scale > 0 ? w[j * A + a] * scale : 1;
+  }
+  return w;
+}

@@ -2,7 +2,9 @@
  * The GBDT fits of the causal learner (outcome models per arm, the propensity model, the final
  * effect model), all with one recipe: modest trees, early stopping on a seeded inner 10% split of
  * the fit's own rows (no split below MIN_ROWS_FOR_INNER_SPLIT rows: a fixed number of rounds),
- * bins from the shared representation. Plus the folds of the cross-fitting.
+ * bins from the shared representation. Plus the folds of the cross-fitting. Optional per-row
+ * weights (the effect model's overlap weights, ./aipw overlapWeights) weight the fit and the
+ * inner validation loss that early stopping reads.
  */
 import type { FeatureMatrix } from "../featurize";
 import type { FeatureBins } from "../gbdt/bins";
@@ -32,13 +34,13 @@ export interface FitInput {
   bins: FeatureBins[];
 }
 
-/** Fit on `rows` (frame rows) with `label` per frame row. */
+/** Fit on `rows` (frame rows) with `label` (and optional fitting `weight`) per frame row. */
 export function fitGbdt(
   input: FitInput,
   label: Float64Array,
   rows: Int32Array,
   objective: Objective,
-  opts: { kind: FitKind; seed: number; numClasses?: number },
+  opts: { kind: FitKind; seed: number; numClasses?: number; weight?: Float64Array },
 ): GbdtModel {
   const base = opts.kind === "effect" ? EFFECT : NUISANCE;
   const n = rows.length;
@@ -60,6 +62,7 @@ export function fitGbdt(
     categorical: input.categorical,
     featureNames: input.featureNames,
     label,
+    weight: opts.weight,
     trainRows: train,
     valRows: val,
     bins: input.bins,

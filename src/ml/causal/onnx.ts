@@ -4,6 +4,7 @@
  *   effect              double [N] (binary treatment) or [N, arms-1]  — the effect models
  *   outcome_if_treated  double [N] (binary treatment) or [N, arms-1]  — μ of each treated arm
  *   outcome_if_control  double [N]                                     — μ of the control arm
+ *   propensity          double [N, arms]  — P(arm | x), control first (estimates over new data)
  * Arms in output columns follow head.treated_arms. Everything in double: equal to the engine's
  * predict() to float64 rounding.
  */
@@ -18,14 +19,24 @@ export interface CausalPredictors {
   effect: GbdtModel[];
   /** One outcome GBDT per arm, control first (regression, or binary: probability). */
   outcome: GbdtModel[];
+  /** P(arm | x): binary (treated vs control) for two arms, multiclass over the arms otherwise. */
+  propensity: GbdtModel;
 }
 
-/** The GBDT's prediction, double [N,1] (probability for a binary model). */
+/** The GBDT's prediction, double [N, outputs] (probabilities for a binary or multiclass model). */
 function addGbdtStage(g: GraphBuilder, model: GbdtModel, x: string): string {
-  if (model.numOutputs !== 1) throw new Error("causal GBDTs have one output");
   const sum = g.op("TreeEnsemble", [x], treeEnsembleAttributes(model), { domain: ML_DOMAIN, prefix: "trees" });
-  const raw = g.op("Add", [sum, g.double(model.baseScore, [1])]);
-  return model.objective === "binary" ? g.op("Sigmoid", [raw]) : raw;
+  const raw = g.op("Add", [sum, g.double(model.baseScore, [model.numOutputs])]);
+  if (model.objective === "binary") return g.op("Sigmoid", [raw]);
+  return model.objective === "multiclass" ? g.op("Softmax", [raw], [{ name: "axis", int: 1 }]) : raw;
+}
+
+/** [N, arms] probabilities of each arm (control first) from the propensity model. */
+function addPropensityStage(g: GraphBuilder, model: GbdtModel, x: string): string {
+  const p = addGbdtStage(g, model, x);
+  if (model.objective !== "binary") return p;
+  const control = g.op("Sub", [g.double([1], [1]), p]);
+  return g.op("Concat", [control, p], [{ name: "axis", int: 1 }]);
 }
 
 /** [N,1] columns -> [N] (one column) or [N, cols] (concatenated). */
@@ -52,7 +63,15 @@ export function exportCausalOnnx(p: CausalPredictors, metadata: Record<string, s
   g.output(treated, "outcome_if_treated", DataType.DOUBLE, shape, "predicted outcome under each treated arm");
   const control = columns(g, [addGbdtStage(g, p.outcome[0], x)]);
   g.output(control, "outcome_if_control", DataType.DOUBLE, ["N"], "predicted outcome under the control arm");
-  const trees = [...p.effect, ...p.outcome].reduce((s, m) => s + m.trees.length, 0);
+  const K = p.outcome.length;
+  g.output(
+    addPropensityStage(g, p.propensity, x),
+    "propensity",
+    DataType.DOUBLE,
+    ["N", K],
+    "probability of each arm given the features, control first",
+  );
+  const trees = [...p.effect, ...p.outcome, p.propensity].reduce((s, m) => s + m.trees.length, 0);
   return g.finish({
     name: "causal",
     docString: `doubly-robust causal learner (${A} treated arm(s), ${trees} trees)`,

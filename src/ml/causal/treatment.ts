@@ -50,7 +50,7 @@ export function suggestsAction(name: string): boolean {
 }
 
 /** Per row the column's value as a string (null when missing), and its distinct values. */
-function columnValues(col: Column, n: number): { str: (string | null)[]; distinct: string[]; numeric: boolean } {
+export function columnValues(col: Column, n: number): { str: (string | null)[]; distinct: string[]; numeric: boolean } {
   const str: (string | null)[] = new Array(n);
   if (col.storage === "dictionary") {
     for (let i = 0; i < n; i++) str[i] = col.codes[i] >= 0 ? col.dictionary[col.codes[i]] : null;

@@ -6,7 +6,7 @@
 import { applyBins, computeBins, type FeatureBins } from "./bins";
 import { TreeGrower } from "./grower";
 import type { GbdtModel, Objective, Tree } from "./model";
-import { baseScore, gradients, loss } from "./objective";
+import { baseScore, gradients, loss, rowWeights } from "./objective";
 import { Rng } from "./random";
 
 export interface GbdtParams {
@@ -76,6 +76,13 @@ export interface TrainGbdtInput {
   featureNames?: string[];
   /** Per row: target value (regression) or class index 0..K-1 (classification). */
   label: Float64Array;
+  /**
+   * Optional per-row weights (indexed like `label`, finite and >= 0): gradients and hessians are
+   * scaled by them, the base score and the (validation, early-stopping) losses are weighted
+   * means. `minDataInLeaf` still counts rows; `minSumHessianInLeaf` sees the weighted hessians.
+   * Absent: unweighted, bit-identical to a trainer without weights.
+   */
+  weight?: Float64Array;
   trainRows?: Int32Array;
   valRows?: Int32Array;
   /** Precomputed bins (e.g. from the shared representation); computed on train rows otherwise. */
@@ -145,8 +152,10 @@ export function* trainGbdtSteps(input: TrainGbdtInput): Generator<IterationInfo,
   const nv = valRows ? valRows.length : 0;
   const y = Float64Array.from(all, (r) => input.label[r]);
   const yv = valRows ? Float64Array.from(valRows, (r) => input.label[r]) : new Float64Array(0);
+  const w = input.weight ? rowWeights(input.weight, all, "training") : undefined;
+  const wv = input.weight && valRows ? rowWeights(input.weight, valRows, "validation") : undefined;
 
-  const base = baseScore(obj, y, K);
+  const base = baseScore(obj, y, K, w);
   const scores = new Float64Array(n * K);
   const vscores = new Float64Array(nv * K);
   // Validation scores at the best round so far: the model is cut back to that round.
@@ -154,9 +163,10 @@ export function* trainGbdtSteps(input: TrainGbdtInput): Generator<IterationInfo,
   for (let i = 0; i < n * K; i++) scores[i] = base[i % K];
   for (let i = 0; i < nv * K; i++) vscores[i] = base[i % K];
   const grad = new Float64Array(n * K);
-  const hess = new Float64Array(n * K).fill(1);
+  // regression hessians are constant: 1, or the row's weight
+  const hess = w && obj === "regression" ? Float64Array.from(w) : new Float64Array(n * K).fill(1);
   const prob = new Float64Array(K);
-  const unitHess = obj === "regression";
+  const unitHess = obj === "regression" && !w;
 
   const grower = new TreeGrower(trainBins, n, bins, p);
   const rng = new Rng(p.seed);
@@ -171,7 +181,7 @@ export function* trainGbdtSteps(input: TrainGbdtInput): Generator<IterationInfo,
   let bestRound = -1;
   let bestLoss = Infinity;
   let stopReason: StopReason = "max_rounds";
-  gradients(obj, scores, y, K, grad, hess, prob);
+  gradients(obj, scores, y, K, grad, hess, prob, w);
   const lossSample = trainLossSample(n, p.seed);
   if (input.shouldStop?.()) stopReason = "cancelled";
   for (let round = 0; round < p.maxRounds && stopReason === "max_rounds"; round++) {
@@ -195,9 +205,9 @@ export function* trainGbdtSteps(input: TrainGbdtInput): Generator<IterationInfo,
       else addTreeByLeaf(tree, grower, scores, K, k);
       if (valBins) addTreeBinned(tree, grower, valBins, F, nv, vscores, K, k);
     }
-    const valLoss = valBins ? loss(obj, vscores, yv, K) : null;
-    gradients(obj, scores, y, K, grad, hess, prob);
-    const trainLoss = loss(obj, scores, y, K, lossSample);
+    const valLoss = valBins ? loss(obj, vscores, yv, K, undefined, wv) : null;
+    gradients(obj, scores, y, K, grad, hess, prob, w);
+    const trainLoss = loss(obj, scores, y, K, lossSample, w);
     const info: IterationInfo = { iteration: round + 1, trainLoss, valLoss };
     history.push(info);
     if (valLoss !== null && p.earlyStoppingRounds > 0) {
