@@ -76,8 +76,8 @@ const DOMAIN_STATUS: [new (...args: never[]) => DomainError, ContentfulStatusCod
 
 function toHttpError(err: unknown): HttpError | null {
   if (err instanceof HttpError) return err;
-  // Services name fields by their place in the request body.
-  if (err instanceof InvalidInput) return itemsOf(err.issues.map((i) => ({ ...i, path: ["body", ...i.path] })));
+  // Services name fields by their place in the request body, unless they say otherwise.
+  if (err instanceof InvalidInput) return itemsOf(err.issues.map((i) => ({ ...i, path: [i.part ?? "body", ...i.path] })));
   for (const [type, status] of DOMAIN_STATUS) if (err instanceof type) return new HttpError(status, (err as Error).message);
   // Hono's own middleware (body limit, form parsing) signals with HTTPException.
   if (err instanceof HTTPException) return new HttpError(err.status as ContentfulStatusCode, err.message || "Bad request");

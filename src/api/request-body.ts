@@ -4,7 +4,7 @@
  * is taken as JSON whatever its Content-Type; malformed or empty JSON is a 422, like any other
  * invalid input).
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { BadRequest, UnsupportedMediaType } from "../core/errors";
 import type { AppEnv } from "./context";
@@ -32,22 +32,42 @@ export function multipartOnly(hint: string): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** JSON routes: parse the body once; the validator then reads the parsed value. */
+/** JSON routes: a body that is not JSON is a 422 before the validator reads it. */
 export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await readJson(c, false);
+  await next();
+};
+
+/**
+ * Routes that take JSON or a multipart file: multipart is parsed here (a broken body is our own
+ * 400); anything else is read as JSON, an empty body as `{}`.
+ */
+export const jsonOrMultipart: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if ((c.req.header("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
+    await c.req.formData().catch(() => {
+      throw new BadRequest("Malformed multipart body.");
+    });
+  } else await readJson(c, true);
+  await next();
+};
+
+async function readJson(c: Context<AppEnv>, emptyIsObject: boolean): Promise<void> {
   const text = await c.req.text();
-  if (text.trim() === "") throw invalidRequest(["body"], "Field required", null, "missing");
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (e) {
-    throw invalidRequest(["body", 0], `JSON decode error: ${(e as Error).message}`, text.slice(0, 200), "json_invalid");
+  if (text.trim() === "" && !emptyIsObject) throw invalidRequest(["body"], "Field required", null, "missing");
+  let parsed: unknown = {};
+  if (text.trim() !== "") {
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      throw invalidRequest(["body", 0], `JSON decode error: ${(e as Error).message}`, text.slice(0, 200), "json_invalid");
+    }
   }
   if (!/^application\/([a-z-.]+\+)?json/i.test(c.req.header("Content-Type") ?? "")) {
     const headers = new Headers(c.req.raw.headers);
     headers.set("Content-Type", "application/json");
-    c.req.raw = new Request(c.req.raw, { headers, body: text });
+    c.req.raw = new Request(c.req.raw, { headers, body: text || "{}" });
   }
-  // The validator reads c.req.json(), which answers from this cache: the body is parsed once.
+  // The validator reads c.req.json(), which parses the cached text again (an empty body as {}).
+  (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text.trim() === "" ? "{}" : text);
   c.req.bodyCache.json = Promise.resolve(parsed);
-  await next();
-};
+}

@@ -48,6 +48,8 @@ export interface FieldIssue {
   type: string;
   input: unknown;
   ctx?: Record<string, unknown>;
+  /** Where the field is, when not in the body: a path parameter or a query parameter. */
+  part?: "path" | "query";
 }
 
 /** Input that is well-formed but not acceptable, field by field. */
@@ -59,5 +61,10 @@ export class InvalidInput extends DomainError {
   /** The common case: one field, one message. */
   static field(path: (string | number)[], message: string, input: unknown, type = "value_error"): InvalidInput {
     return new InvalidInput([{ path, message, type, input: input ?? null }]);
+  }
+
+  /** A path parameter that names something of the wrong kind (a model that is not causal, ...). */
+  static pathParam(name: string, message: string, input: unknown): InvalidInput {
+    return new InvalidInput([{ path: [name], message, type: "value_error", input: input ?? null, part: "path" }]);
   }
 }

@@ -40,6 +40,8 @@ export const MAX_FRAME_CELLS = 10_000_000;
  * must fit the Worker's 128 MB. Half the ingestion budget; an estimate, not measured.
  */
 export const INFER_MAX_CELLS = 5_000_000;
+/** Most groups a causal effect estimate answers per request (`group_by`). */
+export const EFFECT_MAX_GROUPS = 100;
 /**
  * Query rows of one synchronous call to a search model: each row is a search of the index
  * (about 0.1 ms on clustered data, up to ~5 ms at 400k rows without structure), bounded so a

@@ -21,7 +21,8 @@ async function readyVersion(db: Db, principal: Principal, datasetId: string, ver
   return v;
 }
 
-async function loadFrame(bucket: R2Bucket, key: string): Promise<Frame> {
+/** A stored frame (a dataset version's columnar copy), read whole. */
+export async function loadFrame(bucket: R2Bucket, key: string): Promise<Frame> {
   const obj = await bucket.get(key);
   if (!obj) throw new Error(`canonical frame missing from storage: ${key}`);
   return decodeFrame(new Uint8Array(await obj.arrayBuffer()));

@@ -8,14 +8,14 @@ import { INFER_MAX_OUTPUT_VALUES, MAX_CACHED_ARTIFACTS, SEARCH_MAX_QUERY_ROWS } 
 import { applyFeaturizer } from "../ml/featurize";
 import { cellValue, type Frame } from "../ml/frame";
 import { ARTIFACT_FILES } from "../storage/keys";
-import { type ModelArtifact, parseModelArtifact, type StoredVersion } from "./artifact";
+import { type ModelArtifact, parseModelArtifact, type StoredVersion, type UnsupervisedArtifact } from "./artifact";
 import type { Cell, ParquetColumnType, ResultTable } from "./output";
 import { predictionColumnTypes, predictionTable } from "./prediction-table";
-import { runGraph } from "./run-graph";
+import { type GraphOutput, runGraph } from "./run-graph";
 import { runGbdtOnnx } from "./run-onnx";
 import { searchNeighbours } from "./search-index";
 import { withSession } from "./session-cache";
-import { unsupervisedColumnTypes, unsupervisedTable } from "./unsupervised-table";
+import { treatedArms, unsupervisedColumnTypes, unsupervisedTable } from "./unsupervised-table";
 
 const missing = (v: StoredVersion) => new Conflict(`The artifacts of model version ${v.version} are missing; retrain the model.`);
 
@@ -58,21 +58,40 @@ export async function runModel(
     );
   }
   const m = applyFeaturizer(a.featurizer, frame);
-  const loadOnnx = async () => {
-    const obj = await bucket.get(v.artifactKey + ARTIFACT_FILES.onnx);
-    if (!obj) throw missing(v);
-    return new Uint8Array(await obj.arrayBuffer());
-  };
   const ids = rowIds(frame);
   if (a.model_type === "prediction") {
-    const out = await withSession(v.id, loadOnnx, (s) => runGbdtOnnx(s, m.data, m.numRows, m.numFeatures));
+    const out = await withSession(
+      v.id,
+      () => loadOnnx(bucket, v),
+      (s) => runGbdtOnnx(s, m.data, m.numRows, m.numFeatures),
+    );
     const table = predictionTable(a, out, ids);
     return { table, columnTypes: predictionColumnTypes(a, table) };
   }
-  const outs = await withSession(v.id, loadOnnx, (s) => runGraph(s, m.data, m.numRows, m.numFeatures));
+  const outs = await withSession(
+    v.id,
+    () => loadOnnx(bucket, v),
+    (s) => runGraph(s, m.data, m.numRows, m.numFeatures),
+  );
   const neighbours = a.model_type === "search" ? await searchNeighbours(bucket, v, a, outs.vectors, m.numRows, missing) : null;
   const table = unsupervisedTable(a, outs, ids, neighbours);
-  return { table, columnTypes: unsupervisedColumnTypes(table) };
+  return { table, columnTypes: unsupervisedColumnTypes(a, table) };
+}
+
+async function loadOnnx(bucket: R2Bucket, v: StoredVersion): Promise<Uint8Array> {
+  const obj = await bucket.get(v.artifactKey + ARTIFACT_FILES.onnx);
+  if (!obj) throw missing(v);
+  return new Uint8Array(await obj.arrayBuffer());
+}
+
+/** A non-prediction model's raw graph outputs for `frame` (what a causal estimate averages). */
+export async function graphOutputs(bucket: R2Bucket, v: StoredVersion, a: UnsupervisedArtifact, frame: Frame): Promise<Record<string, GraphOutput>> {
+  const m = applyFeaturizer(a.featurizer, frame);
+  return withSession(
+    v.id,
+    () => loadOnnx(bucket, v),
+    (s) => runGraph(s, m.data, m.numRows, m.numFeatures),
+  );
 }
 
 /** Values one row of the answer holds (for the output bound). */
@@ -86,6 +105,8 @@ function valuesPerRow(a: ModelArtifact): number {
       return 1 + Number(a.head.n_components);
     case "search":
       return 1 + 2 * Number(a.head.k);
+    case "causal":
+      return 2 + 2 * treatedArms(a);
     default:
       return 3;
   }

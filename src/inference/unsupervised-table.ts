@@ -2,7 +2,9 @@
  * A non-prediction model's answer: its ONNX outputs (./run-graph) as the interface's columns.
  * anomaly `id, anomaly_score, is_anomaly`; embedding `id, embedding`; clustering `id, cluster,
  * cluster_description`; factors `id, factor_1..k`; search `id, neighbor_ids, distances` (the
- * neighbours are found in the model's index by the caller, from the graph's query vectors).
+ * neighbours are found in the model's index by the caller, from the graph's query vectors);
+ * causal `id, effect, outcome_if_treated, outcome_if_control` — numbers for a treatment with one
+ * treated arm, lists in the order of the model's treated_arms for several.
  */
 import type { UnsupervisedArtifact } from "./artifact";
 import type { Cell, ParquetColumnType, ResultTable } from "./output";
@@ -59,22 +61,29 @@ export function unsupervisedTable(
       table.neighbor_ids = neighbours?.ids ?? [];
       table.distances = (neighbours?.distances ?? []).map((d) => d.map(round7));
       return table;
+    case "causal": {
+      const perArm = (name: string) => (treatedArms(a) === 1 ? column(outs[name], n).map(round7) : rowsOf(outs[name], n));
+      table.effect = perArm("effect");
+      table.outcome_if_treated = perArm("outcome_if_treated");
+      table.outcome_if_control = column(outs.outcome_if_control, n).map(round7);
+      return table;
+    }
   }
 }
 
+/** A causal model's number of treated arms (1 for a binary treatment). */
+export function treatedArms(a: UnsupervisedArtifact): number {
+  return Array.isArray(a.head.treated_arms) ? a.head.treated_arms.length : 1;
+}
+
 /** Parquet types of the columns, known even when there are no rows to infer them from. */
-export function unsupervisedColumnTypes(table: ResultTable): Record<string, ParquetColumnType> {
+export function unsupervisedColumnTypes(a: UnsupervisedArtifact, table: ResultTable): Record<string, ParquetColumnType> {
+  const lists = ["cluster_description", "embedding", "neighbor_ids", "distances"];
+  if (a.model_type === "causal" && treatedArms(a) > 1) lists.push("effect", "outcome_if_treated");
   const types: Record<string, ParquetColumnType> = {};
   for (const name of Object.keys(table)) {
     if (name === "id") continue;
-    types[name] =
-      name === "is_anomaly"
-        ? "boolean"
-        : name === "cluster"
-          ? "int64"
-          : ["cluster_description", "embedding", "neighbor_ids", "distances"].includes(name)
-            ? "string"
-            : "double";
+    types[name] = name === "is_anomaly" ? "boolean" : name === "cluster" ? "int64" : lists.includes(name) ? "string" : "double";
   }
   return types;
 }

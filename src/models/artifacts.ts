@@ -24,6 +24,7 @@ export async function readArtifact(bucket: R2Bucket, v: ModelVersionRow, part: k
   if (!obj) {
     if (part === "index") throw new NotFound("This model version has no index (only search models have one).");
     if (part === "summary") throw new NotFound("This model version has no summary file (prediction models have none).");
+    if (part === "pseudo_outcomes") throw new NotFound("This model version has no pseudo-outcomes (only causal models have them).");
     throw new NotFound();
   }
   return {

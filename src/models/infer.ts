@@ -68,7 +68,7 @@ export async function inferSync(deps: InferDeps, principal: Principal, modelId: 
 }
 
 /** The requested version (it must be ready) or the latest ready one. */
-function chooseVersion(versions: ModelVersionRow[], versionId: string | undefined): ModelVersionRow {
+export function chooseVersion(versions: ModelVersionRow[], versionId: string | undefined): ModelVersionRow {
   if (versionId) {
     const v = versions.find((x) => x.id === versionId);
     if (!v) throw InvalidInput.field(["model_version_id"], "This model has no version with that id", versionId);
@@ -85,7 +85,7 @@ function chooseVersion(versions: ModelVersionRow[], versionId: string | undefine
   return ready;
 }
 
-async function readInput(bytes: Uint8Array, format: "csv" | "parquet", filename: string): Promise<Frame> {
+export async function readInput(bytes: Uint8Array, format: "csv" | "parquet", filename: string): Promise<Frame> {
   const options = { rawText: true, maxCells: INFER_MAX_CELLS };
   try {
     const r = format === "parquet" ? await readParquet(bytes, { ...options, compressors: portableCompressors }) : await readCsv(bytes, options);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { COLUMN_NAME_MAX_CHARS } from "../core/limits";
 import type { ModelType } from "./types";
 
 /**
@@ -75,11 +76,28 @@ export const searchParams = z
   })
   .strict();
 
-export const PARAMS_BY_TYPE: Partial<Record<ModelType, z.ZodType<Record<string, unknown>>>> = {
+export const causalParams = z
+  .object({
+    action_column: z.string().min(1).max(COLUMN_NAME_MAX_CHARS).optional(),
+    control_value: z
+      .union([z.string().min(1).max(COLUMN_NAME_MAX_CHARS), z.number(), z.boolean()])
+      .transform(String)
+      .optional(),
+    propensity_clip: z
+      .tuple([z.number().gt(0).lt(0.5), z.number().gt(0.5).lt(1)])
+      .optional()
+      .describe("[low, high]: propensities are clipped to this range"),
+    folds: z.number().int().min(2).max(20).optional(),
+    seed,
+  })
+  .strict();
+
+export const PARAMS_BY_TYPE: Record<ModelType, z.ZodType<Record<string, unknown>>> = {
   prediction: predictionParams,
   anomaly: anomalyParams,
   embedding: embeddingParams,
   clustering: clusteringParams,
   factors: factorsParams,
   search: searchParams,
+  causal: causalParams,
 };

@@ -10,10 +10,11 @@ import { deleteModelVersion, versionsOfModel } from "../db/model-versions";
 import { datasets, models } from "../db/schema";
 import { createJob, type JobDeps } from "../jobs/service";
 import type { ColumnProfile } from "../ml/profile";
+import { checkCausalColumns } from "./causal-check";
 import { checkPredictionColumns } from "./label-check";
 import { PARAMS_BY_TYPE } from "./params";
 import { addVersion, configOf, createModel, findModel, type ModelConfig, type ModelRow } from "./records";
-import { type ModelType, TRAINABLE_MODEL_TYPES } from "./types";
+import type { ModelType } from "./types";
 import { checkUnsupervisedColumns } from "./unsupervised-check";
 
 /** Exactly one of the two names the data to train on. */
@@ -42,20 +43,12 @@ export interface TrainingStarted {
 
 /** POST /models/train: a new model, its first version and the training job. */
 export async function startTraining(deps: JobDeps, principal: Principal, body: TrainRequest): Promise<TrainingStarted> {
-  if (!TRAINABLE_MODEL_TYPES.includes(body.model_type)) {
-    throw InvalidInput.field(
-      ["model_type"],
-      `Model type "${body.model_type}" cannot be trained by this version of the service; available: ${TRAINABLE_MODEL_TYPES.join(", ")}`,
-      body.model_type,
-      "enum",
-    );
-  }
   const version = await resolveTrainingData(deps.db, principal, body);
   const params = parseParams(body.model_type, body.params ?? {});
   const config: ModelConfig = {
     model_type: body.model_type,
-    // Only prediction (and causal) models have a label; the others ignore one given.
-    label_column: body.model_type === "prediction" ? (body.label_column ?? null) : null,
+    // Only prediction and causal (its outcome) models have a label; the others ignore one given.
+    label_column: body.model_type === "prediction" || body.model_type === "causal" ? (body.label_column ?? null) : null,
     input_columns: body.input_columns ?? null,
     params,
   };
@@ -81,7 +74,7 @@ export async function startRetraining(deps: JobDeps, principal: Principal, model
 }
 
 /** Exactly one of dataset_id / dataset_version_id, resolved to a ready version of this organization. */
-async function resolveTrainingData(db: Db, principal: Principal, body: TrainingData): Promise<VersionRow> {
+export async function resolveTrainingData(db: Db, principal: Principal, body: TrainingData): Promise<VersionRow> {
   const given = [body.dataset_id, body.dataset_version_id].filter((x) => x !== undefined).length;
   if (given !== 1) {
     throw InvalidInput.field([], "Give exactly one of dataset_id or dataset_version_id", {
@@ -112,9 +105,7 @@ async function resolveTrainingData(db: Db, principal: Principal, body: TrainingD
 
 /** The params of the model type, validated; their issues are named under `params`. */
 function parseParams(type: ModelType, raw: Record<string, unknown>): Record<string, unknown> {
-  const schema = PARAMS_BY_TYPE[type];
-  if (!schema) throw InvalidInput.field(["model_type"], `Model type "${type}" has no parameters defined`, type, "enum");
-  const r = schema.safeParse(raw);
+  const r = PARAMS_BY_TYPE[type].safeParse(raw);
   if (!r.success) throw new InvalidInput(fieldIssuesFromZod(r.error, raw, ["params"]));
   return r.data;
 }
@@ -126,6 +117,12 @@ function checkColumns(version: VersionRow, config: ModelConfig): void {
       label_column: config.label_column ?? undefined,
       input_columns: config.input_columns ?? undefined,
       task: (config.params as { task?: "classification" | "regression" }).task,
+    });
+  } else if (config.model_type === "causal") {
+    checkCausalColumns(profile, version.rowCount ?? 0, {
+      label_column: config.label_column ?? undefined,
+      input_columns: config.input_columns ?? undefined,
+      params: config.params,
     });
   } else {
     checkUnsupervisedColumns(profile, version.rowCount ?? 0, { input_columns: config.input_columns ?? undefined, params: config.params });

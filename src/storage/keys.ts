@@ -48,6 +48,15 @@ export const modelPrefix = (orgId: string, modelId: string) => `orgs/${orgId}/mo
 
 export const modelVersionPrefix = (orgId: string, modelId: string, versionId: string) => `${modelPrefix(orgId, modelId)}versions/${versionId}/`;
 
-/** The artifacts of a model version: the ONNX graph, the featurizer that feeds it, a search model's index, the full summary. */
-export const ARTIFACT_FILES = { onnx: "model.onnx", featurizer: "featurizer.json", index: "index.bin", summary: "summary.json" } as const;
+/**
+ * The artifacts of a model version: the ONNX graph, the featurizer that feeds it, a search model's
+ * index, the full summary, a causal model's cross-fitted pseudo-outcomes per training row.
+ */
+export const ARTIFACT_FILES = {
+  onnx: "model.onnx",
+  featurizer: "featurizer.json",
+  index: "index.bin",
+  summary: "summary.json",
+  pseudo_outcomes: "pseudo_outcomes.bin",
+} as const;
 export type ArtifactFile = (typeof ARTIFACT_FILES)[keyof typeof ARTIFACT_FILES];

@@ -1,5 +1,5 @@
 /**
- * A non-prediction model's run (anomaly, embedding, clustering, factors, search): the shared
+ * A non-prediction model's run (anomaly, embedding, clustering, factors, search, causal): the shared
  * representation is built when the dataset version has none yet — the `ssl` phase, after a check
  * that there is something to model —, then the type's own fit runs with no phase (the interface:
  * null for unsupervised types, which have no training loop) and no metric history; steps and
@@ -48,7 +48,7 @@ export async function runUnsupervised(ctx: RunContext, modelType: UnsupervisedMo
   }
   const tSsl = now();
 
-  const steps = trainer(frame, { representation: rep as Representation, inputColumns, params: task.params });
+  const steps = trainer(frame, { representation: rep as Representation, inputColumns, labelColumn: task.label_column, params: task.params });
   let model: UnsupervisedModel;
   let phase: "ssl" | "fit" | null = null;
   let phaseSteps = 0;
@@ -111,7 +111,7 @@ function checkData(ctx: RunContext, inputColumns: string[] | null): void {
     const unknown = inputColumns.filter((c) => !findColumn(frame, c));
     if (unknown.length) throw new MlInputError(`input columns not found: ${unknown.join(", ")}`);
   }
-  const featurizer = buildFeaturizer(frame, { labelColumn: null, inputColumns: inputColumns ?? undefined });
+  const featurizer = buildFeaturizer(frame, { labelColumn: ctx.task.label_column, inputColumns: inputColumns ?? undefined });
   if (featurizer.features.length === 0) {
     const why = featurizer.columns.map((c) => `${c.name}: ${c.reason ?? "unused"}`);
     throw new MlInputError(`no usable feature columns${why.length ? ` (${why.join("; ")})` : ""}`);

@@ -3,12 +3,7 @@ import type { JobControl } from "../jobs/work";
 import type { TrainingIO } from "./io";
 import type { TrainingTarget } from "./target";
 
-const CONTENT_TYPES = {
-  "model.onnx": "application/octet-stream",
-  "featurizer.json": "application/json",
-  "index.bin": "application/octet-stream",
-  "summary.json": "application/json",
-} as const;
+const contentType = (file: string) => (file.endsWith(".json") ? "application/json" : "application/octet-stream");
 
 /** Training inside the Worker: R2 directly, progress straight to the job's Durable Object. */
 export function workerTrainingIO(bucket: R2Bucket, target: TrainingTarget, control: JobControl): TrainingIO {
@@ -26,7 +21,7 @@ export function workerTrainingIO(bucket: R2Bucket, target: TrainingTarget, contr
       await bucket.put(target.representationKey, json, { httpMetadata: { contentType: "application/json" } });
     },
     async saveArtifact(file, bytes) {
-      await bucket.put(target.artifactPrefix + file, bytes, { httpMetadata: { contentType: CONTENT_TYPES[file] } });
+      await bucket.put(target.artifactPrefix + file, bytes, { httpMetadata: { contentType: contentType(file) } });
     },
     report: (r) => control.report(r),
   };

@@ -94,6 +94,35 @@ describe("the local service, over HTTP", () => {
     expect(scored.body.data.anomaly_score[1]).toBeGreaterThan(scored.body.data.anomaly_score[0]);
   }, 300_000);
 
+  it("trains a causal model in the trainer and estimates its effect over the training data", async () => {
+    // spend rises by 10 with the offer; older customers get it more often and spend more anyway
+    const lines = ["age,offer,spend"];
+    for (let i = 0; i < 400; i++) {
+      const age = 20 + ((i * 53) % 50);
+      const offer = (i * 7919) % 100 < age + 5 ? 1 : 0;
+      lines.push(`${age},${offer},${2 * age + 10 * offer + ((i * 31) % 7) - 3}`);
+    }
+    const form = new FormData();
+    form.append("file", new File([`${lines.join("\n")}\n`], "offers.csv", { type: "text/csv" }));
+    form.append("dataset_name", "e2e offers");
+    const up = await api("/datasets", { method: "POST", body: form });
+    expect((await until(`/jobs/${up.body.job_id}`, terminal)).status).toBe("succeeded");
+    const train = await api("/models/train", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ model_name: "e2e causal", model_type: "causal", dataset_id: up.body.dataset.id, label_column: "spend" }),
+    });
+    expect(train.status, JSON.stringify(train.body)).toBe(201);
+    const job = await until(`/jobs/${train.body.job_id}`, terminal);
+    expect(job.status, job.error_message).toBe("succeeded");
+    expect(job.output.treatment_column).toBe("offer");
+    const est = await api(`/models/${train.body.model.id}/estimate-causal-effect`, { method: "POST" });
+    expect(est.status, JSON.stringify(est.body)).toBe(200);
+    expect(est.body.method).toBe("aipw_cross_fitted");
+    expect(est.body.ci_low).toBeLessThan(10);
+    expect(est.body.ci_high).toBeGreaterThan(10);
+  }, 300_000);
+
   it("cancels a training running in the trainer process within seconds", async () => {
     const form = new FormData();
     form.append("file", new File([table(20_000)], "big.csv", { type: "text/csv" }));

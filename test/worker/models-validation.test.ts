@@ -60,13 +60,11 @@ describe("POST /models/train validation", () => {
     expect(label.status).toBe(422);
   });
 
-  it("refuses model types this version cannot train, naming the available ones", async () => {
-    const r = await startTrain(org, { dataset_id: ds.id, model_type: "causal" });
-    expect(r.status).toBe(422);
-    expect(r.body.detail[0].loc).toEqual(["body", "model_type"]);
-    expect(r.body.detail[0].msg).toMatch(/available: prediction, anomaly, embedding, clustering, factors, search/);
+  it("refuses a model type that does not exist, naming the model types", async () => {
     const bad = await startTrain(org, { dataset_id: ds.id, model_type: "magic" });
     expect(bad.status).toBe(422);
+    expect(bad.body.detail[0].loc).toEqual(["body", "model_type"]);
+    expect(JSON.stringify(bad.body.detail[0])).toMatch(/causal/);
   });
 
   it("answers 422 for another organization's dataset, and creates no model", async () => {

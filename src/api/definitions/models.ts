@@ -14,9 +14,9 @@ import { inferenceFileTooLarge } from "../../models/infer";
 import { MODEL_STATUSES } from "../../models/status";
 import { MODEL_TYPES } from "../../models/types";
 import { pageQuery } from "../pagination";
-import { jsonBody, limitBody, multipartOnly } from "../request-body";
+import { jsonBody, jsonOrMultipart, limitBody, multipartOnly } from "../request-body";
 import { AUTH_ERRORS, errorResponses } from "../schemas/common";
-import { Model, ModelPage, ModelVersionList, SyncInferenceResult, TrainingStarted } from "../schemas/models";
+import { CausalEffect, Model, ModelPage, ModelVersionList, SyncInferenceResult, TrainingStarted } from "../schemas/models";
 import { idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
 
 const TAG = ["Models"];
@@ -146,9 +146,9 @@ export const getArtifact = createRoute({
       version: z.string().openapi({ param: { name: "version", in: "path" }, description: "Version number or version id" }),
     }),
     query: z.object({
-      part: z.enum(["onnx", "featurizer", "index", "summary"]).default("onnx").openapi({
+      part: z.enum(["onnx", "featurizer", "index", "summary", "pseudo_outcomes"]).default("onnx").openapi({
         description:
-          "onnx (the model; the featurizer is in its metadata), featurizer (JSON), index (search models: the nearest-neighbour index over the training rows, binary; 404 for other types) or summary (JSON: the version's whole summary, of which the model shows a copy cut to 64 KB; non-prediction types)",
+          "onnx (the model; the featurizer is in its metadata), featurizer (JSON), index (search models: the nearest-neighbour index over the training rows, binary; 404 for other types), summary (JSON: the version's whole summary, of which the model shows a copy cut to 64 KB; non-prediction types) or pseudo_outcomes (causal models: the cross-fitted AIPW pseudo-outcome of each training row and treated arm, float64 little-endian, NaN for rows not used)",
       }),
     }),
   },
@@ -184,5 +184,45 @@ export const infer = createRoute({
       },
     },
     ...errorResponses(...AUTH_ERRORS, 400, 404, 409, 413, 415, 422),
+  },
+});
+
+const groupBy = z
+  .string()
+  .min(1)
+  .max(COLUMN_NAME_MAX_CHARS)
+  .optional()
+  .openapi({ description: "A column of the data: the effect per value of it (at most 100 values)" });
+const versionChoice = z.string().min(1).optional().openapi({ description: "Default: the latest ready version" });
+
+const effectJson = z
+  .object({
+    dataset_id: id.optional().openapi({ description: "Estimate over the latest ready version of this dataset (default: the model's training data)" }),
+    dataset_version_id: id.optional(),
+    group_by: groupBy,
+    model_version_id: versionChoice,
+  })
+  .strict()
+  .openapi({ description: "{} (or no body): over the training data, cross-fitted. At most one of dataset_id, dataset_version_id." });
+
+const effectForm = z.object({
+  file: z.file().openapi({ type: "string", format: "binary", description: "CSV or Parquet, at most 30 MB" }),
+  group_by: groupBy,
+  model_version_id: versionChoice,
+});
+
+export const estimateCausalEffect = createRoute({
+  method: "post",
+  path: "/models/{id}/estimate-causal-effect",
+  tags: ["Inference"],
+  summary: "Average treatment effect of a causal model, with its 95% interval, over the training data, a dataset or a file",
+  middleware: [limitBody(DIRECT_UPLOAD_MAX_BYTES + MULTIPART_SLACK_BYTES, inferenceFileTooLarge), jsonOrMultipart] as const,
+  request: {
+    params: modelIdParam,
+    body: { required: false, content: { "application/json": { schema: effectJson }, "multipart/form-data": { schema: effectForm } } },
+  },
+  responses: {
+    200: jsonAnswer(CausalEffect, "The estimate (and per group with group_by)"),
+    ...errorResponses(...AUTH_ERRORS, 400, 404, 409, 413, 422),
   },
 });

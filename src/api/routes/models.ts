@@ -1,4 +1,5 @@
 import { findModelVersion, readArtifact } from "../../models/artifacts";
+import { estimateCausalEffect } from "../../models/causal-effect";
 import { deleteModel } from "../../models/delete";
 import { inferSync } from "../../models/infer";
 import { getModel, listModels, listModelVersions } from "../../models/queries";
@@ -83,4 +84,14 @@ modelRoutes.openapi(def.infer, async (c) => {
     "X-Model-Id": meta.model_id,
     "X-Model-Version-Id": meta.model_version_id,
   });
+});
+
+/** A causal model's average effect: JSON (training data or a dataset) or a multipart file. */
+modelRoutes.openapi(def.estimateCausalEffect, async (c) => {
+  const { id } = c.req.valid("param");
+  const multipart = (c.req.header("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data");
+  const body = multipart ? c.req.valid("form") : c.req.valid("json");
+  // The form validator's File is the runtime's (zod types it with another lib's File).
+  const req = { ...body, file: "file" in body ? (body.file as unknown as File) : undefined };
+  return c.json(await estimateCausalEffect({ db: c.var.db, bucket: c.env.BUCKET }, c.var.principal, id, req), 200);
 });

@@ -133,7 +133,7 @@ export const SyncInferenceResult = z
     model_version_id: uuid.openapi({ description: "The version that predicted (the requested one, else the latest ready one)" }),
     data: z.record(z.string(), z.array(Cell)).openapi({
       description:
-        "Column name → one value per input row, in column order; missing values are null. Every model type starts with `id` (the input's `id` column, else its first column). Prediction: `prediction` (class name for classification, number for regression), `prediction_prob` (probability of the predicted class; null for regression) and, for classification, one `prob_<class>` column per class. Anomaly: `anomaly_score` (0 to 1, higher is more anomalous), `is_anomaly`. Embedding: `embedding` (a list of numbers per row). Clustering: `cluster` (0-based), `cluster_description`. Factors: `factor_1` … `factor_k`. Search: `neighbor_ids` (ids of the training rows, nearest first), `distances`. In csv and parquet output a list is written as its JSON text",
+        "Column name → one value per input row, in column order; missing values are null. Every model type starts with `id` (the input's `id` column, else its first column). Prediction: `prediction` (class name for classification, number for regression), `prediction_prob` (probability of the predicted class; null for regression) and, for classification, one `prob_<class>` column per class. Anomaly: `anomaly_score` (0 to 1, higher is more anomalous), `is_anomaly`. Embedding: `embedding` (a list of numbers per row). Clustering: `cluster` (0-based), `cluster_description`. Factors: `factor_1` … `factor_k`. Search: `neighbor_ids` (ids of the training rows, nearest first), `distances`. Causal: `effect` (the row's predicted effect of the treatment vs the control, on the outcome's scale or as a change of probability), `outcome_if_treated`, `outcome_if_control` (lists in the order of the model's treated_arms when the treatment has several treated arms). In csv and parquet output a list is written as its JSON text",
     }),
   })
   .openapi("SyncInferenceResult", {
@@ -154,3 +154,65 @@ export const SyncInferenceResult = z
       },
     },
   });
+
+const num = z.number().nullable();
+
+/** An average effect over a set of rows (every field of one treated arm's estimate, and per arm). */
+const effectFields = {
+  ate: num.openapi({
+    description: "Average treatment effect (treatment vs control); null when the treatment has several treated arms (see `estimates`)",
+  }),
+  std_error: num.openapi({ description: "Its standard error (influence function); null for mean_predicted_effect" }),
+  ci_low: num.openapi({ description: "Lower bound of the 95% interval" }),
+  ci_high: num.openapi({ description: "Upper bound of the 95% interval" }),
+  n: z.number().int().openapi({ description: "Rows in the estimate" }),
+  n_treated: z.number().int().nullable().openapi({ description: "Treated rows among them (null when the data has no treatment column)" }),
+  n_control: z.number().int().nullable(),
+  estimates: z
+    .array(
+      z.object({
+        arm: z.string(),
+        ate: num,
+        std_error: num,
+        ci_low: num,
+        ci_high: num,
+        n: z.number().int(),
+        n_treated: z.number().int().nullable(),
+      }),
+    )
+    .openapi({ description: "One estimate per treated arm against the control" }),
+};
+
+/** POST /models/{model_id}/estimate-causal-effect. */
+export const CausalEffect = z
+  .object({
+    model_id: uuid,
+    model_version_id: uuid,
+    method: z.enum(["aipw_cross_fitted", "aipw", "mean_predicted_effect"]).openapi({
+      description:
+        "aipw_cross_fitted: over the training rows; aipw: over other rows with treatment and outcome; mean_predicted_effect: over rows without them (no interval)",
+    }),
+    method_description: z.string(),
+    data: z.object({
+      source: z.enum(["training_data", "dataset_version", "file"]),
+      dataset_id: z.string().nullable(),
+      dataset_version_id: z.string().nullable(),
+      filename: z.string().nullable(),
+    }),
+    treatment_column: z.string(),
+    outcome_column: z.string(),
+    control_value: z.string(),
+    treated_arms: z.array(z.string()),
+    effect_scale: z.string().openapi({ description: "Units of the outcome, or the probability of its positive value" }),
+    confidence: z.number().nullable().openapi({ description: "0.95 (null without an interval)" }),
+    ...effectFields,
+    group_by: z.string().nullable(),
+    groups: z
+      .array(
+        z.object({ value: z.string().nullable().openapi({ description: "The group's value (null: rows where it is missing)" }), ...effectFields }),
+      )
+      .nullable()
+      .openapi({ description: "Per value of group_by, largest group first; null without group_by" }),
+    warnings: z.array(z.string()),
+  })
+  .openapi("CausalEffect");

@@ -1,5 +1,6 @@
 /**
- * What every non-prediction model type (anomaly, embedding, clustering, factors, search) hands
+ * What every non-prediction model type (anomaly, embedding, clustering, factors, search, and
+ * causal, whose label column is its outcome) hands
  * back to the trainer, so that one runner trains them all and one inference path serves them.
  *
  * The ONNX graph's input is always `features` float32 [N, F]: the matrix of `featurizer` (the
@@ -10,7 +11,7 @@
 import type { FeaturizerSpec } from "../featurize";
 import type { Representation } from "../representation";
 
-export const UNSUPERVISED_MODEL_TYPES = ["anomaly", "embedding", "clustering", "factors", "search"] as const;
+export const UNSUPERVISED_MODEL_TYPES = ["anomaly", "embedding", "clustering", "factors", "search", "causal"] as const;
 export type UnsupervisedModelType = (typeof UNSUPERVISED_MODEL_TYPES)[number];
 
 /**
@@ -28,6 +29,8 @@ export interface UnsupervisedTrainOptions<P> {
   representation: Representation;
   /** Restricts the features to these source columns (null/undefined: every usable column). */
   inputColumns?: string[] | null;
+  /** The label column: causal models' outcome; the other types have none. */
+  labelColumn?: string | null;
   /** The type's parameters, already validated for range by the API (engine defaults fill the rest). */
   params: P;
 }

@@ -1,4 +1,6 @@
 /** The trainer of each non-prediction model type (the runner looks them up here). */
+import { trainCausalSteps } from "../causal/model";
+import { MlInputError } from "../errors";
 import type { Frame } from "../frame";
 import { trainAnomalySteps } from "./anomaly";
 import { trainClusteringSteps } from "./clustering";
@@ -18,4 +20,8 @@ export const UNSUPERVISED_TRAINERS: Record<UnsupervisedModelType, UnsupervisedTr
   embedding: trainEmbeddingSteps,
   factors: trainFactorsSteps,
   search: trainSearchSteps,
+  causal: (frame, opts) => {
+    if (!opts.labelColumn) throw new MlInputError("a causal model needs its outcome column (label_column)");
+    return trainCausalSteps(frame, { ...opts, labelColumn: opts.labelColumn });
+  },
 };
