@@ -215,6 +215,52 @@ describe("causal: binary outcome, treatment named", () => {
   }, 150_000);
 });
 
+describe("causal: a treatment with three arms", () => {
+  it("estimates each arm against the control; inference answers lists in treated_arms order", async () => {
+    const lines = ["x,campaign,spend"];
+    for (let i = 0; i < 900; i++) {
+      const x = (i * 37) % 100;
+      const campaign = ["none", "email", "sms"][(i * 7 + Math.floor(x / 40)) % 3];
+      lines.push(`${x},${campaign},${x / 10 + (campaign === "email" ? 3 : campaign === "sms" ? -2 : 0) + ((i * 13) % 5) / 5}`);
+    }
+    const arms = await readyDataset(org, `${lines.join("\n")}\n`, "arms");
+    const t = await trainAndWait(
+      org,
+      {
+        dataset_id: arms.id,
+        model_name: "arms",
+        model_type: "causal",
+        label_column: "spend",
+        params: { action_column: "campaign", control_value: "none", folds: 3 },
+      },
+      120_000,
+    );
+    expect(t.job.status, t.job.error_message).toBe("succeeded");
+    expect(t.job.output.treated_arms).toEqual(["email", "sms"]);
+    const est = await estimate(t.started.model.id, {});
+    expect(est.status, JSON.stringify(est.body)).toBe(200);
+    expect(est.body.ate).toBeNull();
+    const [email, sms] = est.body.estimates;
+    expect(email.arm).toBe("email");
+    expect(email.ci_low).toBeLessThan(3);
+    expect(email.ci_high).toBeGreaterThan(3);
+    expect(sms.ci_low).toBeLessThan(-2);
+    expect(sms.ci_high).toBeGreaterThan(-2);
+    const r = await call(`/models/${t.started.model.id}/infer`, { method: "POST", headers: org.auth, body: inferForm("x\n50\n") });
+    const body = (await r.json()) as any;
+    expect(body.data.effect[0]).toHaveLength(2);
+    expect(body.data.effect[0][0]).toBeGreaterThan(body.data.effect[0][1]);
+    expect(typeof body.data.outcome_if_control[0]).toBe("number");
+    const csv = await call(`/models/${t.started.model.id}/infer`, {
+      method: "POST",
+      headers: org.auth,
+      body: inferForm("x\n50\n", { output_type: "csv" }),
+    });
+    expect(csv.status).toBe(200);
+    expect((await csv.text()).split(/\r?\n/)[0]).toBe("id,effect,outcome_if_treated,outcome_if_control");
+  }, 150_000);
+});
+
 describe("causal: bad requests", () => {
   it("a causal model needs label_column (422, loc named)", async () => {
     const r = await startTrain(org, { dataset_id: ds.id, model_type: "causal" });
