@@ -20,7 +20,7 @@ const ModelMetrics = z.record(z.string(), z.number().nullable()).openapi("ModelM
 /** What a trained version shows about itself beyond metrics. */
 const ModelSummary = z.record(z.string(), z.unknown()).nullable().openapi("ModelSummary", {
   description:
-    "What the trained version shows about itself, by type (null for prediction models and until training succeeded): anomaly `threshold`, its rule and the score distribution; embedding `dimensions` and whether the shared encoder is used; clustering per-cluster `size`, `description` and centroid, how k was chosen; factors explained variance per factor, loadings and the top features of each factor with their signs; search the index kind, rows, dimensions and measured recall",
+    "What the trained version shows about itself, by type (null for prediction models and until training succeeded): anomaly `threshold`, its rule and the score distribution; embedding `dimensions` and whether the shared encoder is used; clustering per-cluster `size`, `description` and centroid, how k was chosen; factors explained variance per factor, loadings and the top features of each factor with their signs; search the index kind, rows, dimensions and measured recall; causal the treatment and why, the average effect with its 95% interval, treated/control counts, the propensity range and clipped share, overlap warnings and the features driving the effect",
 });
 
 /** The model's current version, as summarised in the model. */
