@@ -67,4 +67,9 @@ export class InvalidInput extends DomainError {
   static pathParam(name: string, message: string, input: unknown): InvalidInput {
     return new InvalidInput([{ path: [name], message, type: "value_error", input: input ?? null, part: "path" }]);
   }
+
+  /** A query parameter whose value the schema accepts but the service cannot (a stale cursor, ...). */
+  static queryParam(name: string, message: string, input: unknown): InvalidInput {
+    return new InvalidInput([{ path: [name], message, type: "value_error", input: input ?? null, part: "query" }]);
+  }
 }

@@ -117,3 +117,8 @@ export const MAX_CACHED_SESSION_BYTES = 48 * MB;
 export const MAX_CACHED_ARTIFACTS = 64;
 /** Search indexes kept parsed per isolate (by file size; the newest is always kept). */
 export const MAX_CACHED_INDEX_BYTES = 48 * MB;
+/** Rows per stored JSON page of an inference job's results. */
+export const RESULT_PAGE_ROWS = 1000;
+/** Rows one `GET /jobs/{id}/results?format=json` call returns at most (default 100). */
+export const RESULT_LIMIT_MAX = 1000;
+export const RESULT_LIMIT_DEFAULT = 100;

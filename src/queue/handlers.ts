@@ -2,10 +2,12 @@ import { runIngestJob } from "../datasets/ingest-job";
 import { createDb } from "../db/client";
 import type { JobType } from "../jobs/types";
 import type { JobHandler } from "../jobs/work";
+import { runInferBatchJob } from "../models/infer-batch-job";
 import { runTrainJob } from "../training/train-job";
 
 /** Job type → its work. Types without a handler here fail with a clear message. */
 export const jobHandlers: Partial<Record<JobType, JobHandler>> = {
   dataset_ingest: (deps, job, control) => runIngestJob({ db: createDb(deps.env.DB), bucket: deps.bucket }, job, control),
   train: (deps, job, control) => runTrainJob(deps, job, control),
+  infer_batch: (deps, job, control) => runInferBatchJob({ db: createDb(deps.env.DB), bucket: deps.bucket }, job, control),
 };

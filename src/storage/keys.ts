@@ -60,3 +60,17 @@ export const ARTIFACT_FILES = {
   pseudo_outcomes: "pseudo_outcomes.bin",
 } as const;
 export type ArtifactFile = (typeof ARTIFACT_FILES)[keyof typeof ARTIFACT_FILES];
+
+/** An inference job's files: its uploaded input (async inference) and its results. */
+export const jobPrefix = (orgId: string, jobId: string) => `orgs/${orgId}/jobs/${jobId}/`;
+
+export const inferenceInputKey = (orgId: string, jobId: string, filename: string) => `${jobPrefix(orgId, jobId)}input/${safeName(filename)}`;
+
+/**
+ * The results of an inference job: the whole table as csv and parquet (downloads, streamed), and
+ * as JSON pages of RESULT_PAGE_ROWS rows (`?format=json` reads one or two pages, never the whole).
+ */
+export const resultFileKey = (orgId: string, jobId: string, format: "csv" | "parquet") => `${jobPrefix(orgId, jobId)}results/results.${format}`;
+
+export const resultPageKey = (orgId: string, jobId: string, page: number) =>
+  `${jobPrefix(orgId, jobId)}results/page-${String(page).padStart(6, "0")}.json`;

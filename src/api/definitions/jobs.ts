@@ -1,14 +1,15 @@
 /** The job routes as OpenAPI definitions: paths, request schemas, responses. */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { ROW_IDS_MAX } from "../../core/limits";
+import { RESULT_LIMIT_DEFAULT, RESULT_LIMIT_MAX, ROW_IDS_MAX } from "../../core/limits";
+import { OUTPUT_FORMATS } from "../../inference/output";
 import { findJob } from "../../jobs/service";
 import { JOB_STATUSES, JOB_TYPES } from "../../jobs/types";
 import type { AppEnv } from "../context";
 import { pageQuery } from "../pagination";
 import { jsonBody } from "../request-body";
 import { AUTH_ERRORS, errorResponses } from "../schemas/common";
-import { JobCanceled, JobDetail, JobPage, JobRetried } from "../schemas/jobs";
+import { JobCanceled, JobDetail, JobPage, JobResults, JobRetried } from "../schemas/jobs";
 import { jsonAnswer } from "./parts";
 
 const TAG = ["Jobs"];
@@ -89,4 +90,36 @@ export const explainJob = createRoute({
     },
   },
   responses: { 202: jsonAnswer(JobDetail, "The explanation job"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
+});
+
+export const jobResults = createRoute({
+  method: "get",
+  path: "/jobs/{id}/results",
+  tags: TAG,
+  summary: "Results of a succeeded async inference job: a page of JSON rows, or the csv / parquet file",
+  request: {
+    params: jobIdParam,
+    query: z.object({
+      format: z.enum(OUTPUT_FORMATS).optional().openapi({ description: "Default: the job's output_type" }),
+      limit: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(RESULT_LIMIT_MAX)
+        .default(RESULT_LIMIT_DEFAULT)
+        .openapi({ description: `json: rows per page (1 to ${RESULT_LIMIT_MAX}, default ${RESULT_LIMIT_DEFAULT})` }),
+      cursor: z.string().max(20).optional().openapi({ description: "json: next_cursor of the previous page" }),
+    }),
+  },
+  responses: {
+    200: {
+      description: "json: a page of rows; csv and parquet: the whole file",
+      content: {
+        "application/json": { schema: JobResults },
+        "text/csv": { schema: z.string() },
+        "application/vnd.apache.parquet": { schema: z.string().openapi({ type: "string", format: "binary" }) },
+      },
+    },
+    ...errorResponses(...AUTH_ERRORS, 404, 409, 422),
+  },
 });

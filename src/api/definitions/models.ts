@@ -16,6 +16,7 @@ import { MODEL_TYPES } from "../../models/types";
 import { pageQuery } from "../pagination";
 import { jsonBody, jsonOrMultipart, limitBody, multipartOnly } from "../request-body";
 import { AUTH_ERRORS, errorResponses } from "../schemas/common";
+import { JobDetail } from "../schemas/jobs";
 import { CausalEffect, Model, ModelPage, ModelVersionList, SyncInferenceResult, TrainingStarted } from "../schemas/models";
 import { idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
 
@@ -224,5 +225,21 @@ export const estimateCausalEffect = createRoute({
   responses: {
     200: jsonAnswer(CausalEffect, "The estimate (and per group with group_by)"),
     ...errorResponses(...AUTH_ERRORS, 400, 404, 409, 413, 422),
+  },
+});
+
+export const inferAsync = createRoute({
+  method: "post",
+  path: "/models/{id}/infer-async",
+  tags: ["Inference"],
+  summary: "Asynchronous inference on an uploaded file: an infer_batch job; read its results with GET /jobs/{id}/results",
+  middleware: [
+    limitBody(DIRECT_UPLOAD_MAX_BYTES + MULTIPART_SLACK_BYTES, inferenceFileTooLarge),
+    multipartOnly("Send the file as multipart/form-data with a 'file' part (and optionally 'output_type', 'model_version_id')."),
+  ] as const,
+  request: { params: modelIdParam, body: { required: true, content: { "multipart/form-data": { schema: inferForm } } } },
+  responses: {
+    202: jsonAnswer(JobDetail, "The queued infer_batch job (poll it; its results once it has succeeded)"),
+    ...errorResponses(...AUTH_ERRORS, 400, 404, 409, 413, 415, 422),
   },
 });

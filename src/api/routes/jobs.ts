@@ -1,5 +1,6 @@
 import { Conflict } from "../../core/errors";
 import { cancelJob, findJob, getJobDetail, listJobs, retryJob } from "../../jobs/service";
+import { jobResults } from "../../models/job-results";
 import * as def from "../definitions/jobs";
 import { jobDeps } from "../deps";
 import { presentJob } from "../presenters/jobs";
@@ -24,4 +25,16 @@ jobRoutes.openapi(def.explainJob, async (c) => {
       ? "Explanations of inference jobs are not available in this version of the service yet."
       : `Only inference jobs can be explained; this job is a ${job.type} job.`,
   );
+});
+
+/** A succeeded async inference job's results: JSON pages, or the csv / parquet file streamed from R2. */
+jobRoutes.openapi(def.jobResults, async (c) => {
+  const deps = { ...jobDeps(c), bucket: c.env.BUCKET };
+  const r = await jobResults(deps, c.var.principal, c.req.valid("param").id, c.req.valid("query"));
+  if (r.kind === "json") return c.json(r.body, 200);
+  return c.body(r.body, 200, {
+    "Content-Type": r.contentType,
+    "Content-Length": String(r.size),
+    "Content-Disposition": `attachment; filename="results.${r.format}"`,
+  });
 });

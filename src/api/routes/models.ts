@@ -2,12 +2,14 @@ import { findModelVersion, readArtifact } from "../../models/artifacts";
 import { estimateCausalEffect } from "../../models/causal-effect";
 import { deleteModel } from "../../models/delete";
 import { inferSync } from "../../models/infer";
+import { startAsyncInference } from "../../models/infer-async";
 import { getModel, listModels, listModelVersions } from "../../models/queries";
 import { startRetraining, startTraining } from "../../models/train";
 import type { ModelType } from "../../models/types";
 import * as def from "../definitions/models";
 import { jobDeps } from "../deps";
 import { idempotent } from "../idempotency";
+import { presentJob } from "../presenters/jobs";
 import { presentModel, presentModelVersion } from "../presenters/models";
 import { presentPage } from "../presenters/page";
 import { apiRouter } from "../router";
@@ -94,4 +96,12 @@ modelRoutes.openapi(def.estimateCausalEffect, async (c) => {
   // The form validator's File is the runtime's (zod types it with another lib's File).
   const req = { ...body, file: "file" in body ? (body.file as unknown as File) : undefined };
   return c.json(await estimateCausalEffect({ db: c.var.db, bucket: c.env.BUCKET }, c.var.principal, id, req), 200);
+});
+
+/** Asynchronous inference: the file to R2, an infer_batch job to the queue; 202 with the job. */
+modelRoutes.openapi(def.inferAsync, async (c) => {
+  const form = c.req.valid("form");
+  const deps = { ...jobDeps(c), bucket: c.env.BUCKET };
+  const job = await startAsyncInference(deps, c.var.principal, c.req.valid("param").id, { ...form, file: form.file as unknown as File });
+  return c.json(presentJob(job), 202);
 });

@@ -178,3 +178,18 @@ export const JobRetried = z
     status: z.enum(JOB_STATUSES).openapi({ description: "Status of the new job; `queued` at first" }),
   })
   .openapi("JobRetried");
+
+/** GET /jobs/{job_id}/results?format=json. */
+export const JobResults = z
+  .object({
+    job_id: z.string(),
+    model_id: z.string().nullable(),
+    model_version_id: z.string().nullable(),
+    total_rows: z.number().int(),
+    columns: z.array(z.string()),
+    data: z
+      .record(z.string(), z.array(z.unknown()))
+      .openapi({ description: "Column name → one value per row of this page, the same columns as synchronous inference" }),
+    next_cursor: z.string().nullable().openapi({ description: "Pass as `cursor` for the next page; null on the last page" }),
+  })
+  .openapi("JobResults");

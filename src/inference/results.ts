@@ -1,0 +1,66 @@
+/**
+ * An inference job's results in R2 (layout: ../storage/keys): written once when the job
+ * succeeds, read by `GET /jobs/{id}/results`. JSON is paged so that a page of the answer reads at
+ * most two stored pages; csv and parquet are whole files, streamed to the client.
+ */
+import { RESULT_PAGE_ROWS } from "../core/limits";
+import { resultFileKey, resultPageKey } from "../storage/keys";
+import { type Cell, encodeTable, type ParquetColumnType, type ResultTable } from "./output";
+
+export interface StoredResults {
+  rows: number;
+  columns: string[];
+  page_rows: number;
+  bytes: { csv: number; parquet: number };
+}
+
+export async function writeResults(
+  bucket: R2Bucket,
+  orgId: string,
+  jobId: string,
+  table: ResultTable,
+  columnTypes: Record<string, ParquetColumnType>,
+): Promise<StoredResults> {
+  const columns = Object.keys(table);
+  const rows = table[columns[0]]?.length ?? 0;
+  for (let p = 0; p * RESULT_PAGE_ROWS < rows || p === 0; p++) {
+    const page: ResultTable = {};
+    for (const c of columns) page[c] = table[c].slice(p * RESULT_PAGE_ROWS, (p + 1) * RESULT_PAGE_ROWS);
+    await bucket.put(resultPageKey(orgId, jobId, p), JSON.stringify(page), { httpMetadata: { contentType: "application/json" } });
+  }
+  const bytes = { csv: 0, parquet: 0 };
+  for (const format of ["csv", "parquet"] as const) {
+    const encoded = encodeTable(table, format, { columnTypes });
+    const body = typeof encoded.body === "string" ? new TextEncoder().encode(encoded.body) : encoded.body;
+    bytes[format] = body.byteLength;
+    await bucket.put(resultFileKey(orgId, jobId, format), body, { httpMetadata: { contentType: encoded.contentType } });
+  }
+  return { rows, columns, page_rows: RESULT_PAGE_ROWS, bytes };
+}
+
+/** Rows [offset, offset + limit) of the stored results, column by column. */
+export async function readResultRows(
+  bucket: R2Bucket,
+  orgId: string,
+  jobId: string,
+  stored: StoredResults,
+  offset: number,
+  limit: number,
+): Promise<ResultTable | null> {
+  const end = Math.min(stored.rows, offset + limit);
+  const out: ResultTable = Object.fromEntries(stored.columns.map((c) => [c, [] as Cell[]]));
+  for (let p = Math.floor(offset / stored.page_rows); p * stored.page_rows < end; p++) {
+    const obj = await bucket.get(resultPageKey(orgId, jobId, p));
+    if (!obj) return null;
+    const page = (await obj.json()) as ResultTable;
+    const from = Math.max(0, offset - p * stored.page_rows);
+    const to = Math.min(stored.page_rows, end - p * stored.page_rows);
+    for (const c of stored.columns) out[c].push(...(page[c] ?? []).slice(from, to));
+  }
+  return out;
+}
+
+/** The stored csv or parquet file, for streaming. */
+export function readResultFile(bucket: R2Bucket, orgId: string, jobId: string, format: "csv" | "parquet") {
+  return bucket.get(resultFileKey(orgId, jobId, format));
+}

@@ -1,0 +1,55 @@
+/**
+ * POST /models/{id}/infer-async: the file goes to R2 and an `infer_batch` job takes it from the
+ * queue (./infer-batch-job); the results are read with GET /jobs/{id}/results. The model version
+ * is fixed when the job is created (the requested one, else the latest ready one), so a version
+ * trained meanwhile does not change what the job answers, also on retry.
+ */
+import type { Principal } from "../auth/principal";
+import { DIRECT_UPLOAD_MAX_BYTES } from "../core/limits";
+import { uploadedFileFormat } from "../datasets/upload-file";
+import type { OutputFormat } from "../inference/output";
+import { createJob, getJobDetail, type JobDeps, type JobWithRefs } from "../jobs/service";
+import { inferenceInputKey } from "../storage/keys";
+import { chooseVersion, inferenceFileTooLarge } from "./infer";
+import { findModelWithVersions } from "./records";
+
+export interface AsyncInferRequest {
+  file: File;
+  output_type: OutputFormat;
+  model_version_id?: string;
+}
+
+/** What an infer_batch job's input holds (the job handler reads it back). */
+export interface InferBatchInput {
+  source: "file";
+  input_key: string;
+  format: "csv" | "parquet";
+  output_type: OutputFormat;
+  model_version_id: string;
+}
+
+export async function startAsyncInference(
+  deps: JobDeps & { bucket: R2Bucket },
+  principal: Principal,
+  modelId: string,
+  req: AsyncInferRequest,
+): Promise<JobWithRefs> {
+  if (req.file.size > DIRECT_UPLOAD_MAX_BYTES) throw inferenceFileTooLarge();
+  const { model, versions } = await findModelWithVersions(deps.db, principal, modelId);
+  const version = chooseVersion(versions, req.model_version_id);
+  const format = await uploadedFileFormat(req.file);
+  const jobId = crypto.randomUUID();
+  const key = inferenceInputKey(principal.orgId, jobId, req.file.name);
+  await deps.bucket.put(key, req.file.stream(), { httpMetadata: { contentType: req.file.type || "application/octet-stream" } });
+  const input: InferBatchInput = { source: "file", input_key: key, format, output_type: req.output_type, model_version_id: version.id };
+  await createJob(deps, principal, {
+    id: jobId,
+    type: "infer_batch",
+    modelType: model.modelType,
+    modelId: model.id,
+    modelVersionId: version.id,
+    inputFilename: req.file.name,
+    input,
+  });
+  return getJobDetail(deps, principal, jobId);
+}

@@ -1,0 +1,79 @@
+/**
+ * GET /jobs/{id}/results: the stored results of a succeeded async inference job, as a page of
+ * JSON rows (the same `data` columns as sync inference) or the whole csv / parquet file streamed
+ * from R2. The cursor is the offset of the next row (opaque to clients).
+ */
+import type { Principal } from "../auth/principal";
+import { Conflict, InvalidInput } from "../core/errors";
+import type { Db } from "../db/client";
+import type { OutputFormat, ResultTable } from "../inference/output";
+import { readResultFile, readResultRows, type StoredResults } from "../inference/results";
+import { type JobNamespace, jobObject } from "../jobs/job-object";
+import { findJob } from "../jobs/service";
+
+export interface ResultsQuery {
+  format?: OutputFormat;
+  limit: number;
+  cursor?: string;
+}
+
+export type JobResults =
+  | {
+      kind: "json";
+      body: {
+        job_id: string;
+        model_id: string | null;
+        model_version_id: string | null;
+        total_rows: number;
+        columns: string[];
+        data: ResultTable;
+        next_cursor: string | null;
+      };
+    }
+  | { kind: "file"; body: ReadableStream; size: number; format: "csv" | "parquet"; contentType: string };
+
+export async function jobResults(
+  deps: { db: Db; bucket: R2Bucket; jobs: JobNamespace },
+  principal: Principal,
+  rawId: string,
+  q: ResultsQuery,
+): Promise<JobResults> {
+  const row = await findJob(deps.db, principal, rawId);
+  if (row.type === "infer_sync") {
+    throw new Conflict("A synchronous inference job's results are in its response; stored results come with infer-async jobs.");
+  }
+  if (row.type !== "infer_batch") throw new Conflict(`Only inference jobs have results; this job is a ${row.type} job.`);
+  const job = row.status === "succeeded" ? row : ((await jobObject(deps.jobs, row.id).get()) ?? row);
+  if (job.status !== "succeeded") {
+    throw new Conflict(
+      `The job is ${job.status}; its results can be read once it has succeeded${job.status === "failed" ? " (it failed: see error_message, or retry it)" : ""}.`,
+    );
+  }
+  const stored = job.output as StoredResults & { output_type: OutputFormat };
+  const format = q.format ?? stored.output_type;
+  const gone = () => new Conflict("The results of this job are no longer stored; run the inference again.");
+  if (format !== "json") {
+    const obj = await readResultFile(deps.bucket, job.orgId, job.id, format);
+    if (!obj) throw gone();
+    return { kind: "file", body: obj.body, size: obj.size, format, contentType: obj.httpMetadata?.contentType ?? "application/octet-stream" };
+  }
+  const offset = q.cursor === undefined ? 0 : Number(q.cursor);
+  if (!Number.isSafeInteger(offset) || offset < 0 || offset > stored.rows) {
+    throw InvalidInput.queryParam("cursor", "Not a cursor of this job's results; pass next_cursor from the previous page", q.cursor);
+  }
+  const data = await readResultRows(deps.bucket, job.orgId, job.id, stored, offset, q.limit);
+  if (!data) throw gone();
+  const next = offset + q.limit;
+  return {
+    kind: "json",
+    body: {
+      job_id: job.id,
+      model_id: job.modelId,
+      model_version_id: job.modelVersionId,
+      total_rows: stored.rows,
+      columns: stored.columns,
+      data,
+      next_cursor: next < stored.rows ? String(next) : null,
+    },
+  };
+}
