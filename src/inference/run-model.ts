@@ -113,7 +113,7 @@ function valuesPerRow(a: ModelArtifact): number {
 }
 
 /** Each input row's id: its `id` column, else its first column. */
-function rowIds(frame: Frame): Cell[] {
+export function rowIds(frame: Frame): Cell[] {
   const idCol = frame.columns.find((c) => c.name === "id") ?? frame.columns[0];
   return Array.from({ length: frame.rowCount }, (_, i) => (idCol ? cellValue(idCol, i) : i));
 }

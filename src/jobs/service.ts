@@ -130,6 +130,8 @@ export interface JobFilters extends PageRequest {
   status?: JobStatus;
   model_id?: string;
   dataset_id?: string;
+  /** Public (job_…) or plain id of the parent job. */
+  parent_job_id?: string;
 }
 
 export async function listJobs(db: Db, principal: Principal, f: JobFilters) {
@@ -138,6 +140,7 @@ export async function listJobs(db: Db, principal: Principal, f: JobFilters) {
   if (f.status) where.push(eq(jobs.status, f.status));
   if (f.model_id) where.push(eq(jobs.modelId, f.model_id));
   if (f.dataset_id) where.push(eq(jobs.datasetId, f.dataset_id));
+  if (f.parent_job_id) where.push(eq(jobs.parentJobId, parseJobId(f.parent_job_id) ?? f.parent_job_id));
   where.push(afterCursor(jobs.createdAt, jobs.id, f.cursor));
   const rows = (
     await db

@@ -18,6 +18,7 @@ import { portableCompressors } from "../ingest/portable-compressors";
 import { creditsFor } from "../jobs/credits";
 import { type JobDeps, recordFinishedJob } from "../jobs/service";
 import type { Frame } from "../ml/frame";
+import { inferenceInputKey } from "../storage/keys";
 import { findModelWithVersions, latestReady, type ModelRow, type ModelVersionRow } from "./records";
 
 /** An inference file over the limit. (Larger tables will go through batch inference.) */
@@ -61,8 +62,25 @@ export async function inferSync(deps: InferDeps, principal: Principal, modelId: 
   const encoded = req.output_type === "json" ? null : encodeTable(table, req.output_type, { columnTypes });
   const latencyMs = Math.max(0, Math.round(Date.now() - startedMs));
   const jobId = crypto.randomUUID();
+  // The input rows stay in R2 (after the response) so that the job's rows can be explained later.
+  const inputKey = inferenceInputKey(principal.orgId, jobId, file.name);
   deps.defer(
-    recordJob(deps, principal, { jobId, model, version, filename: file.name, rows: frame.rowCount, latencyMs, outputType: req.output_type, format }),
+    deps.bucket
+      .put(inputKey, bytes)
+      .catch((e) => console.error(`keeping the input of inference job ${jobId} failed`, e))
+      .then(() =>
+        recordJob(deps, principal, {
+          jobId,
+          model,
+          version,
+          filename: file.name,
+          rows: frame.rowCount,
+          latencyMs,
+          outputType: req.output_type,
+          format,
+          inputKey,
+        }),
+      ),
   );
   return { jobId, latencyMs, model, version, table, encoded };
 }
@@ -114,6 +132,7 @@ async function recordJob(
     latencyMs: number;
     outputType: string;
     format: string;
+    inputKey: string;
   },
 ): Promise<void> {
   const now = new Date();
@@ -130,7 +149,7 @@ async function recordJob(
       finishedAt: now.toISOString(),
       progress: 100,
       creditsConsumed: creditsFor(r.rows, r.latencyMs / 1000),
-      input: { format: r.format, output_type: r.outputType, model_version_id: r.version.id },
+      input: { source: "file", input_key: r.inputKey, format: r.format, output_type: r.outputType, model_version_id: r.version.id },
       output: { rows: r.rows, latency_ms: r.latencyMs },
     });
   } catch (e) {

@@ -2,6 +2,7 @@ import { runIngestJob } from "../datasets/ingest-job";
 import { createDb } from "../db/client";
 import type { JobType } from "../jobs/types";
 import type { JobHandler } from "../jobs/work";
+import { runExplainJob } from "../models/explain-job";
 import { runInferBatchJob } from "../models/infer-batch-job";
 import { runTrainJob } from "../training/train-job";
 
@@ -10,4 +11,5 @@ export const jobHandlers: Partial<Record<JobType, JobHandler>> = {
   dataset_ingest: (deps, job, control) => runIngestJob({ db: createDb(deps.env.DB), bucket: deps.bucket }, job, control),
   train: (deps, job, control) => runTrainJob(deps, job, control),
   infer_batch: (deps, job, control) => runInferBatchJob({ db: createDb(deps.env.DB), bucket: deps.bucket }, job, control),
+  infer_explain: (deps, job, control) => runExplainJob({ db: createDb(deps.env.DB), bucket: deps.bucket }, job, control),
 };

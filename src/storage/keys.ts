@@ -50,7 +50,8 @@ export const modelVersionPrefix = (orgId: string, modelId: string, versionId: st
 
 /**
  * The artifacts of a model version: the ONNX graph, the featurizer that feeds it, a search model's
- * index, the full summary, a causal model's cross-fitted pseudo-outcomes per training row.
+ * index, the full summary, a causal model's cross-fitted pseudo-outcomes per training row, a
+ * prediction model's trees as JSON (what explanations walk: TreeSHAP and the flip search).
  */
 export const ARTIFACT_FILES = {
   onnx: "model.onnx",
@@ -58,6 +59,7 @@ export const ARTIFACT_FILES = {
   index: "index.bin",
   summary: "summary.json",
   pseudo_outcomes: "pseudo_outcomes.bin",
+  gbdt: "gbdt.json",
 } as const;
 export type ArtifactFile = (typeof ARTIFACT_FILES)[keyof typeof ARTIFACT_FILES];
 

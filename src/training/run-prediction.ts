@@ -73,6 +73,7 @@ export async function runPrediction(ctx: RunContext): Promise<TrainingOutput> {
   });
   await io.saveArtifact("model.onnx", onnx);
   await io.saveArtifact("featurizer.json", new TextEncoder().encode(featurizerJson));
+  await io.saveArtifact("gbdt.json", new TextEncoder().encode(JSON.stringify(result.model)));
   const tEnd = now();
   return {
     model_type: "prediction",

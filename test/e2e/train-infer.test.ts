@@ -76,6 +76,26 @@ describe("the local service, over HTTP", () => {
     expect(inf.body.data.prediction).toEqual(["yes", "no", "yes"]);
     expect(inf.body.data.prediction_prob.every((p: number) => p > 0.5 && p <= 1)).toBe(true);
 
+    // The same rows asynchronously: a job, then its results; then an explanation of one row.
+    const later = new FormData();
+    later.append("file", new File(["usage,plan,extra\n10,pro,x\n80,team,y\n80,basic,z\n"], "rows.csv", { type: "text/csv" }));
+    const started = await api(`/models/${train.body.model.id}/infer-async`, { method: "POST", body: later });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const batch = await until(`/jobs/${started.body.id}`, terminal);
+    expect(batch.status, batch.error_message).toBe("succeeded");
+    const results = await api(`/jobs/${batch.id}/results?format=json`);
+    expect(results.status).toBe(200);
+    expect(results.body.data.prediction).toEqual(inf.body.data.prediction);
+    const explain = await api(`/jobs/${batch.id}/explain`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ ids: [2] }),
+    });
+    expect(explain.status, JSON.stringify(explain.body)).toBe(202);
+    const explained = await until(`/jobs/${explain.body.id}`, terminal);
+    expect(explained.status, explained.error_message).toBe("succeeded");
+    expect(explained.explanations[0].explanation_text).toMatch(/Predicted 'yes'/);
+
     // A model of another type on the same dataset version: the trainer reuses the representation.
     const anomaly = await api("/models/train", {
       method: "POST",

@@ -35,6 +35,7 @@ export const listJobs = createRoute({
       status: z.enum(JOB_STATUSES).optional(),
       model_id: z.string().optional(),
       dataset_id: z.string().optional(),
+      parent_job_id: z.string().optional().openapi({ description: "Jobs created from this job (explanations of an inference job)" }),
     }),
   },
   responses: { 200: jsonAnswer(JobPage, "A page of jobs"), ...errorResponses(...AUTH_ERRORS, 422) },
@@ -71,7 +72,8 @@ export const explainJob = createRoute({
   method: "post",
   path: "/jobs/{id}/explain",
   tags: TAG,
-  summary: "Explain rows of a completed inference job (not available in this version: 409)",
+  summary:
+    "Explain rows of a succeeded inference job (sync or async; prediction models): 202 with an infer_explain job whose detail carries `explanations` once it has succeeded",
   middleware: [jobMustExist, jsonBody] as const,
   request: {
     params: jobIdParam,

@@ -48,6 +48,8 @@ function resources(job: JobRecord, refs: RefLookup): z.input<typeof JobDetail>["
 /** The job detail of the interface. */
 export function presentJob({ job, refs }: JobWithRefs): z.input<typeof JobDetail> {
   const isTrain = job.type === "train";
+  // An explanation job stores its rows in its output; the interface shows them as `explanations`.
+  const { explanations = null, ...output } = job.type === "infer_explain" && job.output ? job.output : { ...(job.output ?? {}) };
   return {
     id: publicJobId(job.id),
     type: job.type,
@@ -64,9 +66,9 @@ export function presentJob({ job, refs }: JobWithRefs): z.input<typeof JobDetail
     input_filename: job.inputFilename,
     parent_job_id: job.parentJobId ? publicJobId(job.parentJobId) : null,
     input: job.input,
-    output: job.output,
+    output: job.output === null ? null : output,
     resources: resources(job, refs),
-    explanations: null,
+    explanations: job.status === "succeeded" ? explanations : null,
     error_message: job.errorMessage,
     service_runtime_version: job.serviceRuntimeVersion,
     credits_consumed: job.creditsConsumed,

@@ -1,5 +1,5 @@
-import { Conflict } from "../../core/errors";
-import { cancelJob, findJob, getJobDetail, listJobs, retryJob } from "../../jobs/service";
+import { cancelJob, getJobDetail, listJobs, retryJob } from "../../jobs/service";
+import { startExplanation } from "../../models/explain";
 import { jobResults } from "../../models/job-results";
 import * as def from "../definitions/jobs";
 import { jobDeps } from "../deps";
@@ -17,14 +17,11 @@ jobRoutes.openapi(def.cancelJob, async (c) => c.json(await cancelJob(jobDeps(c),
 
 jobRoutes.openapi(def.retryJob, async (c) => c.json(await retryJob(jobDeps(c), c.var.principal, c.req.valid("param").id), 201));
 
+/** Explain rows of a succeeded inference job: 202 with the infer_explain job. */
 jobRoutes.openapi(def.explainJob, async (c) => {
-  const job = await findJob(c.var.db, c.var.principal, c.req.valid("param").id);
-  // Explanations attach to completed inference jobs, which arrive with the inference issue.
-  throw new Conflict(
-    job.type === "infer_sync" || job.type === "infer_batch"
-      ? "Explanations of inference jobs are not available in this version of the service yet."
-      : `Only inference jobs can be explained; this job is a ${job.type} job.`,
-  );
+  const deps = { ...jobDeps(c), bucket: c.env.BUCKET };
+  const job = await startExplanation(deps, c.var.principal, c.req.valid("param").id, c.req.valid("json").ids);
+  return c.json(presentJob(job), 202);
 });
 
 /** A succeeded async inference job's results: JSON pages, or the csv / parquet file streamed from R2. */

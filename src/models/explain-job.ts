@@ -1,0 +1,42 @@
+/**
+ * The `infer_explain` job: the parent inference job's rows read back from R2, explained with the
+ * version's trees (gbdt.json: exact TreeSHAP per input column, the smallest one-column change that
+ * flips the prediction, and a sentence). The rows land in the job's output as `explanations`.
+ */
+import type { Db } from "../db/client";
+import { versionOfModel } from "../db/model-versions";
+import type { PredictionArtifact } from "../inference/artifact";
+import { loadArtifact } from "../inference/run-model";
+import { JobInputError } from "../jobs/errors";
+import type { JobRecord } from "../jobs/types";
+import type { JobControl, JobOutcome } from "../jobs/work";
+import { explainPrediction } from "../ml/explain/explain-prediction";
+import type { GbdtModel } from "../ml/gbdt/model";
+import { ARTIFACT_FILES } from "../storage/keys";
+import { inferenceInput, rowsForIds } from "./explain";
+
+export async function runExplainJob(deps: { db: Db; bucket: R2Bucket }, job: JobRecord, control: JobControl): Promise<JobOutcome> {
+  const version = job.modelId && job.modelVersionId ? await versionOfModel(deps.db, job.modelId, { id: job.modelVersionId }) : undefined;
+  if (!version || version.status !== "ready" || !version.artifactKey) {
+    throw new JobInputError("The model version that made these predictions is gone or no longer ready.");
+  }
+  const artifact = (await loadArtifact(deps.bucket, version)) as PredictionArtifact;
+  if (artifact.model_type !== "prediction")
+    throw new JobInputError(`Explanations exist for prediction models; this is a ${artifact.model_type} model.`);
+  const trees = await deps.bucket.get(version.artifactKey + ARTIFACT_FILES.gbdt);
+  if (!trees)
+    throw new JobInputError("This model version was trained before explanations were stored with models; retrain it to explain its predictions.");
+  const model = (await trees.json()) as GbdtModel;
+  const frame = await inferenceInput(deps.bucket, job);
+  if (!frame) throw new JobInputError("The input rows of the inference job are no longer stored; run the inference again and explain that job.");
+  await control.report({ progress: 30 });
+  const ids = (job.input?.ids ?? []) as (string | number)[];
+  const { rows, missing } = rowsForIds(frame, ids);
+  if (missing.length) throw new JobInputError(`Ids not in the inference job's rows: ${missing.slice(0, 20).join(", ")}`);
+  const spec = { featurizer: artifact.featurizer, task: artifact.task, classes: artifact.classes, labelColumn: artifact.label_column };
+  const explained = explainPrediction(model, spec, frame, rows);
+  return {
+    output: { rows: rows.length, explanations: explained.map((e, i) => ({ id: String(ids[i]), ...e })) },
+    rowsProcessed: rows.length,
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * POST /jobs/{id}/explain: an `infer_explain` job for chosen rows of a succeeded inference job
+ * (sync or async), run by the queue (./explain-job). Both kinds of inference keep their input
+ * file in R2 (`input.input_key`), which is where the rows are read from again; ids are checked
+ * against that file now, so a job is only created for rows that exist.
+ */
+import type { Principal } from "../auth/principal";
+import { Conflict, InvalidInput } from "../core/errors";
+import { rowIds } from "../inference/run-model";
+import { jobObject } from "../jobs/job-object";
+import { createJob, findJob, getJobDetail, type JobDeps, type JobWithRefs } from "../jobs/service";
+import type { JobRecord } from "../jobs/types";
+import type { Frame } from "../ml/frame";
+import { readInput } from "./infer";
+
+/** Model types whose rows can be explained (the others answer 409 naming these). */
+export const EXPLAINABLE_MODEL_TYPES = ["prediction"] as const;
+
+/** Ids listed in a 422 for ids not in the job, at most. */
+const LISTED_IDS = 20;
+
+/** The input rows of an inference job, read back from R2; null when they are no longer stored. */
+export async function inferenceInput(bucket: R2Bucket, job: JobRecord): Promise<Frame | null> {
+  const key = job.input?.input_key;
+  if (typeof key !== "string") return null;
+  const obj = await bucket.get(key);
+  if (!obj) return null;
+  return readInput(new Uint8Array(await obj.arrayBuffer()), job.input?.format === "parquet" ? "parquet" : "csv", job.inputFilename ?? "file");
+}
+
+/** Frame row of each id (ids compared as text: 7 and "7" name the same row). */
+export function rowsForIds(frame: Frame, ids: (string | number)[]): { rows: number[]; missing: (string | number)[] } {
+  const index = new Map<string, number>();
+  rowIds(frame).forEach((v, i) => {
+    const k = String(v);
+    if (!index.has(k)) index.set(k, i);
+  });
+  const rows: number[] = [];
+  const missing: (string | number)[] = [];
+  for (const id of ids) {
+    const r = index.get(String(id));
+    if (r === undefined) missing.push(id);
+    else rows.push(r);
+  }
+  return { rows, missing };
+}
+
+export async function startExplanation(
+  deps: JobDeps & { bucket: R2Bucket },
+  principal: Principal,
+  rawJobId: string,
+  ids: (string | number)[],
+): Promise<JobWithRefs> {
+  const row = await findJob(deps.db, principal, rawJobId);
+  if (row.type !== "infer_sync" && row.type !== "infer_batch") {
+    throw new Conflict(`Only inference jobs can be explained; this job is a ${row.type} job.`);
+  }
+  const parent = row.status === "succeeded" ? row : ((await jobObject(deps.jobs, row.id).get()) ?? row);
+  if (parent.status !== "succeeded") throw new Conflict(`The inference job is ${parent.status}; its rows can be explained once it has succeeded.`);
+  if (!(EXPLAINABLE_MODEL_TYPES as readonly string[]).includes(parent.modelType ?? "")) {
+    throw new Conflict(
+      `Explanations exist for ${EXPLAINABLE_MODEL_TYPES.join(", ")} models in this version; this job's model is a ${parent.modelType} model.`,
+    );
+  }
+  const frame = await inferenceInput(deps.bucket, parent);
+  if (!frame) throw new Conflict("The input rows of this inference job are no longer stored; run the inference again and explain that job.");
+  const { missing } = rowsForIds(frame, ids);
+  if (missing.length) {
+    const listed = missing.slice(0, LISTED_IDS).map((x) => JSON.stringify(x));
+    throw InvalidInput.field(
+      ["ids"],
+      `Ids not in the job's rows: ${listed.join(", ")}${missing.length > LISTED_IDS ? `, … (${missing.length} in all)` : ""}`,
+      missing.slice(0, LISTED_IDS),
+    );
+  }
+  const job = await createJob(deps, principal, {
+    type: "infer_explain",
+    modelType: parent.modelType,
+    modelId: parent.modelId,
+    modelVersionId: parent.modelVersionId,
+    datasetId: parent.datasetId,
+    datasetVersionId: parent.datasetVersionId,
+    datasetName: parent.datasetName,
+    inputFilename: parent.inputFilename,
+    parentJobId: parent.id,
+    input: { ids, input_key: parent.input?.input_key, format: parent.input?.format ?? "csv" },
+  });
+  return getJobDetail(deps, principal, job.id);
+}
