@@ -122,3 +122,5 @@ export const RESULT_PAGE_ROWS = 1000;
 /** Rows one `GET /jobs/{id}/results?format=json` call returns at most (default 100). */
 export const RESULT_LIMIT_MAX = 1000;
 export const RESULT_LIMIT_DEFAULT = 100;
+/** Rows a batch inference job runs through the model at a time (bounds the graph's memory; progress between). */
+export const BATCH_CHUNK_ROWS = 50_000;

@@ -52,3 +52,13 @@ export function cellValue(column: Column, row: number): string | number | boolea
   if (column.kind === "datetime") return new Date(v).toISOString();
   return v;
 }
+
+/** Rows [start, end) of a frame, sharing its storage (views, no copy). */
+export function frameRows(frame: Frame, start: number, end: number): Frame {
+  return {
+    rowCount: end - start,
+    columns: frame.columns.map((c) =>
+      c.storage === "numeric" ? { ...c, values: c.values.subarray(start, end) } : { ...c, codes: c.codes.subarray(start, end) },
+    ),
+  };
+}

@@ -13,7 +13,7 @@ import type { JobControl, JobOutcome } from "../jobs/work";
 import { explainPrediction } from "../ml/explain/explain-prediction";
 import type { GbdtModel } from "../ml/gbdt/model";
 import { ARTIFACT_FILES } from "../storage/keys";
-import { inferenceInput, rowsForIds } from "./explain";
+import { inferenceInput, rowsForIds } from "./inference-input";
 
 export async function runExplainJob(deps: { db: Db; bucket: R2Bucket }, job: JobRecord, control: JobControl): Promise<JobOutcome> {
   const version = job.modelId && job.modelVersionId ? await versionOfModel(deps.db, job.modelId, { id: job.modelVersionId }) : undefined;

@@ -6,44 +6,15 @@
  */
 import type { Principal } from "../auth/principal";
 import { Conflict, InvalidInput } from "../core/errors";
-import { rowIds } from "../inference/run-model";
 import { jobObject } from "../jobs/job-object";
 import { createJob, findJob, getJobDetail, type JobDeps, type JobWithRefs } from "../jobs/service";
-import type { JobRecord } from "../jobs/types";
-import type { Frame } from "../ml/frame";
-import { readInput } from "./infer";
+import { inferenceInput, rowsForIds } from "./inference-input";
 
 /** Model types whose rows can be explained (the others answer 409 naming these). */
 export const EXPLAINABLE_MODEL_TYPES = ["prediction"] as const;
 
 /** Ids listed in a 422 for ids not in the job, at most. */
 const LISTED_IDS = 20;
-
-/** The input rows of an inference job, read back from R2; null when they are no longer stored. */
-export async function inferenceInput(bucket: R2Bucket, job: JobRecord): Promise<Frame | null> {
-  const key = job.input?.input_key;
-  if (typeof key !== "string") return null;
-  const obj = await bucket.get(key);
-  if (!obj) return null;
-  return readInput(new Uint8Array(await obj.arrayBuffer()), job.input?.format === "parquet" ? "parquet" : "csv", job.inputFilename ?? "file");
-}
-
-/** Frame row of each id (ids compared as text: 7 and "7" name the same row). */
-export function rowsForIds(frame: Frame, ids: (string | number)[]): { rows: number[]; missing: (string | number)[] } {
-  const index = new Map<string, number>();
-  rowIds(frame).forEach((v, i) => {
-    const k = String(v);
-    if (!index.has(k)) index.set(k, i);
-  });
-  const rows: number[] = [];
-  const missing: (string | number)[] = [];
-  for (const id of ids) {
-    const r = index.get(String(id));
-    if (r === undefined) missing.push(id);
-    else rows.push(r);
-  }
-  return { rows, missing };
-}
 
 export async function startExplanation(
   deps: JobDeps & { bucket: R2Bucket },
@@ -83,7 +54,8 @@ export async function startExplanation(
     datasetName: parent.datasetName,
     inputFilename: parent.inputFilename,
     parentJobId: parent.id,
-    input: { ids, input_key: parent.input?.input_key, format: parent.input?.format ?? "csv" },
+    // where the rows are (an input file or a dataset's frame), as the parent had it
+    input: { ...parent.input, ids },
   });
   return getJobDetail(deps, principal, job.id);
 }

@@ -87,7 +87,7 @@ export async function resolveTrainingData(db: Db, principal: Principal, body: Tr
     version = await findVersion(db, principal, body.dataset_version_id).catch(() => {
       throw InvalidInput.field(["dataset_version_id"], "Dataset version not found", body.dataset_version_id);
     });
-    if (version.archived) throw new Conflict(`Dataset version ${version.version} is archived; train on another version.`);
+    if (version.archived) throw new Conflict(`Dataset version ${version.version} is archived; use another version.`);
   } else {
     const d = await findDataset(db, principal, body.dataset_id!).catch(() => {
       throw InvalidInput.field(["dataset_id"], "Dataset not found", body.dataset_id);

@@ -9,10 +9,12 @@ import { churnCsv, inferForm, jobEnd, readyDataset, trainAndWait } from "./model
 
 let org: TestOrg;
 let modelId: string;
+let datasetId: string;
 
 beforeAll(async () => {
   org = await newOrg();
   const ds = await readyDataset(org, churnCsv(), "async");
+  datasetId = ds.id;
   const t = await trainAndWait(org, { dataset_id: ds.id, label_column: "churned", params: { max_rounds: 20 } }, 90_000);
   expect(t.job.status, t.job.error_message).toBe("succeeded");
   modelId = t.started.model.id;
@@ -133,5 +135,47 @@ describe("GET /jobs/{id}/results", () => {
     const other = await newOrg();
     const r = await call(`/jobs/${job.id}/results`, { headers: other.auth });
     expect(r.status).toBe(404);
+  });
+});
+
+describe("infer-batch over a stored dataset version", () => {
+  const batch = (body: Record<string, unknown>) => json<any>(`/models/${modelId}/infer-batch`, org, { method: "POST", body });
+
+  it("answers 202 with the job referencing the dataset version; its results cover every row, as sync inference answers them", async () => {
+    const r = await batch({ dataset_id: datasetId, output_type: "csv" });
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    expect(r.body).toMatchObject({ type: "infer_batch", dataset_id: datasetId, input_filename: null });
+    expect(r.body.resources.dataset).toMatchObject({ id: datasetId, version_number: 1 });
+    const job = await jobEnd(org, r.body.id);
+    expect(job.status, job.error_message).toBe("succeeded");
+    expect(job.output).toMatchObject({ rows: 240, output_type: "csv" });
+    const page = (await (await results(job.id, "?format=json&limit=1000")).json()) as any;
+    expect(page.total_rows).toBe(240);
+    const sync = (await (await call(`/models/${modelId}/infer`, { method: "POST", headers: org.auth, body: inferForm(churnCsv()) })).json()) as any;
+    expect(page.data.prediction).toEqual(sync.data.prediction);
+    const csv = await results(job.id);
+    expect((await csv.text()).trim().split(/\r?\n/)).toHaveLength(241);
+  });
+
+  it("its rows can be explained by their dataset ids", async () => {
+    const job = await jobEnd(org, (await batch({ dataset_id: datasetId })).body.id);
+    const page = (await (await results(job.id, "?limit=2")).json()) as any;
+    const ids = page.data.id;
+    const r = await json<any>(`/jobs/${job.id}/explain`, org, { method: "POST", body: { ids } });
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    const explained = await jobEnd(org, r.body.id);
+    expect(explained.status, explained.error_message).toBe("succeeded");
+    expect(explained.explanations.map((e: any) => e.id)).toEqual(ids.map(String));
+  });
+
+  it("exactly one of dataset_id / dataset_version_id (422), an unknown dataset (422), unknown fields (422)", async () => {
+    const neither = await batch({ output_type: "json" });
+    expect(neither.status).toBe(422);
+    const both = await batch({ dataset_id: datasetId, dataset_version_id: crypto.randomUUID() });
+    expect(both.status).toBe(422);
+    const unknown = await batch({ dataset_id: crypto.randomUUID() });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.detail[0].loc).toEqual(["body", "dataset_id"]);
+    expect((await batch({ dataset_id: datasetId, extra: 1 })).status).toBe(422);
   });
 });

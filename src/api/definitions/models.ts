@@ -243,3 +243,27 @@ export const inferAsync = createRoute({
     ...errorResponses(...AUTH_ERRORS, 400, 404, 409, 413, 415, 422),
   },
 });
+
+const batchBody = z
+  .object({
+    dataset_id: id
+      .optional()
+      .openapi({ description: "Predict the latest ready version of this dataset (exactly one of dataset_id, dataset_version_id)" }),
+    dataset_version_id: id.optional(),
+    output_type: z.enum(OUTPUT_FORMATS).default("json").openapi({ description: "Default format of GET /jobs/{id}/results" }),
+    model_version_id: versionChoice,
+  })
+  .strict();
+
+export const inferBatch = createRoute({
+  method: "post",
+  path: "/models/{id}/infer-batch",
+  tags: ["Inference"],
+  summary: "Batch inference over a stored dataset version: an infer_batch job; read its results with GET /jobs/{id}/results",
+  middleware: [jsonBody] as const,
+  request: { params: modelIdParam, body: jsonRequest(batchBody) },
+  responses: {
+    202: jsonAnswer(JobDetail, "The queued infer_batch job"),
+    ...errorResponses(...AUTH_ERRORS, 404, 409, 422),
+  },
+});

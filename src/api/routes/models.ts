@@ -2,7 +2,7 @@ import { findModelVersion, readArtifact } from "../../models/artifacts";
 import { estimateCausalEffect } from "../../models/causal-effect";
 import { deleteModel } from "../../models/delete";
 import { inferSync } from "../../models/infer";
-import { startAsyncInference } from "../../models/infer-async";
+import { startAsyncInference, startBatchInference } from "../../models/infer-async";
 import { getModel, listModels, listModelVersions } from "../../models/queries";
 import { startRetraining, startTraining } from "../../models/train";
 import type { ModelType } from "../../models/types";
@@ -103,5 +103,11 @@ modelRoutes.openapi(def.inferAsync, async (c) => {
   const form = c.req.valid("form");
   const deps = { ...jobDeps(c), bucket: c.env.BUCKET };
   const job = await startAsyncInference(deps, c.var.principal, c.req.valid("param").id, { ...form, file: form.file as unknown as File });
+  return c.json(presentJob(job), 202);
+});
+
+/** Batch inference over a stored dataset version: 202 with the infer_batch job. */
+modelRoutes.openapi(def.inferBatch, async (c) => {
+  const job = await startBatchInference(jobDeps(c), c.var.principal, c.req.valid("param").id, c.req.valid("json"));
   return c.json(presentJob(job), 202);
 });

@@ -52,24 +52,18 @@ const ExplanationRow = z
     explanation_text: z.string().nullable().openapi({ description: "One or two plain sentences" }),
     explanation_label: z.string().nullable().openapi({ description: "A short tag of the main driver" }),
     explanation_gloss: z.string().nullable().openapi({ description: "What the numbers mean: their scale and baseline" }),
-    feature_contributions: z
-      .array(z.record(z.string(), z.unknown()))
-      .nullable()
-      .openapi({
-        description:
-          "Exact TreeSHAP per input column ({column, value, contribution}), largest magnitude first; with base_value they add to the model's raw output",
-      }),
+    feature_contributions: z.array(z.record(z.string(), z.unknown())).nullable().openapi({
+      description:
+        "Exact TreeSHAP per input column ({column, value, contribution}), largest magnitude first; with base_value they add to the model's raw output",
+    }),
     base_value: z.number().nullable().optional(),
     output_scale: z.string().nullable().optional(),
     prediction: z.union([z.string(), z.number()]).nullable().optional(),
     probability: z.number().nullable().optional(),
-    prediction_flip: z
-      .record(z.string(), z.unknown())
-      .nullable()
-      .openapi({
-        description:
-          "The smallest one-column change that changes the prediction ({column, from, to, new_prediction, new_probability}); null with flip_reason when none exists",
-      }),
+    prediction_flip: z.record(z.string(), z.unknown()).nullable().openapi({
+      description:
+        "The smallest one-column change that changes the prediction ({column, from, to, new_prediction, new_probability}); null with flip_reason when none exists",
+    }),
     flip_reason: z.string().nullable().optional(),
   })
   .openapi("ExplanationRow");
