@@ -10,6 +10,7 @@ import { Conflict, InvalidInput, TooLarge } from "../core/errors";
 import { DIRECT_UPLOAD_MAX_BYTES, INFER_MAX_CELLS } from "../core/limits";
 import { uploadedFileFormat } from "../datasets/upload-file";
 import { type EncodedOutput, encodeTable, type OutputFormat, type ResultTable } from "../inference/output";
+import { type StoredResults, writeResults } from "../inference/results";
 import { loadArtifact, runModel } from "../inference/run-model";
 import { readCsv } from "../ingest/csv";
 import { IngestError } from "../ingest/errors";
@@ -62,13 +63,17 @@ export async function inferSync(deps: InferDeps, principal: Principal, modelId: 
   const encoded = req.output_type === "json" ? null : encodeTable(table, req.output_type, { columnTypes });
   const latencyMs = Math.max(0, Math.round(Date.now() - startedMs));
   const jobId = crypto.randomUUID();
-  // The input rows stay in R2 (after the response) so that the job's rows can be explained later.
+  // After the response: the input rows and the results stay in R2 (the job's rows can be explained
+  // and its results read again, as for async jobs), then the job is recorded with their summary.
   const inputKey = inferenceInputKey(principal.orgId, jobId, file.name);
   deps.defer(
-    deps.bucket
-      .put(inputKey, bytes)
-      .catch((e) => console.error(`keeping the input of inference job ${jobId} failed`, e))
-      .then(() =>
+    Promise.all([deps.bucket.put(inputKey, bytes), writeResults(deps.bucket, principal.orgId, jobId, table, columnTypes)])
+      .then(([, stored]) => stored)
+      .catch((e) => {
+        console.error(`keeping the input and results of inference job ${jobId} failed`, e);
+        return null;
+      })
+      .then((stored) =>
         recordJob(deps, principal, {
           jobId,
           model,
@@ -78,6 +83,7 @@ export async function inferSync(deps: InferDeps, principal: Principal, modelId: 
           latencyMs,
           outputType: req.output_type,
           format,
+          stored,
           inputKey,
         }),
       ),
@@ -133,6 +139,7 @@ async function recordJob(
     outputType: string;
     format: string;
     inputKey: string;
+    stored: StoredResults | null;
   },
 ): Promise<void> {
   const now = new Date();
@@ -150,7 +157,7 @@ async function recordJob(
       progress: 100,
       creditsConsumed: creditsFor(r.rows, r.latencyMs / 1000),
       input: { source: "file", input_key: r.inputKey, format: r.format, output_type: r.outputType, model_version_id: r.version.id },
-      output: { rows: r.rows, latency_ms: r.latencyMs },
+      output: { ...(r.stored ?? {}), output_type: r.outputType, rows: r.rows, latency_ms: r.latencyMs },
     });
   } catch (e) {
     console.error(`recording inference job ${r.jobId} failed`, e);

@@ -1,5 +1,5 @@
 /**
- * GET /jobs/{id}/results: the stored results of a succeeded async inference job, as a page of
+ * GET /jobs/{id}/results: the stored results of a succeeded inference job (sync, async, batch), as a page of
  * JSON rows (the same `data` columns as sync inference) or the whole csv / parquet file streamed
  * from R2. The cursor is the offset of the next row (opaque to clients).
  */
@@ -39,10 +39,7 @@ export async function jobResults(
   q: ResultsQuery,
 ): Promise<JobResults> {
   const row = await findJob(deps.db, principal, rawId);
-  if (row.type === "infer_sync") {
-    throw new Conflict("A synchronous inference job's results are in its response; stored results come with infer-async jobs.");
-  }
-  if (row.type !== "infer_batch") throw new Conflict(`Only inference jobs have results; this job is a ${row.type} job.`);
+  if (row.type !== "infer_batch" && row.type !== "infer_sync") throw new Conflict(`Only inference jobs have results; this job is a ${row.type} job.`);
   const job = row.status === "succeeded" ? row : ((await jobObject(deps.jobs, row.id).get()) ?? row);
   if (job.status !== "succeeded") {
     throw new Conflict(
@@ -50,6 +47,7 @@ export async function jobResults(
     );
   }
   const stored = job.output as StoredResults & { output_type: OutputFormat };
+  if (!Array.isArray(stored?.columns)) throw new Conflict("This job's results were not stored; run the inference again.");
   const format = q.format ?? stored.output_type;
   const gone = () => new Conflict("The results of this job are no longer stored; run the inference again.");
   if (format !== "json") {

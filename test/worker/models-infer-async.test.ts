@@ -115,13 +115,25 @@ describe("infer-async", () => {
 });
 
 describe("GET /jobs/{id}/results", () => {
-  it("409 for jobs that have no stored results, 404 for an unknown job, 422 for a bad cursor or limit", async () => {
-    const sync = await call(`/models/${modelId}/infer`, { method: "POST", headers: org.auth, body: inferForm(rows(2)) });
-    const syncJob = ((await sync.json()) as any).job_id;
+  it("a sync inference job's results are stored too: the same rows, in every format", async () => {
+    const sync = await call(`/models/${modelId}/infer`, { method: "POST", headers: org.auth, body: inferForm(rows(3), { output_type: "csv" }) });
+    const csvAnswer = await sync.text();
+    const syncJob = sync.headers.get("X-Job-Id")!;
     await expect.poll(async () => (await json(`/jobs/${syncJob}`, org)).status).toBe(200);
+    const job = (await json<any>(`/jobs/${syncJob}`, org)).body;
+    expect(job.output).toMatchObject({ rows: 3, output_type: "csv", columns: ["id", "prediction", "prediction_prob", "prob_no", "prob_yes"] });
     const r = await results(syncJob);
+    expect(r.status).toBe(200);
+    expect(await r.text()).toBe(csvAnswer);
+    const page = (await (await results(syncJob, "?format=json")).json()) as any;
+    expect(page.data.id).toEqual(["r0", "r1", "r2"]);
+  });
+
+  it("409 for a job that is not an inference job, 404 for an unknown job, 422 for a bad cursor or limit", async () => {
+    const train = (await json<any>(`/jobs?type=train`, org)).body.items[0];
+    const r = await results(train.id);
     expect(r.status).toBe(409);
-    expect(((await r.json()) as any).detail).toMatch(/synchronous/);
+    expect(((await r.json()) as any).detail).toMatch(/train job/);
     expect((await results(crypto.randomUUID())).status).toBe(404);
     const job = await jobEnd(org, (await startAsync(rows(3))).body.id);
     const bad = await results(job.id, "?cursor=abc");
