@@ -34,9 +34,11 @@ export async function runExplainJob(deps: { db: Db; bucket: R2Bucket }, job: Job
   const { rows, missing } = rowsForIds(frame, ids);
   if (missing.length) throw new JobInputError(`Ids not in the inference job's rows: ${missing.slice(0, 20).join(", ")}`);
   const spec = { featurizer: artifact.featurizer, task: artifact.task, classes: artifact.classes, labelColumn: artifact.label_column };
+  const t0 = performance.now();
   const explained = explainPrediction(model, spec, frame, rows);
+  const engineMs = Math.round(performance.now() - t0);
   return {
-    output: { rows: rows.length, explanations: explained.map((e, i) => ({ id: String(ids[i]), ...e })) },
+    output: { rows: rows.length, engine_ms: engineMs, explanations: explained.map((e, i) => ({ id: String(ids[i]), ...e })) },
     rowsProcessed: rows.length,
   };
 }
