@@ -124,3 +124,9 @@ export const RESULT_LIMIT_MAX = 1000;
 export const RESULT_LIMIT_DEFAULT = 100;
 /** Rows a batch inference job runs through the model at a time (bounds the graph's memory; progress between). */
 export const BATCH_CHUNK_ROWS = 50_000;
+/**
+ * Columns listed per explained row; the rest are summed into one "(N other columns)" entry, so
+ * the contributions still add up and 500 explained rows stay well under the 2 MB a job record
+ * holds (the Durable Object's and D1's row limit).
+ */
+export const EXPLAIN_MAX_COLUMNS = 20;

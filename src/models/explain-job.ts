@@ -3,6 +3,7 @@
  * version's trees (gbdt.json: exact TreeSHAP per input column, the smallest one-column change that
  * flips the prediction, and a sentence). The rows land in the job's output as `explanations`.
  */
+import { EXPLAIN_MAX_COLUMNS } from "../core/limits";
 import type { Db } from "../db/client";
 import { versionOfModel } from "../db/model-versions";
 import type { PredictionArtifact } from "../inference/artifact";
@@ -10,10 +11,18 @@ import { loadArtifact } from "../inference/run-model";
 import { JobInputError } from "../jobs/errors";
 import type { JobRecord } from "../jobs/types";
 import type { JobControl, JobOutcome } from "../jobs/work";
-import { explainPrediction } from "../ml/explain/explain-prediction";
+import { type ColumnContribution, explainPrediction } from "../ml/explain/explain-prediction";
 import type { GbdtModel } from "../ml/gbdt/model";
 import { ARTIFACT_FILES } from "../storage/keys";
 import { inferenceInput, rowsForIds } from "./inference-input";
+
+/** The largest EXPLAIN_MAX_COLUMNS contributions, the others summed into one entry (the sum still holds). */
+function capped(list: ColumnContribution[]): ColumnContribution[] {
+  if (list.length <= EXPLAIN_MAX_COLUMNS) return list;
+  const rest = list.slice(EXPLAIN_MAX_COLUMNS - 1);
+  const sum = rest.reduce((s, c) => s + c.contribution, 0);
+  return [...list.slice(0, EXPLAIN_MAX_COLUMNS - 1), { column: `(${rest.length} other columns)`, value: null, contribution: sum }];
+}
 
 export async function runExplainJob(deps: { db: Db; bucket: R2Bucket }, job: JobRecord, control: JobControl): Promise<JobOutcome> {
   const version = job.modelId && job.modelVersionId ? await versionOfModel(deps.db, job.modelId, { id: job.modelVersionId }) : undefined;
@@ -38,7 +47,11 @@ export async function runExplainJob(deps: { db: Db; bucket: R2Bucket }, job: Job
   const explained = explainPrediction(model, spec, frame, rows);
   const engineMs = Math.round(performance.now() - t0);
   return {
-    output: { rows: rows.length, engine_ms: engineMs, explanations: explained.map((e, i) => ({ id: String(ids[i]), ...e })) },
+    output: {
+      rows: rows.length,
+      engine_ms: engineMs,
+      explanations: explained.map((e, i) => ({ id: String(ids[i]), ...e, feature_contributions: capped(e.feature_contributions) })),
+    },
     rowsProcessed: rows.length,
   };
 }

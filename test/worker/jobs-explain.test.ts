@@ -141,3 +141,28 @@ describe("explain: async jobs and refusals", () => {
     expect(e.body.detail).toMatch(/prediction models.*anomaly/);
   }, 120_000);
 });
+
+describe("explain: a model on many columns", () => {
+  it("lists the 20 largest contributions and sums the rest into one entry; the sum still holds", async () => {
+    const names = Array.from({ length: 30 }, (_, j) => `c${j}`);
+    const lines = [[...names, "label"].join(",")];
+    for (let i = 0; i < 300; i++) {
+      const row = names.map((_, j) => ((i * (j + 3) * 7) % 97) / 10);
+      lines.push([...row, row[0] + row[1] > 9 ? "yes" : "no"].join(","));
+    }
+    const ds = await readyDataset(org, `${lines.join("\n")}\n`, "wide");
+    const t = await trainAndWait(org, { dataset_id: ds.id, label_column: "label", params: { max_rounds: 40, min_data_in_leaf: 2 } }, 90_000);
+    expect(t.job.status, t.job.error_message).toBe("succeeded");
+    const r = await call(`/models/${t.started.model.id}/infer`, { method: "POST", headers: org.auth, body: inferForm(lines.slice(0, 2).join("\n")) });
+    const inf = (await r.json()) as any;
+    await recorded(inf.job_id);
+    const e = await explain(inf.job_id, [0]);
+    const job = await jobEnd(org, e.body.id);
+    expect(job.status, job.error_message).toBe("succeeded");
+    const [row] = job.explanations;
+    expect(row.feature_contributions).toHaveLength(20);
+    expect(row.feature_contributions[19].column).toMatch(/^\(\d+ other columns\)$/);
+    const raw = row.base_value + row.feature_contributions.reduce((s: number, c: any) => s + c.contribution, 0);
+    expect(1 / (1 + Math.exp(-raw))).toBeCloseTo(inf.data.prob_yes[0], 5);
+  }, 120_000);
+});
