@@ -118,3 +118,28 @@ describe("causal estimates: groups", () => {
     expect(() => groupRows(frame, "g", 3)).toThrow(/more than 3 distinct values/);
   });
 });
+
+describe("causal explanations", () => {
+  it("contributions add up to the row's estimated effect; the text names the treatment and the outcome", async () => {
+    const { explainEffects } = await import("../../src/ml/causal/explain");
+    const d = causalData({ n: 2000, seed: 31, effect: 1, heterogeneity: 2 });
+    const model = trained(d.frame);
+    const head = model.head as Record<string, unknown>;
+    const p = predictCausal(model.predictor, d.frame);
+    const spec = {
+      featurizer: model.featurizer,
+      treatment_column: String(head.treatment_column),
+      outcome_column: String(head.outcome_column),
+      control_value: String(head.control_value),
+      treated_arms: head.treated_arms as string[],
+      effect_scale: String(head.effect_scale),
+    };
+    const [e] = explainEffects(model.predictor.effect, spec, d.frame, [5]);
+    const sum = e.base_value + e.feature_contributions.reduce((s, c) => s + c.contribution, 0);
+    expect(sum).toBeCloseTo(p.effect[5], 9);
+    expect(e.explanation_text).toMatch(/the effect of treated = '1' \(vs '0'\) on y is estimated at/);
+    expect(e.output_scale).toBe("units of y");
+    // the effect varies with x2 only: x2 leads
+    expect(e.feature_contributions[0].column).toBe("x2");
+  });
+});

@@ -138,7 +138,7 @@ describe("explain: async jobs and refusals", () => {
     await recorded(jobId);
     const e = await explain(jobId, [0]);
     expect(e.status).toBe(409);
-    expect(e.body.detail).toMatch(/prediction models.*anomaly/);
+    expect(e.body.detail).toMatch(/prediction, causal models.*anomaly/);
   }, 120_000);
 });
 

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, json, newOrg, type TestOrg } from "./helpers";
-import { churnCsv, inferForm, readyDataset, startTrain, trainAndWait } from "./model-helpers";
+import { churnCsv, inferForm, jobEnd, readyDataset, startTrain, trainAndWait } from "./model-helpers";
 
 /**
  * Customers offered a discount (`offer`) by age: older ones more often, and age also raises
@@ -100,6 +100,22 @@ describe("causal: numeric outcome, treatment inferred", () => {
       await call(`/models/${t.started.model.id}/infer`, { method: "POST", headers: org.auth, body: inferForm(withExtra) })
     ).json()) as any;
     expect(again.data).toEqual(body.data);
+  });
+
+  it("explains a row's effect: contributions add up to it, in words about the treatment", async () => {
+    const r = await call(`/models/${t.started.model.id}/infer`, { method: "POST", headers: org.auth, body: inferForm("age,segment\n30,a\n60,b\n") });
+    const inf = (await r.json()) as any;
+    let recorded = 0;
+    while ((await json(`/jobs/${inf.job_id}`, org)).status !== 200 && recorded++ < 100) await new Promise((res) => setTimeout(res, 100));
+    const e = await json<any>(`/jobs/${inf.job_id}/explain`, org, { method: "POST", body: { ids: [1] } });
+    expect(e.status, JSON.stringify(e.body)).toBe(202);
+    const job = await jobEnd(org, e.body.id);
+    expect(job.status, job.error_message).toBe("succeeded");
+    const [row] = job.explanations;
+    const sum = row.base_value + row.feature_contributions.reduce((s: number, c: any) => s + c.contribution, 0);
+    expect(sum).toBeCloseTo(inf.data.effect[1], 5);
+    expect(row.explanation_text).toMatch(/the effect of offer = '1' \(vs '0'\) on spend is estimated at/);
+    expect(row.output_scale).toBe("units of spend");
   });
 
   it("estimates over the training data: the cross-fitted AIPW of the job", async () => {

@@ -231,7 +231,11 @@ export function* trainCausalSteps(frame: Frame, opts: CausalTrainOptions): Gener
     metrics: {},
     output: common,
     summary: { ...common, folds: p.folds, seed: p.seed, features: featurizer.features.length },
-    files: [{ name: "pseudo_outcomes.bin", bytes: float64le(pseudo) }],
+    files: [
+      { name: "pseudo_outcomes.bin", bytes: float64le(pseudo) },
+      // the effect models' trees, what explanations walk (TreeSHAP)
+      { name: "gbdt.json", bytes: new TextEncoder().encode(JSON.stringify(effectModels)) },
+    ],
     predictor,
     pseudo,
   };
