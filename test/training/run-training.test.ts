@@ -69,7 +69,7 @@ describe("runTraining", () => {
     expect(a.representation).toBe("built");
     expect(a.ssl_steps).toBeGreaterThan(0);
     expect(first.log.reports.some((r) => r.current_phase === "ssl")).toBe(true);
-    expect(first.log.artifacts).toEqual(["model.onnx", "featurizer.json"]);
+    expect(first.log.artifacts).toEqual(["model.onnx", "featurizer.json", "gbdt.json"]);
 
     const second = memoryIO(f, { representation: first.log.representation });
     const b = await runTraining(task({ max_rounds: 20 }), second.io);
