@@ -4,9 +4,15 @@
  * run stops. Network errors are retried a few times: a blip must not cost a long training.
  */
 import { FAILURE_MESSAGE_MAX_CHARS } from "../core/limits";
+import type { ResultSink } from "../inference/results";
 import { decodeFrame } from "../ingest/columnar";
 import { JobCanceledError } from "../jobs/errors";
+import { resultPageName } from "../storage/keys";
+import type { BatchTask } from "../training/batch-control";
 import type { TrainingIO, TrainingReport, TrainingTask } from "../training/io";
+
+/** The job the trainer was handed: a training, or a batch inference over a stored dataset. */
+export type AssignedTask = { kind: "train"; task: TrainingTask } | { kind: "infer_batch"; task: BatchTask };
 
 export interface ControlConfig {
   /** Base address of the Worker's control routes (http://control.internal in the container). */
@@ -55,8 +61,29 @@ export class ControlClient {
     return (await res.json()) as T;
   }
 
-  async task(): Promise<TrainingTask> {
-    return (await this.json<{ task: TrainingTask }>("GET", "task")).task;
+  async task(): Promise<AssignedTask> {
+    const { kind, task } = await this.json<AssignedTask>("GET", "task");
+    return { kind, task } as AssignedTask;
+  }
+
+  /** One of the model version's artifact files (batch inference), or null when it is not stored. */
+  async readArtifact(file: string): Promise<Uint8Array | null> {
+    const res = await this.call("GET", `artifacts/${file}`);
+    if (res.status === 404) return null;
+    if (!res.ok) throw new Error(`could not read ${file}: HTTP ${res.status}`);
+    return new Uint8Array(await res.arrayBuffer());
+  }
+
+  /** Where a batch inference's result files go. */
+  resultSink(): ResultSink {
+    const put = async (name: string, body: BodyInit, contentType: string) => {
+      const res = await this.call("PUT", `results/${name}`, body, contentType);
+      if (!res.ok) throw new Error(`could not store ${name}: HTTP ${res.status}`);
+    };
+    return {
+      putPage: (page, json) => put(resultPageName(page), json, "application/json"),
+      putFile: (format, body, contentType) => put(`results.${format}`, body, contentType),
+    };
   }
 
   async succeed(output: object): Promise<void> {
@@ -72,7 +99,7 @@ export class ControlClient {
     return {
       loadFrame: async () => {
         const res = await this.call("GET", "frame");
-        if (!res.ok) throw new Error(`could not read the training data: HTTP ${res.status}`);
+        if (!res.ok) throw new Error(`could not read the job's data: HTTP ${res.status}`);
         return decodeFrame(new Uint8Array(await res.arrayBuffer()));
       },
       loadRepresentation: async () => {

@@ -1,7 +1,8 @@
 /**
  * The trainer: a small Node HTTP server that runs the ML engine. The Worker hands it a job with
- * POST /jobs {job_id, attempt}; it answers 202 at once, trains in the background and talks back
- * only through the Worker's internal control routes (data, artifacts, progress, the outcome).
+ * POST /jobs {job_id, attempt}; it answers 202 at once, works in the background (a training, or a
+ * batch inference over a stored dataset) and talks back only through the Worker's internal
+ * control routes (data, artifacts, progress, the outcome).
  * In production it is the Cloudflare Container's process; `npm start` runs it as a local one.
  *
  * Environment: PORT (default 8080), HOST (default 0.0.0.0), CONTROL_URL (the Worker's address),
@@ -11,15 +12,22 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { bearerToken, sameSecret } from "../auth/secrets";
 import { isPermanentError, JobCanceledError } from "../jobs/errors";
 import { runTraining } from "../training/run-training";
+import { runBatchInTrainer } from "./batch-job";
 import { ControlClient, type ControlConfig } from "./control-client";
 
 const running = new Map<string, number>();
 
-export async function trainJob(config: ControlConfig, jobId: string, attempt: number): Promise<void> {
+export async function runJob(config: ControlConfig, jobId: string, attempt: number): Promise<void> {
   const client = new ControlClient(config, jobId, attempt);
   try {
-    const task = await client.task();
-    const output = await runTraining(task, client.io());
+    const assigned = await client.task();
+    if (assigned.kind === "infer_batch") {
+      const output = await runBatchInTrainer(client, assigned.task);
+      await client.succeed(output);
+      log(`job ${jobId} attempt ${attempt}: ${output.rows} rows inferred in ${output.seconds} s`);
+      return;
+    }
+    const output = await runTraining(assigned.task, client.io());
     await client.succeed(output);
     log(`job ${jobId} attempt ${attempt}: succeeded in ${output.seconds.total} s (${output.representation} representation)`);
   } catch (e) {
@@ -61,7 +69,7 @@ export function createTrainerServer(config: ControlConfig) {
       // The same assignment twice (a retried dispatch) must not start a second run.
       if (running.get(jobId) !== attempt) {
         running.set(jobId, attempt);
-        void trainJob(config, jobId, attempt).finally(() => {
+        void runJob(config, jobId, attempt).finally(() => {
           if (running.get(jobId) === attempt) running.delete(jobId);
         });
       }

@@ -39,7 +39,7 @@ export interface EncodeOptions {
   integerColumns?: readonly string[];
 }
 
-const OUTPUT_CONTENT_TYPES: Record<OutputFormat, string> = {
+export const OUTPUT_CONTENT_TYPES: Record<OutputFormat, string> = {
   json: "application/json",
   csv: "text/csv; charset=utf-8",
   parquet: "application/vnd.apache.parquet",

@@ -1,7 +1,8 @@
 /**
  * An inference job's results in R2 (layout: ../storage/keys): written once when the job
  * succeeds, read by `GET /jobs/{id}/results`. JSON is paged so that a page of the answer reads at
- * most two stored pages; csv and parquet are whole files, streamed to the client.
+ * most two stored pages; csv and parquet are whole files, streamed to the client. The writer goes
+ * through a ResultSink: R2 directly in the Worker, the internal control routes in the trainer.
  */
 import { RESULT_PAGE_ROWS } from "../core/limits";
 import { resultFileKey, resultPageKey } from "../storage/keys";
@@ -14,28 +15,49 @@ export interface StoredResults {
   bytes: { csv: number; parquet: number };
 }
 
-export async function writeResults(
-  bucket: R2Bucket,
-  orgId: string,
-  jobId: string,
-  table: ResultTable,
-  columnTypes: Record<string, ParquetColumnType>,
-): Promise<StoredResults> {
+/** Where a job's result files go. */
+export interface ResultSink {
+  putPage(page: number, json: string): Promise<void>;
+  putFile(format: "csv" | "parquet", body: Uint8Array, contentType: string): Promise<void>;
+}
+
+export function r2ResultSink(bucket: R2Bucket, orgId: string, jobId: string): ResultSink {
+  return {
+    putPage: async (page, json) => {
+      await bucket.put(resultPageKey(orgId, jobId, page), json, { httpMetadata: { contentType: "application/json" } });
+    },
+    putFile: async (format, body, contentType) => {
+      await bucket.put(resultFileKey(orgId, jobId, format), body, { httpMetadata: { contentType } });
+    },
+  };
+}
+
+export async function storeResults(sink: ResultSink, table: ResultTable, columnTypes: Record<string, ParquetColumnType>): Promise<StoredResults> {
   const columns = Object.keys(table);
   const rows = table[columns[0]]?.length ?? 0;
   for (let p = 0; p * RESULT_PAGE_ROWS < rows || p === 0; p++) {
     const page: ResultTable = {};
     for (const c of columns) page[c] = table[c].slice(p * RESULT_PAGE_ROWS, (p + 1) * RESULT_PAGE_ROWS);
-    await bucket.put(resultPageKey(orgId, jobId, p), JSON.stringify(page), { httpMetadata: { contentType: "application/json" } });
+    await sink.putPage(p, JSON.stringify(page));
   }
   const bytes = { csv: 0, parquet: 0 };
   for (const format of ["csv", "parquet"] as const) {
     const encoded = encodeTable(table, format, { columnTypes });
     const body = typeof encoded.body === "string" ? new TextEncoder().encode(encoded.body) : encoded.body;
     bytes[format] = body.byteLength;
-    await bucket.put(resultFileKey(orgId, jobId, format), body, { httpMetadata: { contentType: encoded.contentType } });
+    await sink.putFile(format, body, encoded.contentType);
   }
   return { rows, columns, page_rows: RESULT_PAGE_ROWS, bytes };
+}
+
+export function writeResults(
+  bucket: R2Bucket,
+  orgId: string,
+  jobId: string,
+  table: ResultTable,
+  columnTypes: Record<string, ParquetColumnType>,
+): Promise<StoredResults> {
+  return storeResults(r2ResultSink(bucket, orgId, jobId), table, columnTypes);
 }
 
 /** Rows [offset, offset + limit) of the stored results, column by column. */

@@ -5,9 +5,10 @@
  * centroid) are several times the input, and onnxruntime's wasm memory never shrinks, so one run
  * over a whole file would leave the isolate that much bigger for good.
  */
+
+// The Tensor class only (no wasm): the same module the Worker's and the trainer's runtimes load.
+import { type InferenceSession, Tensor as OrtTensor } from "onnxruntime-web/wasm";
 import { GRAPH_CHUNK_ROWS } from "../core/limits";
-import type { InferenceSession } from "./ort-runtime";
-import { OrtTensor } from "./ort-runtime";
 
 export interface GraphOutput {
   /** Row-major values (int64 and bool outputs as numbers: 0/1 for bool). */

@@ -1,7 +1,8 @@
 /**
- * One stored model version applied to a table, inside the Worker: its featurizer file (parsed
- * once per isolate), its ONNX session (./session-cache), and for search models its index
- * (./search-index); the graph's outputs shaped into the interface's columns.
+ * One stored model version applied to a table: its featurizer file (parsed once per isolate or
+ * process), its ONNX session and for search models its index (./search-index), all through a
+ * ModelRuntime (the Worker's or the trainer's); the graph's outputs shaped into the interface's
+ * columns.
  */
 import { Conflict, TooLarge } from "../core/errors";
 import { INFER_MAX_OUTPUT_VALUES, MAX_CACHED_ARTIFACTS, SEARCH_MAX_QUERY_ROWS } from "../core/limits";
@@ -9,12 +10,12 @@ import { applyFeaturizer } from "../ml/featurize";
 import { cellValue, type Frame } from "../ml/frame";
 import { ARTIFACT_FILES } from "../storage/keys";
 import { type ModelArtifact, parseModelArtifact, type StoredVersion, type UnsupervisedArtifact } from "./artifact";
+import type { ModelRuntime } from "./model-runtime";
 import type { Cell, ParquetColumnType, ResultTable } from "./output";
 import { predictionColumnTypes, predictionTable } from "./prediction-table";
 import { type GraphOutput, runGraph } from "./run-graph";
 import { runGbdtOnnx } from "./run-onnx";
 import { searchNeighbours } from "./search-index";
-import { withSession } from "./session-cache";
 import { treatedArms, unsupervisedColumnTypes, unsupervisedTable } from "./unsupervised-table";
 
 const missing = (v: StoredVersion) => new Conflict(`The artifacts of model version ${v.version} are missing; retrain the model.`);
@@ -22,13 +23,13 @@ const missing = (v: StoredVersion) => new Conflict(`The artifacts of model versi
 /** Featurizer files are small and immutable per version: parsed once per isolate. */
 const artifacts = new Map<string, Promise<ModelArtifact>>();
 
-export function loadArtifact(bucket: R2Bucket, v: StoredVersion): Promise<ModelArtifact> {
+export function loadArtifact(rt: ModelRuntime, v: StoredVersion): Promise<ModelArtifact> {
   let p = artifacts.get(v.id);
   if (!p) {
     p = (async () => {
-      const obj = await bucket.get(v.artifactKey + ARTIFACT_FILES.featurizer);
-      if (!obj) throw missing(v);
-      return parseModelArtifact(await obj.text());
+      const bytes = await rt.readFile(v, ARTIFACT_FILES.featurizer);
+      if (!bytes) throw missing(v);
+      return parseModelArtifact(new TextDecoder().decode(bytes));
     })();
     p.catch(() => artifacts.delete(v.id));
     if (artifacts.size >= MAX_CACHED_ARTIFACTS) artifacts.delete(artifacts.keys().next().value!);
@@ -39,7 +40,7 @@ export function loadArtifact(bucket: R2Bucket, v: StoredVersion): Promise<ModelA
 
 /** The model's answer for `frame`: the table and the Parquet type of each column. */
 export async function runModel(
-  bucket: R2Bucket,
+  rt: ModelRuntime,
   v: StoredVersion,
   a: ModelArtifact,
   frame: Frame,
@@ -60,42 +61,42 @@ export async function runModel(
   const m = applyFeaturizer(a.featurizer, frame);
   const ids = rowIds(frame);
   if (a.model_type === "prediction") {
-    const out = await withSession(
+    const out = await rt.withSession(
       v.id,
-      () => loadOnnx(bucket, v),
+      () => loadOnnx(rt, v),
       (s) => runGbdtOnnx(s, m.data, m.numRows, m.numFeatures),
     );
     const table = predictionTable(a, out, ids);
     return { table, columnTypes: predictionColumnTypes(a, table) };
   }
-  const outs = await withSession(
+  const outs = await rt.withSession(
     v.id,
-    () => loadOnnx(bucket, v),
+    () => loadOnnx(rt, v),
     (s) => runGraph(s, m.data, m.numRows, m.numFeatures),
   );
-  const neighbours = a.model_type === "search" ? await searchNeighbours(bucket, v, a, outs.vectors, m.numRows, missing) : null;
+  const neighbours = a.model_type === "search" ? await searchNeighbours(rt, v, a, outs.vectors, m.numRows, missing) : null;
   const table = unsupervisedTable(a, outs, ids, neighbours);
   return { table, columnTypes: unsupervisedColumnTypes(a, table) };
 }
 
-async function loadOnnx(bucket: R2Bucket, v: StoredVersion): Promise<Uint8Array> {
-  const obj = await bucket.get(v.artifactKey + ARTIFACT_FILES.onnx);
-  if (!obj) throw missing(v);
-  return new Uint8Array(await obj.arrayBuffer());
+async function loadOnnx(rt: ModelRuntime, v: StoredVersion): Promise<Uint8Array> {
+  const bytes = await rt.readFile(v, ARTIFACT_FILES.onnx);
+  if (!bytes) throw missing(v);
+  return bytes;
 }
 
 /** A non-prediction model's raw graph outputs for `frame` (what a causal estimate averages). */
-export async function graphOutputs(bucket: R2Bucket, v: StoredVersion, a: UnsupervisedArtifact, frame: Frame): Promise<Record<string, GraphOutput>> {
+export async function graphOutputs(rt: ModelRuntime, v: StoredVersion, a: UnsupervisedArtifact, frame: Frame): Promise<Record<string, GraphOutput>> {
   const m = applyFeaturizer(a.featurizer, frame);
-  return withSession(
+  return rt.withSession(
     v.id,
-    () => loadOnnx(bucket, v),
+    () => loadOnnx(rt, v),
     (s) => runGraph(s, m.data, m.numRows, m.numFeatures),
   );
 }
 
 /** Values one row of the answer holds (for the output bound). */
-function valuesPerRow(a: ModelArtifact): number {
+export function valuesPerRow(a: ModelArtifact): number {
   switch (a.model_type) {
     case "prediction":
       return 2 + (a.classes?.length ?? 0);

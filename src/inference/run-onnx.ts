@@ -5,8 +5,8 @@
  * a classifier `probabilities` float [N,C], `label` int64 [N] (index into the class labels) and
  * `raw_score` (not fetched here). Results are plain typed arrays; nothing of ort leaks out.
  */
-import type { InferenceSession } from "./ort-runtime";
-import { OrtTensor } from "./ort-runtime";
+// The Tensor class only (no wasm): the same module the Worker's and the trainer's runtimes load.
+import { type InferenceSession, Tensor as OrtTensor } from "onnxruntime-web/wasm";
 
 export interface GbdtOnnxResult {
   /** Regression: one value per row; null for classifiers. */

@@ -1,5 +1,5 @@
 /**
- * A search model's neighbours: its index (`index.bin` in R2) is fetched and parsed once per
+ * A search model's neighbours: its index (`index.bin`, through the ModelRuntime) is fetched and parsed once per
  * isolate, kept while the isolate's indexes stay within MAX_CACHED_INDEX_BYTES (least recently
  * used dropped first), and searched with the graph's query vectors.
  */
@@ -8,6 +8,7 @@ import { MAX_CACHED_INDEX_BYTES } from "../core/limits";
 import { parseSearchIndex, type SearchIndex, searchIndex } from "../ml/unsupervised/search";
 import { ARTIFACT_FILES } from "../storage/keys";
 import type { StoredVersion, UnsupervisedArtifact } from "./artifact";
+import type { ModelRuntime } from "./model-runtime";
 import type { GraphOutput } from "./run-graph";
 import type { Neighbours } from "./unsupervised-table";
 
@@ -18,7 +19,7 @@ interface Entry {
 
 const indexes = new Map<string, Entry>(); // insertion order = least recently used first
 
-function loadIndex(bucket: R2Bucket, v: StoredVersion, missing: (v: StoredVersion) => Conflict): Promise<SearchIndex> {
+function loadIndex(rt: ModelRuntime, v: StoredVersion, missing: (v: StoredVersion) => Conflict): Promise<SearchIndex> {
   const hit = indexes.get(v.id);
   if (hit) {
     indexes.delete(v.id);
@@ -27,9 +28,8 @@ function loadIndex(bucket: R2Bucket, v: StoredVersion, missing: (v: StoredVersio
   }
   const entry: Entry = { index: null as unknown as Promise<SearchIndex>, bytes: 0 };
   entry.index = (async () => {
-    const obj = await bucket.get(v.artifactKey + ARTIFACT_FILES.index);
-    if (!obj) throw missing(v);
-    const bytes = new Uint8Array(await obj.arrayBuffer());
+    const bytes = await rt.readFile(v, ARTIFACT_FILES.index);
+    if (!bytes) throw missing(v);
     entry.bytes = bytes.byteLength;
     evictBeyond(MAX_CACHED_INDEX_BYTES, v.id);
     return parseSearchIndex(bytes);
@@ -51,7 +51,7 @@ function evictBeyond(maxBytes: number, keep: string): void {
 }
 
 export async function searchNeighbours(
-  bucket: R2Bucket,
+  rt: ModelRuntime,
   v: StoredVersion,
   a: UnsupervisedArtifact,
   vectors: GraphOutput | undefined,
@@ -59,6 +59,6 @@ export async function searchNeighbours(
   missing: (v: StoredVersion) => Conflict,
 ): Promise<Neighbours> {
   if (numRows === 0 || !vectors) return { ids: [], distances: [] };
-  const index = await loadIndex(bucket, v, missing);
+  const index = await loadIndex(rt, v, missing);
   return searchIndex(index, vectors.data, numRows, Number(a.head.k));
 }

@@ -18,6 +18,7 @@ import { uploadedFileFormat } from "../datasets/upload-file";
 import type { Db } from "../db/client";
 import type { UnsupervisedArtifact } from "../inference/artifact";
 import { graphOutputs, loadArtifact } from "../inference/run-model";
+import { workerModelRuntime } from "../inference/worker-runtime";
 import { type EffectSummary, groupRows, pseudoFromPredictions, readArms, readOutcome, summarizeEffect } from "../ml/causal/estimate";
 import { MlInputError } from "../ml/errors";
 import { type Frame, findColumn } from "../ml/frame";
@@ -112,7 +113,8 @@ export async function estimateCausalEffect(
     });
   }
   const version = chooseVersion(versions, req.model_version_id);
-  const artifact = (await loadArtifact(deps.bucket, version)) as UnsupervisedArtifact;
+  const runtime = workerModelRuntime(deps.bucket);
+  const artifact = (await loadArtifact(runtime, version)) as UnsupervisedArtifact;
   const head = artifact.head as unknown as CausalHead;
 
   let data: EffectAnswer["data"];
@@ -121,7 +123,7 @@ export async function estimateCausalEffect(
     data = { source: "file", dataset_id: null, dataset_version_id: null, filename: req.file.name };
     const frame = await readFile(req.file);
     requireFeatures(artifact, frame, ["file"]);
-    rows = fromNewData(head, frame, await graphOutputs(deps.bucket, version, artifact, frame));
+    rows = fromNewData(head, frame, await graphOutputs(runtime, version, artifact, frame));
   } else {
     const dv = req.dataset_id || req.dataset_version_id ? await resolveTrainingData(deps.db, principal, req) : null;
     if (!dv || dv.id === version.datasetVersionId) {
@@ -136,7 +138,7 @@ export async function estimateCausalEffect(
       data = { source: "dataset_version", dataset_id: dv.datasetId, dataset_version_id: dv.id, filename: null };
       const frame = await loadFrame(deps.bucket, dv.frameKey!);
       requireFeatures(artifact, frame, [req.dataset_version_id ? "dataset_version_id" : "dataset_id"]);
-      rows = fromNewData(head, frame, await graphOutputs(deps.bucket, version, artifact, frame));
+      rows = fromNewData(head, frame, await graphOutputs(runtime, version, artifact, frame));
     }
   }
   const withInterval = rows.method !== "mean_predicted_effect";

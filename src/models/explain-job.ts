@@ -9,6 +9,7 @@ import type { Db } from "../db/client";
 import { versionOfModel } from "../db/model-versions";
 import type { PredictionArtifact } from "../inference/artifact";
 import { loadArtifact } from "../inference/run-model";
+import { workerModelRuntime } from "../inference/worker-runtime";
 import { JobInputError } from "../jobs/errors";
 import type { JobRecord } from "../jobs/types";
 import type { JobControl, JobOutcome } from "../jobs/work";
@@ -37,7 +38,7 @@ export async function runExplainJob(deps: { db: Db; bucket: R2Bucket }, job: Job
   if (!version || version.status !== "ready" || !version.artifactKey) {
     throw new JobInputError("The model version that made these predictions is gone or no longer ready.");
   }
-  const artifact = await loadArtifact(deps.bucket, version);
+  const artifact = await loadArtifact(workerModelRuntime(deps.bucket), version);
   if (artifact.model_type !== "prediction" && artifact.model_type !== "causal") {
     throw new JobInputError(`Explanations exist for prediction and causal models; this is a ${artifact.model_type} model.`);
   }

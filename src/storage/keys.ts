@@ -74,5 +74,5 @@ export const inferenceInputKey = (orgId: string, jobId: string, filename: string
  */
 export const resultFileKey = (orgId: string, jobId: string, format: "csv" | "parquet") => `${jobPrefix(orgId, jobId)}results/results.${format}`;
 
-export const resultPageKey = (orgId: string, jobId: string, page: number) =>
-  `${jobPrefix(orgId, jobId)}results/page-${String(page).padStart(6, "0")}.json`;
+export const resultPageName = (page: number) => `page-${String(page).padStart(6, "0")}.json`;
+export const resultPageKey = (orgId: string, jobId: string, page: number) => `${jobPrefix(orgId, jobId)}results/${resultPageName(page)}`;

@@ -112,6 +112,32 @@ describe("the local service, over HTTP", () => {
     expect(scored.status, JSON.stringify(scored.body)).toBe(200);
     expect(Object.keys(scored.body.data)).toEqual(["id", "anomaly_score", "is_anomaly"]);
     expect(scored.body.data.anomaly_score[1]).toBeGreaterThan(scored.body.data.anomaly_score[0]);
+
+    // Batch inference over the stored dataset runs in the trainer process, and answers what
+    // sync inference answers for the same rows (a tree model and an ONNX graph model).
+    const whole = new FormData();
+    whole.append("file", new File([table(300)], "all.csv", { type: "text/csv" }));
+    const sync = await api(`/models/${train.body.model.id}/infer`, { method: "POST", body: whole });
+    const wholeAgain = new FormData();
+    wholeAgain.append("file", new File([table(300)], "all.csv", { type: "text/csv" }));
+    const syncScores = await api(`/models/${anomaly.body.model.id}/infer`, { method: "POST", body: wholeAgain });
+    for (const [modelId, expected, column] of [
+      [train.body.model.id, sync.body.data.prediction, "prediction"],
+      [anomaly.body.model.id, syncScores.body.data.anomaly_score, "anomaly_score"],
+    ] as const) {
+      const run = await api(`/models/${modelId}/infer-batch`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ dataset_id: up.body.dataset.id, output_type: "json" }),
+      });
+      expect(run.status, JSON.stringify(run.body)).toBe(202);
+      const done = await until(`/jobs/${run.body.id}`, terminal);
+      expect(done.status, done.error_message).toBe("succeeded");
+      expect(done.output).toMatchObject({ rows: 300 });
+      const page = await api(`/jobs/${done.id}/results?format=json&limit=1000`);
+      expect(page.body.data[column]).toEqual(expected);
+    }
+    expect(svc.output()).toMatch(/300 rows inferred/);
   }, 300_000);
 
   it("trains a causal model in the trainer and estimates its effect over the training data", async () => {

@@ -23,13 +23,14 @@ export const task = read("/internal/jobs/{id}/task");
 export const frame = read("/internal/jobs/{id}/frame");
 export const readRepresentation = read("/internal/jobs/{id}/representation");
 export const writeRepresentation = write("/internal/jobs/{id}/representation");
-export const writeArtifact = createRoute({
-  hide: true,
-  method: "put",
-  path: "/internal/jobs/{id}/artifacts/{file}",
-  request: { params: params.extend({ file: z.string() }), query },
-  responses: ok,
-});
+const withFile = (method: "get" | "put", path: string) =>
+  createRoute({ hide: true, method, path, request: { params: params.extend({ file: z.string() }), query }, responses: ok });
+
+/** A training job writes its model version's artifact files; a batch inference job reads them. */
+export const writeArtifact = withFile("put", "/internal/jobs/{id}/artifacts/{file}");
+export const readArtifact = withFile("get", "/internal/jobs/{id}/artifacts/{file}");
+/** A batch inference job's result files (pages and whole files, names in ../../training/batch-control). */
+export const writeResult = withFile("put", "/internal/jobs/{id}/results/{file}");
 export const report = post(
   "/internal/jobs/{id}/report",
   progressReportSchema.extend({ attempt, rows_processed: z.number().int().min(0).optional() }),

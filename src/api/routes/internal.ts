@@ -51,6 +51,18 @@ internalApp.openapi(def.writeArtifact, async (c) => {
   return c.body(null, 204);
 });
 
+internalApp.openapi(def.readArtifact, async (c) => {
+  const { id, file } = c.req.valid("param");
+  const obj = await control.readArtifact(deps(c), id, c.req.valid("query").attempt, file);
+  return new Response(obj.body, { headers: { "Content-Type": "application/octet-stream", "Content-Length": String(obj.size) } });
+});
+
+internalApp.openapi(def.writeResult, async (c) => {
+  const { id, file } = c.req.valid("param");
+  await control.writeResult(deps(c), id, c.req.valid("query").attempt, file, await c.req.arrayBuffer());
+  return c.body(null, 204);
+});
+
 internalApp.openapi(def.report, async (c) => {
   const { attempt, ...report } = c.req.valid("json");
   return c.json(await control.reportProgress(deps(c), c.req.valid("param").id, attempt, report));
@@ -58,12 +70,12 @@ internalApp.openapi(def.report, async (c) => {
 
 internalApp.openapi(def.succeed, async (c) => {
   const body = c.req.valid("json");
-  return c.json(await control.succeedTraining(deps(c), c.req.valid("param").id, body.attempt, body.output));
+  return c.json(await control.succeed(deps(c), c.req.valid("param").id, body.attempt, body.output));
 });
 
 internalApp.openapi(def.fail, async (c) => {
   const { attempt, ...failure } = c.req.valid("json");
-  return c.json(await control.failTraining(deps(c), c.req.valid("param").id, attempt, failure));
+  return c.json(await control.fail(deps(c), c.req.valid("param").id, attempt, failure));
 });
 
 internalApp.onError((err, c) => errorResponse(c, err));

@@ -1,0 +1,27 @@
+/**
+ * A batch inference job in the trainer: the dataset version's rows from the control routes, the
+ * shared runner (../inference/batch-run) with the trainer's runtime, the result files back
+ * through the control routes. Returns the job's output (what the queue consumer's run returns).
+ */
+import { runBatchInference } from "../inference/batch-run";
+import type { BatchTask } from "../training/batch-control";
+import type { ControlClient } from "./control-client";
+import { trainerModelRuntime } from "./trainer-runtime";
+
+export async function runBatchInTrainer(client: ControlClient, task: BatchTask) {
+  const started = Date.now();
+  const io = client.io();
+  const frame = await io.loadFrame();
+  const runtime = trainerModelRuntime(client);
+  try {
+    const version = { id: task.model_version.id, version: task.model_version.version, artifactKey: null };
+    const stored = await runBatchInference(
+      { runtime, sink: client.resultSink(), report: (progress, rows) => io.report({ progress, rows_processed: rows }) },
+      version,
+      frame,
+    );
+    return { ...stored, output_type: task.output_type, model_version_id: version.id, seconds: (Date.now() - started) / 1000 };
+  } finally {
+    await runtime.release();
+  }
+}
