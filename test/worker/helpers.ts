@@ -181,9 +181,9 @@ export async function signedIngest(org: TestOrg, csv: string, filename = "data.c
   return { prepared, completed: done.body };
 }
 
-/** The stored UUID of a public job id (job_<32 hex>). */
+/** The stored UUID of a public job id (job_<32 hex>; a UUID stays as it is). */
 export function uuidOfPublicJobId(publicId: string): string {
-  const h = publicId.replace(/^job_/, "");
+  const h = publicId.replace(/^job_/, "").replace(/-/g, "");
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 

@@ -12,12 +12,13 @@ import { jobObject } from "../../src/jobs/job-object";
 import type { JobRecord } from "../../src/jobs/types";
 import { resultPageName } from "../../src/storage/keys";
 import { call, json, newOrg, type TestOrg, uuidOfPublicJobId } from "./helpers";
-import { jobEnd, readyDataset, trainAndWait } from "./model-helpers";
+import { jobEnd, readyDataset, runningCopy, trainAndWait } from "./model-helpers";
 
 const SECRET = { Authorization: "Bearer test-internal-secret" };
 
 let org: TestOrg;
 let done: JobRecord;
+let doneId: string;
 
 beforeAll(async () => {
   org = await newOrg();
@@ -27,18 +28,12 @@ beforeAll(async () => {
   expect(r.status, JSON.stringify(r.body)).toBe(202);
   const end = await jobEnd(org, r.body.id);
   expect(end.status, end.error_message).toBe("succeeded");
-  done = (await jobObject(env.JOB, uuidOfPublicJobId(r.body.id)).get()) as JobRecord;
+  doneId = r.body.id;
+  done = (await jobObject(env.JOB, uuidOfPublicJobId(doneId)).get()) as JobRecord;
 }, 120_000);
 
 /** A fresh running copy of the finished job: its id and the attempt token a trainer would hold. */
-async function runningCopy(): Promise<{ id: string; attempt: number }> {
-  const id = crypto.randomUUID();
-  const obj = jobObject(env.JOB, id);
-  await obj.create({ ...done, id, status: "queued", output: null, progress: 0, startedAt: null, finishedAt: null, errorMessage: null });
-  const { attempt, job } = await obj.begin({ messageId: crypto.randomUUID() });
-  expect(job?.status).toBe("running");
-  return { id, attempt };
-}
+const runningBatch = () => runningCopy(doneId);
 
 const get = (id: string, path: string, attempt: number) => call(`/internal/jobs/${id}/${path}?attempt=${attempt}`, { headers: SECRET });
 const put = (id: string, path: string, attempt: number, body: BodyInit) =>
@@ -46,7 +41,7 @@ const put = (id: string, path: string, attempt: number, body: BodyInit) =>
 
 describe("an infer_batch job in the trainer", () => {
   it("gets its task, the dataset's rows and the model version's files", async () => {
-    const { id, attempt } = await runningCopy();
+    const { id, attempt } = await runningBatch();
     const task = await (await get(id, "task", attempt)).json<any>();
     expect(task).toMatchObject({
       kind: "infer_batch",
@@ -64,7 +59,7 @@ describe("an infer_batch job in the trainer", () => {
   });
 
   it("stores the results and succeeds; they read back as the Worker's run wrote them", async () => {
-    const { id, attempt } = await runningCopy();
+    const { id, attempt } = await runningBatch();
     const task = await (await get(id, "task", attempt)).json<any>();
     const { decodeFrame } = await import("../../src/ingest/columnar");
     const frame = decodeFrame(new Uint8Array(await (await get(id, "frame", attempt)).arrayBuffer()));
@@ -104,14 +99,14 @@ describe("an infer_batch job in the trainer", () => {
   });
 
   it("refuses result names outside the job's layout", async () => {
-    const { id, attempt } = await runningCopy();
+    const { id, attempt } = await runningBatch();
     for (const name of ["evil.json", "page-1.json", "results.exe", "..%2Fx"]) {
       expect((await put(id, `results/${name}`, attempt, "x")).status, name).toBe(404);
     }
   });
 
   it("stops the trainer (409) once the job is canceled, and with a stale attempt", async () => {
-    const { id, attempt } = await runningCopy();
+    const { id, attempt } = await runningBatch();
     expect((await get(id, "frame", attempt + 1)).status).toBe(409);
     const c = await json(`/jobs/${id}/cancel`, org, { method: "POST" });
     expect(c.status).toBe(200);

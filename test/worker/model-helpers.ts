@@ -1,5 +1,8 @@
+import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { json, type TestOrg, upload } from "./helpers";
+import { jobObject } from "../../src/jobs/job-object";
+import type { JobRecord } from "../../src/jobs/types";
+import { json, type TestOrg, upload, uuidOfPublicJobId } from "./helpers";
 
 /** Poll a job until it ends (usable in beforeAll, where expect.poll is not). */
 export async function jobEnd(org: TestOrg, jobId: string, timeoutMs = 45_000) {
@@ -64,4 +67,18 @@ export function inferForm(content: string | Uint8Array, fields: Record<string, s
   form.append("file", new File([content], filename, { type }));
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   return form;
+}
+
+/**
+ * A running copy of a finished job under a new id, begun by hand so that no queue consumer takes
+ * it (what a trainer, or a consumer mid-run, would hold): its id and attempt token.
+ */
+export async function runningCopy(publicJobId: string): Promise<{ id: string; attempt: number; record: JobRecord }> {
+  const source = (await jobObject(env.JOB, uuidOfPublicJobId(publicJobId)).get()) as JobRecord;
+  const id = crypto.randomUUID();
+  const obj = jobObject(env.JOB, id);
+  await obj.create({ ...source, id, status: "queued", output: null, progress: 0, startedAt: null, finishedAt: null, errorMessage: null });
+  const { attempt, job } = await obj.begin({ messageId: crypto.randomUUID() });
+  expect(job?.status).toBe("running");
+  return { id, attempt, record: source };
 }
