@@ -1,10 +1,13 @@
 /**
- * The Worker: the API (fetch), the job consumer (queue), and the classes the runtime
+ * The Worker: the API (fetch), the job consumer (queue), the daily retention sweep (scheduled),
+ * and the classes the runtime
  * instantiates. The one place that wires the layers together.
  */
 import { createApp } from "./api/app";
 import { internalApp } from "./api/routes/internal";
 import { routeControlCalls } from "./container/trainer-container";
+import { createDb } from "./db/client";
+import { expireInferenceFiles } from "./models/retention";
 import { handleQueueBatch } from "./queue/consumer";
 
 export { TrainerContainer } from "./container/trainer-container";
@@ -19,5 +22,11 @@ export default {
   fetch: app.fetch,
   async queue(batch, env): Promise<void> {
     await handleQueueBatch(batch, { env, bucket: env.BUCKET });
+  },
+  // The daily cron trigger (wrangler.toml): inference files past their retention are deleted.
+  async scheduled(_controller, env, ctx): Promise<void> {
+    ctx.waitUntil(
+      expireInferenceFiles({ db: createDb(env.DB), bucket: env.BUCKET }).then((n) => console.log(`retention: files of ${n} jobs deleted`)),
+    );
   },
 } satisfies ExportedHandler<Env>;

@@ -125,6 +125,11 @@ export const RESULT_LIMIT_DEFAULT = 100;
 /** Rows a batch inference job runs through the model at a time (bounds the graph's memory; progress between). */
 export const BATCH_CHUNK_ROWS = 50_000;
 /**
+ * Inference jobs' files (the input rows, kept so that they can be explained, and the results)
+ * are deleted this long after the job finished, by the job's own object.
+ */
+export const INFERENCE_FILES_RETENTION_DAYS = 30;
+/**
  * Columns listed per explained row; the rest are summed into one "(N other columns)" entry, so
  * the contributions still add up and 500 explained rows stay well under the 2 MB a job record
  * holds (the Durable Object's and D1's row limit).

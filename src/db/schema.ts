@@ -193,7 +193,12 @@ export const jobs = sqliteTable(
     // Revision of the job object's state this copy reflects (copies only move forward).
     revision: integer("revision").notNull().default(0),
   },
-  (t) => [index("jobs_org_created_idx").on(t.orgId, t.createdAt, t.id), index("jobs_dataset_version_idx").on(t.datasetVersionId)],
+  (t) => [
+    index("jobs_org_created_idx").on(t.orgId, t.createdAt, t.id),
+    index("jobs_dataset_version_idx").on(t.datasetVersionId),
+    // the retention sweep reads inference jobs by when they finished
+    index("jobs_type_finished_idx").on(t.type, t.finishedAt),
+  ],
 );
 
 // Responses remembered per Idempotency-Key so that a retried upload creates nothing twice.

@@ -121,7 +121,11 @@ export interface JobWithRefs {
 /** Live state from the job's object (fresher progress than the D1 copy). */
 export async function getJobDetail(deps: JobDeps, principal: Principal, rawId: string): Promise<JobWithRefs> {
   const row = await findJob(deps.db, principal, rawId);
-  const live = (await jobObject(deps.jobs, row.id).get()) ?? row;
+  let live = (await jobObject(deps.jobs, row.id).get()) ?? row;
+  // The retention sweep (models/retention) marks expired files on the D1 copy only.
+  if (row.output?.files_expired_at && live.output && !live.output.files_expired_at) {
+    live = { ...live, output: { ...live.output, files_expired_at: row.output.files_expired_at } };
+  }
   return { job: live, refs: await lookupRefs(deps.db, [live]) };
 }
 

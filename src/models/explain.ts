@@ -6,6 +6,7 @@
  */
 import type { Principal } from "../auth/principal";
 import { Conflict, InvalidInput } from "../core/errors";
+import { INFERENCE_FILES_RETENTION_DAYS } from "../core/limits";
 import { jobObject } from "../jobs/job-object";
 import { createJob, findJob, getJobDetail, type JobDeps, type JobWithRefs } from "../jobs/service";
 import { inferenceInput, rowsForIds } from "./inference-input";
@@ -31,6 +32,11 @@ export async function startExplanation(
   if (!(EXPLAINABLE_MODEL_TYPES as readonly string[]).includes(parent.modelType ?? "")) {
     throw new Conflict(
       `Explanations exist for ${EXPLAINABLE_MODEL_TYPES.join(", ")} models in this version; this job's model is a ${parent.modelType} model.`,
+    );
+  }
+  if (parent.output?.files_expired_at) {
+    throw new Conflict(
+      `The input rows of this inference job were deleted ${INFERENCE_FILES_RETENTION_DAYS} days after it finished; run the inference again and explain that job.`,
     );
   }
   const frame = await inferenceInput(deps.bucket, parent);

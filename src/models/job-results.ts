@@ -5,6 +5,7 @@
  */
 import type { Principal } from "../auth/principal";
 import { Conflict, InvalidInput } from "../core/errors";
+import { INFERENCE_FILES_RETENTION_DAYS } from "../core/limits";
 import type { Db } from "../db/client";
 import type { OutputFormat, ResultTable } from "../inference/output";
 import { readResultFile, readResultRows, type StoredResults } from "../inference/results";
@@ -46,7 +47,12 @@ export async function jobResults(
       `The job is ${job.status}; its results can be read once it has succeeded${job.status === "failed" ? " (it failed: see error_message, or retry it)" : ""}.`,
     );
   }
-  const stored = job.output as StoredResults & { output_type: OutputFormat };
+  const stored = job.output as StoredResults & { output_type: OutputFormat; files_expired_at?: string };
+  if (stored?.files_expired_at) {
+    throw new Conflict(
+      `The results of this job were deleted on ${stored.files_expired_at.slice(0, 10)}, ${INFERENCE_FILES_RETENTION_DAYS} days after it finished; run the inference again.`,
+    );
+  }
   if (!Array.isArray(stored?.columns)) throw new Conflict("This job's results were not stored; run the inference again.");
   const format = q.format ?? stored.output_type;
   const gone = () => new Conflict("The results of this job are no longer stored; run the inference again.");

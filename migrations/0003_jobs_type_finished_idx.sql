@@ -1,0 +1,1 @@
+CREATE INDEX `jobs_type_finished_idx` ON `jobs` (`type`,`finished_at`);
