@@ -72,6 +72,15 @@ async function waitForHealth(base: string, child: ReturnType<typeof spawn>): Pro
   throw new Error("wrangler dev did not become healthy within 60 s");
 }
 
+/** The local bucket's S3 credentials, as wrangler.toml declares them (local_dev). */
+function localS3Credentials(): { accessKeyId: string; secretAccessKey: string } {
+  const toml = readFileSync("wrangler.toml", "utf8");
+  const m = /experimental_s3_credentials\s*=\s*\{\s*accessKeyId\s*=\s*"([^"]+)"\s*,\s*secretAccessKey\s*=\s*"([^"]+)"/.exec(toml);
+  if (!m) throw new Error("wrangler.toml has no local_dev.experimental_s3_credentials on the R2 bucket");
+  return { accessKeyId: m[1], secretAccessKey: m[2] };
+}
+
+const LOCAL_S3 = localS3Credentials();
 const host = process.env.HOST ?? "127.0.0.1";
 ensureDevVars();
 console.log("Applying D1 migrations to the local database…");
@@ -107,6 +116,14 @@ const child = spawn(
     "--show-interactive-dev-session=false",
     "--var",
     `TRAINER_URL:${trainerUrl}`,
+    // Signed uploads as in production: presigned S3 URLs, here for the local bucket's S3 endpoint,
+    // with the credentials wrangler.toml gives it (local_dev.experimental_s3_credentials).
+    "--var",
+    "R2_S3_ENDPOINT:local",
+    "--var",
+    `R2_ACCESS_KEY_ID:${LOCAL_S3.accessKeyId}`,
+    "--var",
+    `R2_SECRET_ACCESS_KEY:${LOCAL_S3.secretAccessKey}`,
   ],
   { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
 );

@@ -11,11 +11,13 @@ const MB = 1024 * 1024;
 export const DIRECT_UPLOAD_MAX_BYTES = 30 * MB;
 /** A multipart body carries some bytes beyond the file itself (boundaries, the other fields). */
 export const MULTIPART_SLACK_BYTES = 1 * MB;
+/** A presigned PUT straight to R2: R2's limit for one PUT (5 GB; larger needs multipart). */
+export const SIGNED_UPLOAD_MAX_BYTES = 5 * 1000 * MB;
 /**
- * Signed-URL uploads go through the Worker's own PUT route, so they are bounded by the Worker
- * request-size limit (100 MB on the smallest plan).
+ * Signed uploads through the Worker's own PUT route (no R2 credentials configured) are bounded
+ * by the Worker request-size limit (100 MB on the smallest plan).
  */
-export const SIGNED_UPLOAD_MAX_BYTES = 100 * MB;
+export const WORKER_UPLOAD_ROUTE_MAX_BYTES = 100 * MB;
 /** How long a signed upload URL stays valid. */
 export const UPLOAD_URL_TTL_S = 60 * 60;
 /** Files one batch upload may name. */

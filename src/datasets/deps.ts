@@ -1,7 +1,10 @@
 import type { JobDeps } from "../jobs/service";
+import type { UploadTarget } from "./upload-target";
 
 /** What the dataset services need; plain values, never the request context. */
 export interface DatasetDeps extends JobDeps {
   bucket: R2Bucket;
   signingSecret: string;
+  /** Where signed uploads are PUT (./upload-target). */
+  uploadTarget: UploadTarget;
 }

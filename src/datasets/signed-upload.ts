@@ -1,14 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import type { Principal } from "../auth/principal";
 import { BadRequest, Conflict, Forbidden, InvalidInput, LengthRequired, NotFound } from "../core/errors";
-import { SIGNED_UPLOAD_MAX_BYTES, UPLOAD_URL_TTL_S, WORKER_INGEST_MAX_BYTES } from "../core/limits";
+import { UPLOAD_URL_TTL_S, WORKER_INGEST_MAX_BYTES } from "../core/limits";
 import { fileWithVersionStatus } from "../db/dataset-versions";
 import { datasetFiles, jobs } from "../db/schema";
 import { detectFormat } from "../ingest/detect";
 import { jobObject } from "../jobs/job-object";
 import { createJob, dispatch } from "../jobs/service";
 import { sourceFileKey } from "../storage/keys";
-import { signUploadToken, verifyUploadToken } from "../storage/signed-upload";
+import { verifyUploadToken } from "../storage/signed-upload";
 import { sha256OfObject } from "./checksum";
 import type { DatasetDeps } from "./deps";
 import { createVersion, findDatasetByName, findVersion, orDiscard } from "./records";
@@ -37,10 +37,11 @@ interface PrepareRequest {
 export async function prepareUpload(deps: DatasetDeps, principal: Principal, req: PrepareRequest) {
   const formats = new Set<string>();
   req.files.forEach((f, i) => {
-    if (f.bytes > SIGNED_UPLOAD_MAX_BYTES) {
+    const max = deps.uploadTarget.maxBytes;
+    if (f.bytes > max) {
       throw InvalidInput.field(
         ["files", i, "bytes"],
-        `File is larger than the ${SIGNED_UPLOAD_MAX_BYTES / 1024 / 1024} MB upload limit`,
+        `File is larger than the ${max >= 1000 * 1024 * 1024 ? `${max / 1000 / 1024 / 1024} GB` : `${max / 1024 / 1024} MB`} upload limit`,
         f.bytes,
         "less_than_equal",
       );
@@ -96,20 +97,16 @@ export async function prepareUpload(deps: DatasetDeps, principal: Principal, req
       errorMessage: null,
       createdAt: version.createdAt,
     });
-    const token = await signUploadToken(deps.signingSecret, {
-      file_id: fileId,
-      org_id: principal.orgId,
-      content_type: f.content_type,
-      bytes: f.bytes,
-      exp: Math.floor(expiresAtMs / 1000),
-    });
+    const url = await deps.uploadTarget.urlFor(
+      { fileId, orgId: principal.orgId, objectKey, contentType: f.content_type, bytes: f.bytes },
+      expiresAtMs,
+    );
     uploads.push({
       file_id: fileId,
       filename: f.filename,
       bytes: f.bytes,
       content_type: f.content_type,
-      /** Authorizes the PUT of this one file (the route makes it a URL). */
-      token,
+      upload_url: url,
       object_name: objectKey,
     });
   }
@@ -197,6 +194,8 @@ export async function completeUpload(deps: DatasetDeps, principal: Principal, ve
   for (const f of files) {
     // The record says uploaded only after the bytes were stored; check that they are still there.
     if (f.status === "uploaded" && !(await deps.bucket.head(f.objectKey))) f.status = "pending";
+    // A presigned PUT went straight to R2: what arrived is checked now.
+    if (f.status === "pending") Object.assign(f, await verifyDelivered(deps, f));
   }
   const counts = {
     expected: files.length,
@@ -225,6 +224,27 @@ export async function completeUpload(deps: DatasetDeps, principal: Principal, ve
     status: job?.status ?? "failed",
     counts,
   };
+}
+
+/**
+ * A file PUT straight to R2: pending while absent; else uploaded when its size, content type
+ * and (when declared) SHA-256 are the declared ones, failed (and deleted) otherwise.
+ */
+async function verifyDelivered(deps: DatasetDeps, f: typeof datasetFiles.$inferSelect) {
+  const obj = await deps.bucket.head(f.objectKey);
+  if (!obj) return { status: "pending", errorMessage: null };
+  const type = (obj.httpMetadata?.contentType ?? "").split(";")[0].trim();
+  let errorMessage: string | null = null;
+  if (obj.size !== f.bytes) errorMessage = `'${f.filename}' is ${obj.size} bytes but ${f.bytes} bytes were declared.`;
+  else if (type !== f.contentType.split(";")[0].trim()) errorMessage = `'${f.filename}' arrived as '${type}' but '${f.contentType}' was declared.`;
+  else if (f.checksumSha256) {
+    const actual = await sha256OfObject(deps.bucket, f.objectKey);
+    if (actual !== f.checksumSha256) errorMessage = `SHA-256 mismatch for '${f.filename}': declared ${f.checksumSha256}, received ${actual}.`;
+  }
+  const status = errorMessage ? "failed" : "uploaded";
+  if (errorMessage) await deps.bucket.delete(f.objectKey);
+  await deps.db.update(datasetFiles).set({ status, errorMessage }).where(eq(datasetFiles.id, f.id));
+  return { status, errorMessage };
 }
 
 async function ingestJobIdOf(deps: DatasetDeps, versionId: string): Promise<string | undefined> {

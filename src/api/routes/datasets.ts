@@ -15,9 +15,6 @@ import { apiRouter } from "../router";
 
 export const datasetRoutes = apiRouter();
 
-/** Where a signed upload's bytes go: this Worker's PUT route, on the address the client used. */
-const uploadUrl = (requestUrl: string, token: string) => `${new URL(requestUrl).origin}/uploads/${token}`;
-
 datasetRoutes.openapi(def.createDataset, async (c) => {
   const form = c.req.valid("form");
   const res = await idempotent(c.var.db, c.var.principal, "POST /datasets", c.req.header("Idempotency-Key"), async () => ({
@@ -49,7 +46,7 @@ datasetRoutes.openapi(def.prepareUpload, async (c) => {
   const u = r.uploads[0];
   return c.json(
     {
-      upload: { upload_url: uploadUrl(c.req.url, u.token), method: "PUT", headers: { "Content-Type": u.content_type }, expires_at: r.expiresAt },
+      upload: { upload_url: u.upload_url, method: "PUT", headers: { "Content-Type": u.content_type }, expires_at: r.expiresAt },
       dataset: { id: r.dataset.id, version_id: r.version.id, version_number: r.version.version, archived: false },
       job_id: r.job.id,
       status: r.job.status,
@@ -74,7 +71,7 @@ datasetRoutes.openapi(def.prepareBatchUpload, async (c) => {
       dataset_version_id: r.version.id,
       job_id: r.job.id,
       expires_at: r.expiresAt,
-      uploads: r.uploads.map(({ token, ...u }) => ({ ...u, upload_url: uploadUrl(c.req.url, token), bucket: "tabular-ml-data" })),
+      uploads: r.uploads.map((u) => ({ ...u, bucket: deps.uploadTarget.bucketName })),
     },
     201,
   );

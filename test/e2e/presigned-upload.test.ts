@@ -1,0 +1,98 @@
+/**
+ * Signed uploads as a client does them against `npm start`: the upload URL is an S3 SigV4
+ * presigned PUT to the local R2 bucket's S3-compatible endpoint (wrangler serves it), so the bytes
+ * never pass through the Worker; R2 refuses anything the signature does not cover, and
+ * `complete` checks what arrived before ingesting.
+ */
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningService, startService } from "./service";
+
+let svc: RunningService;
+
+beforeAll(async () => {
+  svc = await startService();
+}, 180_000);
+
+afterAll(async () => {
+  await svc?.stop();
+});
+
+async function api(path: string, init: RequestInit = {}) {
+  const res = await fetch(svc.base + path, { ...init, headers: { Authorization: `Bearer ${svc.key}`, ...(init.headers ?? {}) } });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+const post = (path: string, body: unknown) =>
+  api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+
+async function until(path: string, done: (b: any) => boolean, timeoutMs = 60_000) {
+  const end = Date.now() + timeoutMs;
+  let last: any;
+  while (Date.now() < end) {
+    last = (await api(path)).body;
+    if (done(last)) return last;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`timed out polling ${path}: ${JSON.stringify(last)}`);
+}
+
+const CSV = `x,y,label\n${Array.from({ length: 50 }, (_, i) => `${i},${i % 7},${i % 2 ? "a" : "b"}`).join("\n")}\n`;
+const put = (url: string, body: string, type = "text/csv") => fetch(url, { method: "PUT", headers: { "Content-Type": type }, body });
+
+describe("presigned uploads straight to the local R2 bucket", () => {
+  it("refuse what the signature does not cover; complete checks, then ingests", async () => {
+    const bytes = Buffer.byteLength(CSV);
+    const prep = await post("/datasets/upload", { dataset_name: "presigned", file: { filename: "p.csv", bytes, content_type: "text/csv" } });
+    expect(prep.status, JSON.stringify(prep.body)).toBe(201);
+    const url = new URL(prep.body.upload.upload_url);
+    expect(url.pathname).toMatch(/^\/cdn-cgi\/local\/r2\/s3\/tabular-ml-data\/orgs\//);
+    expect(url.searchParams.get("X-Amz-SignedHeaders")).toBe("content-length;content-type;host");
+    expect(url.searchParams.get("X-Amz-Expires")).toBe("3600");
+    expect(Math.abs(Date.parse(prep.body.upload.expires_at) - Date.now() - 3600_000)).toBeLessThan(60_000);
+
+    const early = await post(`/datasets/${prep.body.dataset.version_id}/complete`, {});
+    expect(early.status).toBe(409);
+    expect(early.body.detail).toMatch(/not been uploaded yet/);
+
+    expect((await put(url.href, CSV, "text/plain")).status).toBe(403); // another content type
+    expect((await put(url.href, `${CSV}9,9,a\n`)).status).toBe(403); // more bytes than declared
+    expect((await put(url.href, CSV.slice(1))).status).toBe(403); // fewer
+    const altered = new URL(url);
+    altered.searchParams.set("X-Amz-Expires", "7200");
+    expect((await put(altered.href, CSV)).status).toBe(403);
+    expect((await put(url.href.replace("p.csv", "q.csv"), CSV)).status).toBe(403);
+
+    expect((await put(url.href, CSV)).status).toBe(200);
+    const done = await post(`/datasets/${prep.body.dataset.version_id}/complete`, {});
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.counts).toEqual({ expected: 1, uploaded: 1, failed: 0 });
+    const job = await until(`/jobs/${done.body.job_id}`, (j) => ["succeeded", "failed"].includes(j.status));
+    expect(job.status, job.error_message).toBe("succeeded");
+    const ds = await api(`/datasets/${prep.body.dataset.id}`);
+    expect(ds.body.row_count ?? ds.body.current_version?.row_count).toBe(50);
+  }, 120_000);
+
+  it("a batch file whose SHA-256 is not the declared one fails the ingest at complete", async () => {
+    const wrong = createHash("sha256").update("something else").digest("hex");
+    const prep = await post("/api/datasets/batch", {
+      dataset_name: "presigned batch",
+      files: [{ filename: "b.csv", bytes: Buffer.byteLength(CSV), content_type: "text/csv", checksum_sha256: wrong }],
+    });
+    expect(prep.status, JSON.stringify(prep.body)).toBe(201);
+    expect((await put(prep.body.uploads[0].upload_url, CSV)).status).toBe(200);
+    const done = await post(`/datasets/${prep.body.dataset_version_id}/complete`, {});
+    expect(done.status).toBe(200);
+    expect(done.body.counts).toEqual({ expected: 1, uploaded: 0, failed: 1 });
+    const job = await until(`/jobs/${done.body.job_id}`, (j) => ["succeeded", "failed"].includes(j.status));
+    expect(job.status).toBe("failed");
+    expect(job.error_message).toMatch(/SHA-256 mismatch/);
+  }, 60_000);
+
+  it("a file above 5 GB is refused naming the limit", async () => {
+    const r = await post("/datasets/upload", { dataset_name: "huge", file: { filename: "h.csv", bytes: 6e9, content_type: "text/csv" } });
+    expect(r.status).toBe(422);
+    expect(r.body.detail[0].msg).toMatch(/5 GB upload limit/);
+  });
+});
