@@ -3,6 +3,7 @@ import type { DatasetDeps } from "../datasets/deps";
 import { presignedTarget, type UploadTarget, workerRouteTarget } from "../datasets/upload-target";
 import { createDb, type Db } from "../db/client";
 import type { JobDeps } from "../jobs/service";
+import { trainerMode } from "../training/trainer-client";
 import type { AppEnv } from "./context";
 
 /** Plain dependencies for services, taken from the request's bindings once, here. */
@@ -11,7 +12,13 @@ export function jobDeps(c: Context<AppEnv>): JobDeps {
 }
 
 export function datasetDeps(c: Context<AppEnv>): DatasetDeps {
-  return { ...jobDeps(c), bucket: c.env.BUCKET, signingSecret: c.env.SIGNING_SECRET, uploadTarget: uploadTargetOf(c) };
+  return {
+    ...jobDeps(c),
+    bucket: c.env.BUCKET,
+    signingSecret: c.env.SIGNING_SECRET,
+    uploadTarget: uploadTargetOf(c),
+    trainerIngests: trainerMode(c.env) !== "inline",
+  };
 }
 
 /** Presigned R2 URLs when the S3 endpoint and credentials are configured, else the Worker's route. */

@@ -9,10 +9,14 @@ import { decodeFrame } from "../ingest/columnar";
 import { JobCanceledError } from "../jobs/errors";
 import { resultPageName } from "../storage/keys";
 import type { BatchTask } from "../training/batch-control";
+import type { IngestTask } from "../training/ingest-control";
 import type { TrainingIO, TrainingReport, TrainingTask } from "../training/io";
 
 /** The job the trainer was handed: a training, or a batch inference over a stored dataset. */
-export type AssignedTask = { kind: "train"; task: TrainingTask } | { kind: "infer_batch"; task: BatchTask };
+export type AssignedTask =
+  | { kind: "train"; task: TrainingTask }
+  | { kind: "infer_batch"; task: BatchTask }
+  | { kind: "dataset_ingest"; task: IngestTask };
 
 export interface ControlConfig {
   /** Base address of the Worker's control routes (http://control.internal in the container). */
@@ -72,6 +76,32 @@ export class ControlClient {
     if (res.status === 404) return null;
     if (!res.ok) throw new Error(`could not read ${file}: HTTP ${res.status}`);
     return new Uint8Array(await res.arrayBuffer());
+  }
+
+  /** An ingest job's uploaded file `index`, as a stream. */
+  async openSource(index: number): Promise<ReadableStream<Uint8Array>> {
+    const res = await this.call("GET", `sources/${index}`);
+    if (!res.ok || !res.body) throw new Error(`could not read uploaded file ${index}: HTTP ${res.status}`);
+    return res.body;
+  }
+
+  /** Streams an ingest's output (`frame` or `preview`) of `byteLength` bytes, from its chunks. */
+  async putIngested(part: "frame" | "preview", byteLength: number, chunks: Uint8Array[]): Promise<void> {
+    let i = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (i < chunks.length) controller.enqueue(chunks[i++]);
+        else controller.close();
+      },
+    });
+    // A stream body is sent once: no retries here (a failure fails the attempt, which is retried).
+    const url = new URL(`/internal/jobs/${this.jobId}/${part}`, this.config.baseUrl);
+    url.searchParams.set("attempt", String(this.attempt));
+    const headers: Record<string, string> = { "Content-Type": "application/octet-stream", "Content-Length": String(byteLength) };
+    if (this.config.secret) headers.Authorization = `Bearer ${this.config.secret}`;
+    const res = await fetch(url, { method: "PUT", headers, body, duplex: "half" } as RequestInit);
+    if (res.status === 409) throw new JobCanceledError();
+    if (!res.ok) throw new Error(`could not store the ${part}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
   }
 
   /** Where a batch inference's result files go. */

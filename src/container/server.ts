@@ -14,6 +14,7 @@ import { isPermanentError, JobCanceledError } from "../jobs/errors";
 import { runTraining } from "../training/run-training";
 import { runBatchInTrainer } from "./batch-job";
 import { ControlClient, type ControlConfig } from "./control-client";
+import { runIngestInTrainer } from "./ingest-job";
 
 const running = new Map<string, number>();
 
@@ -21,6 +22,12 @@ export async function runJob(config: ControlConfig, jobId: string, attempt: numb
   const client = new ControlClient(config, jobId, attempt);
   try {
     const assigned = await client.task();
+    if (assigned.kind === "dataset_ingest") {
+      const output = await runIngestInTrainer(client, assigned.task);
+      await client.succeed(output);
+      log(`job ${jobId} attempt ${attempt}: ingested ${output.row_count} rows in ${output.seconds} s (peak RSS ${output.peak_rss_mb} MB)`);
+      return;
+    }
     if (assigned.kind === "infer_batch") {
       const output = await runBatchInTrainer(client, assigned.task);
       await client.succeed(output);

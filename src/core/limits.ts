@@ -25,7 +25,7 @@ export const BATCH_UPLOAD_MAX_FILES = 100;
 /**
  * What one Worker invocation parses (128 MB of memory). Measured on a 29 MB CSV of 1 M rows: a
  * 63 MB frame and +95 MB peak while reading, so about the direct-upload limit fits for CSV.
- * Bigger inputs belong to the trainer container; until it ingests, they are refused clearly.
+ * Bigger uploads are ingested by the trainer (refused clearly where there is none).
  */
 export const WORKER_INGEST_MAX_BYTES = 32 * MB;
 
@@ -37,6 +37,11 @@ export const WORKER_INGEST_MAX_BYTES = 32 * MB;
  * declare tens of millions of rows), so the readers count cells. The trainer may pass more.
  */
 export const MAX_FRAME_CELLS = 10_000_000;
+/**
+ * Cells of one frame the trainer ingests: at most 8 bytes a cell, ≈ 3.2 GB of frame, within the
+ * container's memory (README, "Large tables").
+ */
+export const TRAINER_MAX_FRAME_CELLS = 400_000_000;
 /**
  * Cells one synchronous inference call reads: with the featurized matrix and the response it
  * must fit the Worker's 128 MB. Half the ingestion budget; an estimate, not measured.

@@ -7,4 +7,6 @@ export interface DatasetDeps extends JobDeps {
   signingSecret: string;
   /** Where signed uploads are PUT (./upload-target). */
   uploadTarget: UploadTarget;
+  /** A trainer ingests uploads larger than the Worker can hold (false: they are refused). */
+  trainerIngests: boolean;
 }

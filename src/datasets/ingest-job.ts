@@ -1,33 +1,36 @@
 import { eq, sql } from "drizzle-orm";
-import { PREVIEW_ROWS, WORKER_INGEST_MAX_BYTES } from "../core/limits";
+import { MAX_FRAME_CELLS, PREVIEW_ROWS, WORKER_INGEST_MAX_BYTES } from "../core/limits";
 import type { Db } from "../db/client";
 import { recordIngested, versionById } from "../db/dataset-versions";
 import { datasetFiles } from "../db/schema";
 import { encodeFrame, frameChunks } from "../ingest/columnar";
-import { concatFrames } from "../ingest/concat";
-import { readCsv } from "../ingest/csv";
+import { IngestError } from "../ingest/errors";
 import { headFrame } from "../ingest/head";
-import { readParquet } from "../ingest/parquet";
 import { portableCompressors } from "../ingest/portable-compressors";
-import type { IngestResult } from "../ingest/types";
+import { readSources } from "../ingest/read-sources";
 import { JobInputError } from "../jobs/errors";
 import type { JobRecord } from "../jobs/types";
 import type { JobControl } from "../jobs/work";
 import type { Frame } from "../ml/frame";
+import type { ColumnProfile } from "../ml/profile";
 import { profileFrame } from "../ml/profile";
 import { frameKey, previewKey } from "../storage/keys";
 
 export interface IngestDeps {
   db: Db;
   bucket: R2Bucket;
+  /** Hands the job to the trainer (absent without one: uploads over the Worker's limit fail). */
+  handToTrainer?: (assignment: { job_id: string; attempt: number }) => Promise<void>;
 }
 
-/** The dataset_ingest job: source files in R2 → canonical columnar frame + column profile. */
-export async function runIngestJob(deps: IngestDeps, job: JobRecord, control: JobControl) {
+type FileRow = typeof datasetFiles.$inferSelect;
+
+/** What an ingest job reads: its dataset version and the version's files, every one uploaded. */
+export async function ingestSources(db: Db, job: JobRecord) {
   if (!job.datasetVersionId) throw new JobInputError("The job names no dataset version.");
-  const version = await versionById(deps.db, job.datasetVersionId);
+  const version = await versionById(db, job.datasetVersionId);
   if (!version) throw new JobInputError("The dataset version no longer exists (the dataset was deleted).");
-  const files = await deps.db
+  const files: FileRow[] = await db
     .select()
     .from(datasetFiles)
     .where(eq(datasetFiles.datasetVersionId, version.id))
@@ -42,31 +45,70 @@ export async function runIngestJob(deps: IngestDeps, job: JobRecord, control: Jo
       `${notIn.length} of ${files.length} files of this dataset version were not uploaded intact (${notIn.map((f) => f.filename).join(", ")}); upload the dataset again.`,
     );
   }
-  const totalBytes = files.reduce((s, f) => s + f.bytes, 0);
+  const format: "csv" | "parquet" = version.format === "parquet" ? "parquet" : "csv";
+  return { version, files, format, totalBytes: files.reduce((s, f) => s + f.bytes, 0) };
+}
+
+/** What ingestion learned about the table, recorded on the version (both paths). */
+export interface IngestSummary {
+  rowCount: number;
+  columnCount: number;
+  idGenerated: boolean;
+  profile: ColumnProfile[];
+}
+
+export const ingestSummary = (frame: Frame, idGenerated: boolean): IngestSummary => ({
+  rowCount: frame.rowCount,
+  columnCount: frame.columns.length - (idGenerated ? 1 : 0),
+  idGenerated,
+  profile: profileFrame(frame),
+});
+
+export async function recordIngest(db: Db, versionId: string, key: string, s: IngestSummary): Promise<void> {
+  await recordIngested(db, versionId, {
+    rowCount: s.rowCount,
+    columnCount: s.columnCount,
+    columnsJson: JSON.stringify(s.profile),
+    frameKey: key,
+    idsGenerated: s.idGenerated,
+  });
+}
+
+/**
+ * The dataset_ingest job: source files in R2 → canonical columnar frame + column profile. Uploads
+ * the Worker can hold are read here; larger ones by the trainer, through the control routes.
+ */
+export async function runIngestJob(deps: IngestDeps, job: JobRecord, control: JobControl) {
+  const { version, files, format, totalBytes } = await ingestSources(deps.db, job);
+  const toTrainer = async () => {
+    await deps.handToTrainer?.({ job_id: job.id, attempt: control.attempt });
+    return { settled: true as const };
+  };
   if (totalBytes > WORKER_INGEST_MAX_BYTES) {
-    throw new JobInputError(
-      `Files over ${WORKER_INGEST_MAX_BYTES / 1024 / 1024} MB in total are ingested by the trainer container, which this deployment does not provide yet.`,
-    );
+    if (!deps.handToTrainer) {
+      throw new JobInputError(
+        `Files over ${WORKER_INGEST_MAX_BYTES / 1024 / 1024} MB in total are ingested by the trainer container, which this deployment does not provide.`,
+      );
+    }
+    return toTrainer();
   }
   await control.report({ progress: 5 });
-  const results: IngestResult[] = [];
-  for (const [i, f] of files.entries()) {
-    const obj = await deps.bucket.get(f.objectKey);
-    if (!obj) throw new JobInputError(`The uploaded file '${f.filename}' is missing from storage; upload it again.`);
-    results.push(
-      version.format === "parquet" ? await readParquet(await obj.arrayBuffer(), { compressors: portableCompressors }) : await readCsv(obj.body),
-    );
-    await control.report({ progress: 5 + Math.round((70 * (i + 1)) / files.length) });
-  }
-  const idGenerated = results.every((r) => r.idGenerated);
-  const frame =
-    results.length === 1
-      ? results[0].frame
-      : concatFrames(
-          results.map((r, i) => ({ frame: r.frame, name: files[i].filename })),
-          idGenerated,
-        );
-  const profile = profileFrame(frame);
+  const read = await readSources(
+    files.map((f) => ({ filename: f.filename, bytes: f.bytes, open: () => openSource(deps.bucket, f) })),
+    {
+      format,
+      maxCells: MAX_FRAME_CELLS,
+      compressors: portableCompressors,
+      onProgress: (done, total) => control.report({ progress: 5 + Math.round((70 * done) / Math.max(1, total)) }),
+    },
+  ).catch((e) => {
+    // A small file can still hold more cells than the Worker reads: the trainer takes those.
+    if (e instanceof IngestError && e.code === "too_large" && deps.handToTrainer) return null;
+    throw e;
+  });
+  if (!read) return toTrainer();
+  const { frame, idGenerated } = read;
+  const summary = ingestSummary(frame, idGenerated);
   const key = frameKey(version.orgId, version.datasetId, version.id);
   await deps.bucket.put(key, frameStream(frame));
   await deps.bucket.put(previewKey(version.orgId, version.datasetId, version.id), encodeFrame(headFrame(frame, PREVIEW_ROWS)));
@@ -77,18 +119,17 @@ export async function runIngestJob(deps: IngestDeps, job: JobRecord, control: Jo
     await deps.bucket.delete(key);
     throw e;
   }
-  const columnCount = frame.columns.length - (idGenerated ? 1 : 0);
-  await recordIngested(deps.db, version.id, {
-    rowCount: frame.rowCount,
-    columnCount,
-    columnsJson: JSON.stringify(profile),
-    frameKey: key,
-    idsGenerated: idGenerated,
-  });
+  await recordIngest(deps.db, version.id, key, summary);
   return {
-    output: { row_count: frame.rowCount, column_count: columnCount, format: version.format, bytes: totalBytes, files: files.length },
+    output: { row_count: frame.rowCount, column_count: summary.columnCount, format: version.format, bytes: totalBytes, files: files.length },
     rowsProcessed: frame.rowCount,
   };
+}
+
+export async function openSource(bucket: R2Bucket, f: FileRow): Promise<ReadableStream<Uint8Array>> {
+  const obj = await bucket.get(f.objectKey);
+  if (!obj) throw new JobInputError(`The uploaded file '${f.filename}' is missing from storage; upload it again.`);
+  return obj.body;
 }
 
 /** The encoded frame as a stream of views over its columns: no second copy of the data in memory. */

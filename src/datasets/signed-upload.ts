@@ -53,11 +53,11 @@ export async function prepareUpload(deps: DatasetDeps, principal: Principal, req
   if (formats.size > 1) throw InvalidInput.field(["files"], "All files of one dataset version must have the same format", null);
   const format = [...formats][0];
   const totalBytes = req.files.reduce((s, f) => s + f.bytes, 0);
-  if (totalBytes > WORKER_INGEST_MAX_BYTES) {
+  if (totalBytes > WORKER_INGEST_MAX_BYTES && !deps.trainerIngests) {
     const path = req.files.length === 1 ? ["files", 0, "bytes"] : ["files"];
     throw InvalidInput.field(
       path,
-      `Uploads over ${WORKER_INGEST_MAX_BYTES / 1024 / 1024} MB in total cannot be ingested by this version of the service (large files move to the trainer container later); split the table or upload it as Parquet.`,
+      `Uploads over ${WORKER_INGEST_MAX_BYTES / 1024 / 1024} MB in total are ingested by the trainer container, which this deployment does not provide; split the table or upload it as Parquet.`,
       totalBytes,
       "less_than_equal",
     );

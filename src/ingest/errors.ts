@@ -3,6 +3,8 @@
  * written for the person who uploaded the file: what is wrong, where, and what to do about it.
  * Anything else thrown out of the readers is a bug or an infrastructure fault, not bad input.
  */
+import { MAX_FRAME_CELLS } from "../core/limits";
+
 export class IngestError extends Error {
   /** A stable machine-readable reason, for logs and tests; the message is for humans. */
   readonly code: IngestErrorCode;
@@ -39,6 +41,6 @@ const count = (n: number) => n.toLocaleString("en-US");
 export function tooLargeError(rows: number, columns: number, maxCells: number, atLeast = false): IngestError {
   return new IngestError(
     "too_large",
-    `The file has ${atLeast ? "at least " : ""}${count(rows)} rows × ${count(columns)} columns; at most ${count(maxCells)} cells (rows × columns, counting the row id) can be read here. Larger tables are ingested by the trainer, which is not available yet in this version.`,
+    `The file has ${atLeast ? "at least " : ""}${count(rows)} rows × ${count(columns)} columns; at most ${count(maxCells)} cells (rows × columns, counting the row id) can be read in one ingest${maxCells === MAX_FRAME_CELLS ? " without the trainer container (this deployment has none)" : ""}; split the table into several datasets.`,
   );
 }

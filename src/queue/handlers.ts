@@ -12,7 +12,8 @@ const trainerOf = (env: Env) => (trainerMode(env) === "inline" ? undefined : (a:
 
 /** Job type → its work. Types without a handler here fail with a clear message. */
 export const jobHandlers: Partial<Record<JobType, JobHandler>> = {
-  dataset_ingest: (deps, job, control) => runIngestJob({ db: createDb(deps.env.DB), bucket: deps.bucket }, job, control),
+  dataset_ingest: (deps, job, control) =>
+    runIngestJob({ db: createDb(deps.env.DB), bucket: deps.bucket, handToTrainer: trainerOf(deps.env) }, job, control),
   train: (deps, job, control) => runTrainJob(deps, job, control),
   infer_batch: (deps, job, control) =>
     runInferBatchJob({ db: createDb(deps.env.DB), bucket: deps.bucket, handToTrainer: trainerOf(deps.env) }, job, control),

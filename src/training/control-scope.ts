@@ -17,7 +17,7 @@ export interface ControlDeps {
 }
 
 /** The job types a trainer works on. */
-const TRAINER_JOB_TYPES: ReadonlySet<JobType> = new Set<JobType>(["train", "infer_batch"]);
+const TRAINER_JOB_TYPES: ReadonlySet<JobType> = new Set<JobType>(["train", "infer_batch", "dataset_ingest"]);
 
 /** The job is canceled, finished or taken over by another attempt: the trainer must stop. */
 export const stopWork = () => new Conflict("The job is no longer running for this attempt; stop working on it.");

@@ -2,7 +2,7 @@
  * What the trainer may do, through the Worker's internal control routes: everything is scoped to
  * one running job and checked against the attempt token the trainer was given (./control-scope),
  * so a trainer whose job was canceled or restarted can no longer read or write anything. Training
- * jobs are served here; batch inference jobs by ./batch-control.
+ * jobs are served here; batch inference jobs by ./batch-control, ingest jobs by ./ingest-control.
  */
 import { NotFound } from "../core/errors";
 import { type Failure, recordFailure } from "../jobs/attempts";
@@ -12,6 +12,7 @@ import { ARTIFACT_FILES } from "../storage/keys";
 import { batchTask, readBatchArtifact, readBatchFrame, succeedBatch, writeBatchResult } from "./batch-control";
 import { type ControlDeps, resolveOrFail, runningJob, stopWork, trainerJobObject } from "./control-scope";
 import { completeTraining } from "./finalize";
+import { ingestTask, readIngestSource, succeedIngest, writeIngestOutput } from "./ingest-control";
 import { type TrainingTarget, trainingTarget } from "./target";
 
 export type { ControlDeps } from "./control-scope";
@@ -27,11 +28,12 @@ async function trainingScope(deps: ControlDeps, { jobObj, job }: Running, attemp
 const scopedTraining = async (deps: ControlDeps, jobId: string, attempt: number) =>
   trainingScope(deps, await runningJob(deps, jobId, attempt), attempt);
 
-/** The job's kind and task: a training (./io TrainingTask) or a batch inference (./batch-control BatchTask). */
+/** The job's kind and task: a training (./io TrainingTask), a batch inference (BatchTask) or an ingest (IngestTask). */
 export async function taskOf(deps: ControlDeps, jobId: string, attempt: number) {
   const running = await runningJob(deps, jobId, attempt);
   const { jobObj, job } = running;
   if (job.type === "infer_batch") return { job_id: job.id, attempt, kind: job.type, task: await batchTask(deps, jobObj, job, attempt) };
+  if (job.type === "dataset_ingest") return { job_id: job.id, attempt, kind: job.type, task: await ingestTask(deps, jobObj, job, attempt) };
   const target = await trainingScope(deps, running, attempt);
   return { job_id: job.id, attempt, kind: job.type, task: target.task };
 }
@@ -63,6 +65,20 @@ export async function writeArtifact(deps: ControlDeps, jobId: string, attempt: n
   await deps.bucket.put(target.artifactPrefix + file, body);
 }
 
+/** An ingest job reads the uploaded files, by their index in its task. */
+export async function readSource(deps: ControlDeps, jobId: string, attempt: number, index: number): Promise<ReadableStream<Uint8Array>> {
+  const { jobObj, job } = await runningJob(deps, jobId, attempt);
+  if (job.type !== "dataset_ingest") throw new NotFound();
+  return readIngestSource(deps, jobObj, job, attempt, index);
+}
+
+/** An ingest job writes the dataset version's frame and preview. */
+export async function writeIngested(deps: ControlDeps, jobId: string, attempt: number, part: "frame" | "preview", body: ReadableStream<Uint8Array>) {
+  const { jobObj, job } = await runningJob(deps, jobId, attempt);
+  if (job.type !== "dataset_ingest") throw new NotFound();
+  await writeIngestOutput(deps, jobObj, job, attempt, part, body);
+}
+
 /** A batch inference job reads its model version's files. */
 export async function readArtifact(deps: ControlDeps, jobId: string, attempt: number, file: string): Promise<R2ObjectBody> {
   const { jobObj, job } = await runningJob(deps, jobId, attempt);
@@ -87,6 +103,7 @@ export async function succeed(deps: ControlDeps, jobId: string, attempt: number,
   const running = await runningJob(deps, jobId, attempt);
   const { jobObj, job } = running;
   if (job.type === "infer_batch") return succeedBatch(deps, jobObj, job, attempt, output);
+  if (job.type === "dataset_ingest") return succeedIngest(deps, jobObj, job, attempt, output);
   const target = await trainingScope(deps, running, attempt);
   const ok = await completeTraining(deps, job, target, output, (out, rows) => jobObj.succeed(out, rows, attempt));
   if (!ok) throw stopWork();

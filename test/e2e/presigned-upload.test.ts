@@ -90,6 +90,30 @@ describe("presigned uploads straight to the local R2 bucket", () => {
     expect(job.error_message).toMatch(/SHA-256 mismatch/);
   }, 60_000);
 
+  it("a file over the Worker's 32 MB is ingested by the trainer process", async () => {
+    const plans = ["basic", "pro", "team", "free", "max"];
+    const rows = 1_800_000;
+    const lines = ["n,usage,plan,churned"];
+    for (let i = 0; i < rows; i++) lines.push(`${i},${((i * 37) % 1000) / 10},${plans[i % 5]},${i % 3 ? "no" : "yes"}`);
+    const big = `${lines.join("\n")}\n`;
+    const bytes = Buffer.byteLength(big);
+    expect(bytes).toBeGreaterThan(32 * 1024 * 1024);
+    const prep = await post("/datasets/upload", { dataset_name: "big", file: { filename: "big.csv", bytes, content_type: "text/csv" } });
+    expect(prep.status, JSON.stringify(prep.body)).toBe(201);
+    expect((await put(prep.body.upload.upload_url, big)).status).toBe(200);
+    const done = await post(`/datasets/${prep.body.dataset.version_id}/complete`, {});
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    const job = await until(`/jobs/${done.body.job_id}`, (j) => ["succeeded", "failed"].includes(j.status), 120_000);
+    expect(job.status, job.error_message).toBe("succeeded");
+    expect(job.output).toMatchObject({ row_count: rows, column_count: 4, format: "csv", bytes });
+    expect(svc.output()).toMatch(new RegExp(`ingested ${rows} rows`));
+    const preview = await api(`/datasets/${prep.body.dataset.id}/preview?limit=2`);
+    expect(preview.status).toBe(200);
+    const lookup = await post(`/datasets/${prep.body.dataset.id}/rows/lookup`, { ids: [rows - 1] });
+    expect(lookup.status, JSON.stringify(lookup.body)).toBe(200);
+    expect(JSON.stringify(lookup.body)).toContain(String(rows - 1));
+  }, 180_000);
+
   it("a file above 5 GB is refused naming the limit", async () => {
     const r = await post("/datasets/upload", { dataset_name: "huge", file: { filename: "h.csv", bytes: 6e9, content_type: "text/csv" } });
     expect(r.status).toBe(422);

@@ -56,7 +56,7 @@ describe("the cell budget (MAX_FRAME_CELLS)", () => {
     await expectIngestError(
       readParquet(bytes, { compressors: nodeCompressors }),
       "too_large",
-      /1,048,575 rows × 10 columns.*at most 10,000,000 cells.*trainer.*not available/,
+      /1,048,575 rows × 10 columns.*at most 10,000,000 cells.*without the trainer container/,
     );
   });
 

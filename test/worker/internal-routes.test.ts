@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, json, newOrg } from "./helpers";
-import { readyDataset, trainAndWait } from "./model-helpers";
+import { call, json, newOrg, uuidOfPublicJobId } from "./helpers";
+import { inferForm, readyDataset, trainAndWait } from "./model-helpers";
 
 const SECRET = { Authorization: "Bearer test-internal-secret" };
 
@@ -44,11 +44,11 @@ describe("internal control routes", () => {
     expect(r.status).toBe(422);
   });
 
-  it("serve training jobs only: another job's id is not found, a malformed id is refused", async () => {
-    const ingest = await json("/jobs?type=dataset_ingest&limit=1", org);
-    const ingestId = ingest.body.items[0].id.replace(/^job_/, "");
-    const hex = ingestId.replace(/-/g, "");
-    const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  it("serve the trainer's jobs only (training, batch inference, ingest): another job's id is not found, a malformed id is refused", async () => {
+    const inferred = await call(`/models/${started.model.id}/infer`, { method: "POST", headers: org.auth, body: inferForm("usage,plan\n10,pro\n") });
+    expect(inferred.status).toBe(200);
+    const uuid = uuidOfPublicJobId(((await inferred.json()) as any).job_id);
+    for (let i = 0; i < 100 && (await json(`/jobs/${uuid}`, org)).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
     const r = await call(`/internal/jobs/${uuid}/frame?attempt=1`, { headers: SECRET });
     expect(r.status).toBe(404);
     const fail = await call(`/internal/jobs/${uuid}/fail`, {

@@ -46,7 +46,7 @@ describe("upload integrity", () => {
     });
     const [item] = expect422(r);
     expect(item.loc).toEqual(["body", "file", "bytes"]);
-    expect(item.msg).toMatch(/over 32 MB in total cannot be ingested/);
+    expect(item.msg).toMatch(/over 32 MB in total are ingested by the trainer container, which this deployment does not provide/);
     expect((await json("/datasets?search=huge", org)).body.items).toHaveLength(0);
   });
 

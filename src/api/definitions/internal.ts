@@ -21,6 +21,9 @@ const post = <T extends z.ZodType>(path: string, body: T) =>
 
 export const task = read("/internal/jobs/{id}/task");
 export const frame = read("/internal/jobs/{id}/frame");
+/** An ingest job writes the version's frame and preview (streamed; Content-Length required). */
+export const writeFrame = write("/internal/jobs/{id}/frame");
+export const writePreview = write("/internal/jobs/{id}/preview");
 export const readRepresentation = read("/internal/jobs/{id}/representation");
 export const writeRepresentation = write("/internal/jobs/{id}/representation");
 const withFile = (method: "get" | "put", path: string) =>
@@ -29,6 +32,14 @@ const withFile = (method: "get" | "put", path: string) =>
 /** A training job writes its model version's artifact files; a batch inference job reads them. */
 export const writeArtifact = withFile("put", "/internal/jobs/{id}/artifacts/{file}");
 export const readArtifact = withFile("get", "/internal/jobs/{id}/artifacts/{file}");
+/** An ingest job's uploaded files, by index. */
+export const readSource = createRoute({
+  hide: true,
+  method: "get",
+  path: "/internal/jobs/{id}/sources/{index}",
+  request: { params: params.extend({ index: z.coerce.number().int().min(0) }), query },
+  responses: ok,
+});
 /** A batch inference job's result files (pages and whole files, names in ../../training/batch-control). */
 export const writeResult = withFile("put", "/internal/jobs/{id}/results/{file}");
 export const report = post(

@@ -4,7 +4,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { bearerToken, sameSecret } from "../../auth/secrets";
-import { NotFound } from "../../core/errors";
+import { LengthRequired, NotFound } from "../../core/errors";
 import { createDb } from "../../db/client";
 import * as control from "../../training/control-service";
 import type { AppEnv } from "../context";
@@ -33,6 +33,24 @@ internalApp.openapi(def.frame, async (c) => {
   const obj = await control.readFrame(deps(c), c.req.valid("param").id, c.req.valid("query").attempt);
   return new Response(obj.body, { headers: { "Content-Type": "application/octet-stream", "Content-Length": String(obj.size) } });
 });
+
+internalApp.openapi(def.readSource, async (c) => {
+  const { id, index } = c.req.valid("param");
+  return new Response(await control.readSource(deps(c), id, c.req.valid("query").attempt, index), {
+    headers: { "Content-Type": "application/octet-stream" },
+  });
+});
+
+for (const [route, part] of [
+  [def.writeFrame, "frame"],
+  [def.writePreview, "preview"],
+] as const) {
+  internalApp.openapi(route, async (c) => {
+    if (!c.req.raw.body || !c.req.header("Content-Length")) throw new LengthRequired("Content-Length header required.");
+    await control.writeIngested(deps(c), c.req.valid("param").id, c.req.valid("query").attempt, part, c.req.raw.body);
+    return c.body(null, 204);
+  });
+}
 
 internalApp.openapi(def.readRepresentation, async (c) => {
   const obj = await control.readRepresentation(deps(c), c.req.valid("param").id, c.req.valid("query").attempt);

@@ -1,0 +1,46 @@
+/**
+ * A dataset_ingest job in the trainer (uploads larger than the Worker can hold): the uploaded
+ * files streamed from the control routes through the shared reader (../ingest/read-sources, CSV
+ * parsed as it arrives), progress in bytes read, then the frame and its preview streamed back and
+ * the summary (shape, profile) handed to `succeed`, which records it on the dataset version.
+ */
+import { PREVIEW_ROWS } from "../core/limits";
+import { ingestSummary } from "../datasets/ingest-job";
+import { encodeFrame, frameChunks } from "../ingest/columnar";
+import { headFrame } from "../ingest/head";
+import { nodeCompressors } from "../ingest/node-compressors";
+import { readSources } from "../ingest/read-sources";
+import type { IngestTask } from "../training/ingest-control";
+import type { ControlClient } from "./control-client";
+
+export async function runIngestInTrainer(client: ControlClient, task: IngestTask) {
+  const started = Date.now();
+  const io = client.io();
+  await io.report({ progress: 5 });
+  const { frame, idGenerated } = await readSources(
+    task.files.map((f, i) => ({ filename: f.filename, bytes: f.bytes, open: () => client.openSource(i) })),
+    {
+      format: task.format,
+      maxCells: task.max_cells,
+      compressors: nodeCompressors,
+      // bytes read is the progress of an ingest: 5–85 %
+      onProgress: (read, total) => io.report({ progress: 5 + Math.round((80 * read) / Math.max(1, total)) }),
+    },
+  );
+  const summary = ingestSummary(frame, idGenerated);
+  const { byteLength, chunks } = frameChunks(frame);
+  await client.putIngested("frame", byteLength, chunks);
+  const preview = encodeFrame(headFrame(frame, PREVIEW_ROWS));
+  await client.putIngested("preview", preview.byteLength, [preview]);
+  await io.report({ progress: 95, rows_processed: frame.rowCount });
+  return {
+    row_count: frame.rowCount,
+    column_count: summary.columnCount,
+    format: task.format,
+    bytes: task.total_bytes,
+    files: task.files.length,
+    seconds: (Date.now() - started) / 1000,
+    peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+    summary,
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * A dataset version's uploaded files → one frame: each file read as it arrives (CSV streamed,
+ * Parquet once its bytes are in), in order, then concatenated. One reader for both places that
+ * ingest: the queue consumer in the Worker (small uploads) and the trainer (large ones), each
+ * opening the files its own way and reporting progress in bytes read.
+ */
+import type { Compressors } from "hyparquet";
+import type { Frame } from "../ml/frame";
+import { byteChunks } from "./chunks";
+import { concatFrames } from "./concat";
+import { readCsv } from "./csv";
+import { readParquet } from "./parquet";
+import type { IngestResult } from "./types";
+
+export interface SourceFile {
+  filename: string;
+  bytes: number;
+  /** The file's bytes as a stream (the adapter throws when the file is gone). */
+  open(): Promise<ReadableStream<Uint8Array>>;
+}
+
+export interface ReadSourcesOptions {
+  format: "csv" | "parquet";
+  maxCells: number;
+  compressors: Compressors;
+  /** Called as bytes are read (every PROGRESS_BYTES at most), with the total of all files. */
+  onProgress?: (bytesRead: number, totalBytes: number) => Promise<void>;
+}
+
+const PROGRESS_BYTES = 16 * 1024 * 1024;
+
+export async function readSources(files: SourceFile[], opts: ReadSourcesOptions): Promise<{ frame: Frame; idGenerated: boolean }> {
+  const total = files.reduce((s, f) => s + f.bytes, 0);
+  let read = 0;
+  let reported = 0;
+  const counted = (stream: ReadableStream<Uint8Array>) =>
+    stream.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        async transform(chunk, out) {
+          read += chunk.byteLength;
+          out.enqueue(chunk);
+          if (opts.onProgress && read - reported >= PROGRESS_BYTES) {
+            reported = read;
+            await opts.onProgress(read, total);
+          }
+        },
+      }),
+    );
+  const results: IngestResult[] = [];
+  for (const f of files) {
+    const stream = counted(await f.open());
+    results.push(
+      opts.format === "parquet"
+        ? await readParquet(await whole(stream, f.bytes), { compressors: opts.compressors, maxCells: opts.maxCells })
+        : await readCsv(stream, { maxCells: opts.maxCells }),
+    );
+    await opts.onProgress?.(read, total);
+  }
+  const idGenerated = results.every((r) => r.idGenerated);
+  const frame =
+    results.length === 1
+      ? results[0].frame
+      : concatFrames(
+          results.map((r, i) => ({ frame: r.frame, name: files[i].filename })),
+          idGenerated,
+        );
+  return { frame, idGenerated };
+}
+
+/** A Parquet file's bytes in one buffer (its footer is at the end): one copy, sized up front. */
+async function whole(stream: ReadableStream<Uint8Array>, declared: number): Promise<Uint8Array> {
+  let out = new Uint8Array(declared);
+  let at = 0;
+  for await (const chunk of byteChunks(stream)) {
+    if (at + chunk.length > out.length) {
+      const grown = new Uint8Array(Math.max(out.length * 2, at + chunk.length));
+      grown.set(out.subarray(0, at));
+      out = grown;
+    }
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out.subarray(0, at);
+}

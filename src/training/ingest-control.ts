@@ -1,0 +1,61 @@
+/**
+ * The control routes' side of a `dataset_ingest` job run by the trainer (uploads larger than the
+ * Worker can hold): the files to read, where the frame and its preview go, and the recording of
+ * the result on the dataset version when the trainer succeeds.
+ */
+import { BadRequest, Conflict, NotFound } from "../core/errors";
+import { TRAINER_MAX_FRAME_CELLS } from "../core/limits";
+import { type IngestSummary, ingestSources, openSource, recordIngest } from "../datasets/ingest-job";
+import type { JobObject } from "../jobs/job-object";
+import type { JobRecord, JsonObject } from "../jobs/types";
+import { frameKey, previewKey } from "../storage/keys";
+import { type ControlDeps, resolveOrFail, stopWork } from "./control-scope";
+
+/** What the trainer is told to do for a dataset_ingest job. */
+export interface IngestTask {
+  format: "csv" | "parquet";
+  files: { filename: string; bytes: number }[];
+  total_bytes: number;
+  max_cells: number;
+}
+
+const sources = (deps: ControlDeps, jobObj: JobObject, job: JobRecord, attempt: number) =>
+  resolveOrFail(jobObj, attempt, () => ingestSources(deps.db, job));
+
+export async function ingestTask(deps: ControlDeps, jobObj: JobObject, job: JobRecord, attempt: number): Promise<IngestTask> {
+  const { files, format, totalBytes } = await sources(deps, jobObj, job, attempt);
+  return { format, files: files.map((f) => ({ filename: f.filename, bytes: f.bytes })), total_bytes: totalBytes, max_cells: TRAINER_MAX_FRAME_CELLS };
+}
+
+export async function readIngestSource(deps: ControlDeps, jobObj: JobObject, job: JobRecord, attempt: number, index: number) {
+  const { files } = await sources(deps, jobObj, job, attempt);
+  const f = files[index];
+  if (!f) throw new NotFound();
+  return resolveOrFail(jobObj, attempt, () => openSource(deps.bucket, f));
+}
+
+/** The encoded frame (`frame`) or its first rows (`preview`), streamed into R2. */
+export async function writeIngestOutput(
+  deps: ControlDeps,
+  jobObj: JobObject,
+  job: JobRecord,
+  attempt: number,
+  part: "frame" | "preview",
+  body: ReadableStream<Uint8Array>,
+) {
+  const { version } = await sources(deps, jobObj, job, attempt);
+  const key = (part === "frame" ? frameKey : previewKey)(version.orgId, version.datasetId, version.id);
+  await deps.bucket.put(key, body);
+}
+
+/** `output.summary` (the frame's shape and profile) is recorded on the version; the rest is the job's output. */
+export async function succeedIngest(deps: ControlDeps, jobObj: JobObject, job: JobRecord, attempt: number, output: JsonObject) {
+  const { version } = await sources(deps, jobObj, job, attempt);
+  const { summary, ...shown } = output as JsonObject & { summary: IngestSummary };
+  if (!summary || !Array.isArray(summary.profile)) throw new BadRequest("An ingest outcome carries output.summary (shape and profile).");
+  const key = frameKey(version.orgId, version.datasetId, version.id);
+  if (!(await deps.bucket.head(key))) throw new Conflict("The frame was not stored; PUT it before succeeding.");
+  await recordIngest(deps.db, version.id, key, summary);
+  if (!(await jobObj.succeed(shown, summary.rowCount, attempt))) throw stopWork();
+  return { ok: true };
+}
