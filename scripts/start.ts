@@ -90,18 +90,42 @@ const port = await choosePort(host, process.env.PORT, 8787, "PORT");
 const trainerPort = await choosePort("127.0.0.1", process.env.TRAINER_PORT, port + 1, "TRAINER_PORT");
 const base = `http://${host}:${port}`;
 const trainerUrl = `http://127.0.0.1:${trainerPort}`;
-// Node directly (not npx): a signal must reach the trainer itself, not a wrapper.
-const trainer = spawn(process.execPath, ["--import", "tsx", "src/container/server.ts"], {
-  stdio: ["ignore", "inherit", "inherit"],
-  env: {
-    ...process.env,
-    TRAINER_MAIN: "1",
-    PORT: String(trainerPort),
-    HOST: "127.0.0.1",
-    CONTROL_URL: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
-    CONTROL_SECRET: devVar("INTERNAL_SECRET"),
-  },
-});
+// Node directly (not npx): a signal must reach the trainer itself, not a wrapper. Supervised as
+// the container binding would be: a trainer that dies is started again (its lost jobs are then
+// restarted by the Worker), unless it keeps dying.
+let stopping = false;
+const trainerExits: number[] = [];
+function startTrainer(): ReturnType<typeof spawn> {
+  const proc = spawn(process.execPath, ["--import", "tsx", "src/container/server.ts"], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: {
+      ...process.env,
+      TRAINER_MAIN: "1",
+      PORT: String(trainerPort),
+      HOST: "127.0.0.1",
+      CONTROL_URL: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
+      CONTROL_SECRET: devVar("INTERNAL_SECRET"),
+    },
+  });
+  console.log(`[start] trainer process started (pid ${proc.pid})`);
+  proc.on("exit", (code, signal) => {
+    if (stopping) return;
+    const now = Date.now();
+    trainerExits.push(now);
+    const recent = trainerExits.filter((t) => now - t < 60_000).length;
+    if (recent > 5) {
+      console.error(`the trainer exited ${recent} times within a minute (last: code ${code}, signal ${signal}); stopping`);
+      child.kill("SIGTERM");
+      return;
+    }
+    console.error(`[start] the trainer exited (code ${code}, signal ${signal}); starting it again`);
+    setTimeout(() => {
+      if (!stopping) trainer = startTrainer();
+    }, 500);
+  });
+  return proc;
+}
+let trainer = startTrainer();
 const child = spawn(
   "npx",
   [
@@ -129,17 +153,15 @@ const child = spawn(
 );
 for (const sig of ["SIGINT", "SIGTERM"] as const) {
   process.on(sig, () => {
+    stopping = true;
     trainer.kill(sig);
     child.kill(sig);
   });
 }
 child.on("exit", (code) => {
+  stopping = true;
   trainer.kill("SIGTERM");
   process.exit(code ?? 0);
-});
-trainer.on("exit", (code) => {
-  console.error(`the trainer exited (code ${code}); stopping`);
-  child.kill("SIGTERM");
 });
 await waitForHealth(base, child);
 console.log(`

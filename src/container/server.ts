@@ -87,6 +87,26 @@ export function createTrainerServer(config: ControlConfig) {
   });
 }
 
+/** Tries for a minute: on the first start the Worker may not be listening yet (and has nothing to restart). */
+async function announceStart(config: ControlConfig): Promise<void> {
+  for (let i = 0; i < 30; i++) {
+    try {
+      const res = await fetch(new URL("/internal/trainer/started", config.baseUrl), {
+        method: "POST",
+        headers: { Authorization: `Bearer ${config.secret}` },
+      });
+      if (res.ok) {
+        const { restarted } = (await res.json()) as { restarted: number };
+        if (restarted > 0) log(`${restarted} job(s) lost by a previous trainer process were restarted`);
+        return;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
 function log(msg: string): void {
   console.log(`[trainer] ${new Date().toISOString()} ${msg}`);
 }
@@ -96,5 +116,10 @@ if (isMain || process.env.TRAINER_MAIN === "1") {
   const port = Number(process.env.PORT ?? 8080);
   const host = process.env.HOST ?? "0.0.0.0";
   const config: ControlConfig = { baseUrl: process.env.CONTROL_URL ?? "http://control.internal", secret: process.env.CONTROL_SECRET || undefined };
-  createTrainerServer(config).listen(port, host, () => log(`listening on ${host}:${port}, control at ${config.baseUrl}`));
+  createTrainerServer(config).listen(port, host, () => {
+    log(`listening on ${host}:${port}, control at ${config.baseUrl}`);
+    // The local trainer (it holds the secret; a container does not) says it started, so that the
+    // jobs a previous process was running are restarted now rather than at the heartbeat timeout.
+    if (config.secret) void announceStart(config);
+  });
 }

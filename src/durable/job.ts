@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb, nowIso } from "../db/client";
-import { onWatchdogDeadline } from "../jobs/attempts";
+import { onWatchdogDeadline, onWorkerLost, type WatchdogAction } from "../jobs/attempts";
 import { creditsFor } from "../jobs/credits";
 import { syncResourceStatus } from "../jobs/effects";
 import type { BeginResult, JobObject } from "../jobs/job-object";
@@ -208,9 +208,19 @@ export class JobDO extends DurableObject<Env> implements JobObject {
     else await this.scheduleAlarm(s);
   }
 
+  async workerLost(reason: string): Promise<boolean> {
+    const s = await this.load();
+    if (s?.job.status !== "running") return false;
+    await this.act(s, onWorkerLost(s.internal.attempts, reason));
+    return true;
+  }
+
   private async onDeadline(s: Stored): Promise<void> {
     const silentS = Math.round(this.heartbeatTimeoutMs() / 1000);
-    const next = onWatchdogDeadline(s.job.status, { dispatches: s.internal.dispatches, attempts: s.internal.attempts }, silentS);
+    await this.act(s, onWatchdogDeadline(s.job.status, { dispatches: s.internal.dispatches, attempts: s.internal.attempts }, silentS));
+  }
+
+  private async act(s: Stored, next: WatchdogAction): Promise<void> {
     if (next.action === "fail") {
       await this.fail(next.message);
     } else if (next.action === "redispatch") {

@@ -70,3 +70,12 @@ export function onWatchdogDeadline(status: JobStatus, counts: { dispatches: numb
       return { action: "none" };
   }
 }
+
+/**
+ * What happens to a running job whose worker is known to be gone (its trainer process restarted,
+ * its container stopped): what the watchdog would do at the heartbeat deadline, now.
+ */
+export function onWorkerLost(attempts: number, reason: string): WatchdogAction {
+  if (attempts >= MAX_ATTEMPTS) return { action: "fail", message: `${reason} on attempt ${attempts} of ${MAX_ATTEMPTS}.` };
+  return { action: "redispatch", note: `${reason}; restarting.` };
+}

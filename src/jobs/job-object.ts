@@ -28,6 +28,8 @@ export interface JobObject {
   /** running → queued after a transient error. */
   requeue(reason: string, attempt?: number): Promise<boolean>;
   cancel(): Promise<{ ok: boolean; status: JobStatus | null }>;
+  /** The running job's worker is gone: restarted now (or failed, on its last attempt); false when not running. */
+  workerLost(reason: string): Promise<boolean>;
 }
 
 /** The namespace bound as JOB, as far as reaching one job's object goes. */

@@ -3,8 +3,10 @@
  * infer_batch job (a copy of one the queue ran, begun by hand so no consumer takes it) is driven
  * over the routes with the shared runner, and answers what the Worker's own run answered.
  */
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { JobDO } from "../../src/durable/job";
 import type { StoredVersion } from "../../src/inference/artifact";
 import { runBatchInference } from "../../src/inference/batch-run";
 import { withSession } from "../../src/inference/session-cache";
@@ -112,5 +114,27 @@ describe("an infer_batch job in the trainer", () => {
     expect(c.status).toBe(200);
     expect((await get(id, "frame", attempt)).status).toBe(409);
     expect((await put(id, `results/${resultPageName(0)}`, attempt, "{}")).status).toBe(409);
+  });
+
+  it("is restarted at once when the trainer process says it started again (and fails on its last attempt)", async () => {
+    const lost = await runningBatch();
+    const last = await runningBatch();
+    const stub = env.JOB.get(env.JOB.idFromName(last.id)) as DurableObjectStub<JobDO>;
+    await runInDurableObject(stub, async (instance: JobDO, state) => {
+      const s: any = await state.storage.get("state");
+      s.internal.attempts = 3;
+      await state.storage.put("state", s);
+      (instance as any).cache = null;
+    });
+    const r = await call("/internal/trainer/started", { method: "POST", headers: SECRET });
+    expect(r.status).toBe(200);
+    expect(((await r.json()) as any).restarted).toBeGreaterThanOrEqual(2);
+    // the restarted one runs again (here in the Worker's consumer) and succeeds
+    const again = await jobEnd(org, lost.id);
+    expect(again.status, again.error_message).toBe("succeeded");
+    const failed = (await json<any>(`/jobs/${last.id}`, org)).body;
+    expect(failed.status).toBe("failed");
+    expect(failed.error_message).toMatch(/The trainer process restarted and lost this job on attempt 3 of 3/);
+    expect((await call("/internal/trainer/started", { method: "POST" })).status).toBe(401);
   });
 });

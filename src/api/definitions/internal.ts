@@ -51,3 +51,6 @@ export const fail = post(
   "/internal/jobs/{id}/fail",
   z.object({ attempt, message: z.string().min(1).max(FAILURE_MESSAGE_MAX_CHARS), permanent: z.boolean() }),
 );
+
+/** The (local) trainer process announces that it started: the jobs it was running are lost. */
+export const trainerStarted = createRoute({ hide: true, method: "post", path: "/internal/trainer/started", responses: ok });

@@ -7,6 +7,7 @@ import { bearerToken, sameSecret } from "../../auth/secrets";
 import { LengthRequired, NotFound } from "../../core/errors";
 import { createDb } from "../../db/client";
 import * as control from "../../training/control-service";
+import { restartLostJobs } from "../../training/trainer-restart";
 import type { AppEnv } from "../context";
 import * as def from "../definitions/internal";
 import { errorResponse, notAuthenticated } from "../errors";
@@ -95,6 +96,8 @@ internalApp.openapi(def.fail, async (c) => {
   const { attempt, ...failure } = c.req.valid("json");
   return c.json(await control.fail(deps(c), c.req.valid("param").id, attempt, failure));
 });
+
+internalApp.openapi(def.trainerStarted, async (c) => c.json({ restarted: await restartLostJobs({ db: c.var.db, jobs: c.env.JOB }) }, 200));
 
 internalApp.onError((err, c) => errorResponse(c, err));
 internalApp.notFound((c) => errorResponse(c, new NotFound()));
