@@ -1,4 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
+import { PRINCIPAL_CACHE_MAX, PRINCIPAL_CACHE_TTL_MS } from "../core/limits";
+import { TtlCache } from "../core/ttl-cache";
 import type { Db } from "../db/client";
 import { apiKeys, users } from "../db/schema";
 import { hashApiKey } from "./api-keys";
@@ -12,9 +14,29 @@ export interface Principal {
   actorName: string;
 }
 
+/**
+ * Principals of recently seen keys, by the key's hash: a warm request needs no database lookup.
+ * Only keys that exist are kept (a new key works at once); a revoked key stops working within
+ * PRINCIPAL_CACHE_TTL_MS everywhere, and at once in the isolate that revokes it (forgetKey).
+ */
+const principals = new TtlCache<Principal>(PRINCIPAL_CACHE_TTL_MS, PRINCIPAL_CACHE_MAX);
+
 /** The principal of a key that exists and is not revoked, or null. */
 export async function findPrincipal(db: Db, key: string): Promise<Principal | null> {
   const hash = await hashApiKey(key);
+  const cached = principals.get(hash);
+  if (cached) return cached;
+  const found = await lookupPrincipal(db, hash);
+  if (found) principals.set(hash, found);
+  return found;
+}
+
+/** Drops a revoked key from this isolate's cache (by its hash). */
+export function forgetKey(keyHash: string): void {
+  principals.delete(keyHash);
+}
+
+async function lookupPrincipal(db: Db, hash: string): Promise<Principal | null> {
   const rows = await db
     .select({ id: apiKeys.id, orgId: apiKeys.orgId, userId: apiKeys.userId, name: apiKeys.name, userName: users.displayName })
     .from(apiKeys)

@@ -142,3 +142,12 @@ export const INFERENCE_FILES_RETENTION_DAYS = 30;
  * holds (the Durable Object's and D1's row limit).
  */
 export const EXPLAIN_MAX_COLUMNS = 20;
+
+// ── Warm path caches (per isolate) ──────────────────────────────────────────────────────────────
+
+/** An API key's principal is reused this long: a key revoked elsewhere stops working within it. */
+export const PRINCIPAL_CACHE_TTL_MS = 30_000;
+export const PRINCIPAL_CACHE_MAX = 1000;
+/** A model with its versions is reused this long: a new ready version or a delete is seen within it. */
+export const MODEL_CACHE_TTL_MS = 5_000;
+export const MODEL_CACHE_MAX = 500;

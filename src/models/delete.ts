@@ -6,6 +6,7 @@ import { jobObject } from "../jobs/job-object";
 import type { JobDeps } from "../jobs/service";
 import { TERMINAL_STATUSES } from "../jobs/types";
 import { deletePrefix, modelPrefix } from "../storage/keys";
+import { forgetModel } from "./model-cache";
 import { findModel } from "./records";
 
 /**
@@ -21,4 +22,5 @@ export async function deleteModel(deps: JobDeps & { bucket: R2Bucket }, principa
   for (const j of open) await jobObject(deps.jobs, j.id).cancel();
   await deletePrefix(deps.bucket, modelPrefix(principal.orgId, m.id));
   await deps.db.batch([deleteVersionsOfModelStatement(deps.db, m.id), deps.db.delete(models).where(eq(models.id, m.id))]);
+  forgetModel(principal.orgId, m.id);
 }

@@ -21,7 +21,8 @@ import { creditsFor } from "../jobs/credits";
 import { type JobDeps, recordFinishedJob } from "../jobs/service";
 import type { Frame } from "../ml/frame";
 import { inferenceInputKey } from "../storage/keys";
-import { findModelWithVersions, latestReady, type ModelRow, type ModelVersionRow } from "./records";
+import { cachedModelWithVersions } from "./model-cache";
+import { latestReady, type ModelRow, type ModelVersionRow } from "./records";
 
 /** An inference file over the limit. (Larger tables will go through batch inference.) */
 export const inferenceFileTooLarge = () =>
@@ -55,7 +56,7 @@ export interface InferResult {
 export async function inferSync(deps: InferDeps, principal: Principal, modelId: string, req: InferRequest, startedMs: number): Promise<InferResult> {
   const { file } = req;
   if (file.size > DIRECT_UPLOAD_MAX_BYTES) throw inferenceFileTooLarge();
-  const { model, versions } = await findModelWithVersions(deps.db, principal, modelId);
+  const { model, versions } = await cachedModelWithVersions(deps.db, principal, modelId, req.model_version_id);
   const version = chooseVersion(versions, req.model_version_id);
   const format = await uploadedFileFormat(file);
   const bytes = new Uint8Array(await file.arrayBuffer());

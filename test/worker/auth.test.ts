@@ -1,5 +1,8 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { hashApiKey } from "../../src/auth/api-keys";
+import { forgetKey } from "../../src/auth/principal";
+import { PRINCIPAL_CACHE_TTL_MS } from "../../src/core/limits";
 import { call, json, newOrg, prepareSigned, putSigned, SMALL_CSV, signedIngest } from "./helpers";
 
 async function expect401(res: Response) {
@@ -27,11 +30,27 @@ describe("authentication", () => {
     await expect401(await call("/jobs", { headers: { Authorization: "Bearer sk_not_a_real_key_at_all_0000000000000000000" } }));
   });
 
-  it("answers 401 for a revoked key", async () => {
+  it("answers 401 for a revoked key: at once where it was revoked, everywhere within the key cache's lifetime", async () => {
     const org = await newOrg();
     expect((await call("/datasets", { headers: org.auth })).status).toBe(200);
     await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(new Date().toISOString(), org.apiKeyId).run();
+    // revoked in this isolate: its cache entry is dropped with it
+    forgetKey(await hashApiKey(org.key));
     await expect401(await call("/datasets", { headers: org.auth }));
+  });
+
+  it("sees a key revoked elsewhere once the cached principal expires (≤ 60 s)", async () => {
+    const org = await newOrg();
+    expect((await call("/datasets", { headers: org.auth })).status).toBe(200);
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(new Date().toISOString(), org.apiKeyId).run();
+    expect(PRINCIPAL_CACHE_TTL_MS).toBeLessThanOrEqual(60_000);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + PRINCIPAL_CACHE_TTL_MS + 1000);
+      await expect401(await call("/datasets", { headers: org.auth }));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("answers 401 on POST routes before reading the body", async () => {
