@@ -6,13 +6,23 @@
  */
 import { RESULT_PAGE_ROWS } from "../core/limits";
 import { resultFileKey, resultPageKey } from "../storage/keys";
-import { type Cell, encodeTable, type ParquetColumnType, type ResultTable } from "./output";
+import { type Cell, type EncodedOutput, encodeTable, type ParquetColumnType, type ResultTable } from "./output";
 
 export interface StoredResults {
   rows: number;
   columns: string[];
   page_rows: number;
-  bytes: { csv: number; parquet: number };
+  /** Sizes of the whole-file forms that are stored; a missing one is encoded from the pages on request. */
+  bytes: Partial<Record<"csv" | "parquet", number>>;
+  /** Parquet types of the columns, for encoding a missing form later. */
+  column_types: Record<string, ParquetColumnType>;
+}
+
+export interface StoreOptions {
+  /** Whole-file forms to store (default both). */
+  formats?: ("csv" | "parquet")[];
+  /** A form already encoded (the sync response's own body): stored as is. */
+  encoded?: { format: "csv" | "parquet"; output: EncodedOutput };
 }
 
 /** Where a job's result files go. */
@@ -32,7 +42,12 @@ export function r2ResultSink(bucket: R2Bucket, orgId: string, jobId: string): Re
   };
 }
 
-export async function storeResults(sink: ResultSink, table: ResultTable, columnTypes: Record<string, ParquetColumnType>): Promise<StoredResults> {
+export async function storeResults(
+  sink: ResultSink,
+  table: ResultTable,
+  columnTypes: Record<string, ParquetColumnType>,
+  opts: StoreOptions = {},
+): Promise<StoredResults> {
   const columns = Object.keys(table);
   const rows = table[columns[0]]?.length ?? 0;
   for (let p = 0; p * RESULT_PAGE_ROWS < rows || p === 0; p++) {
@@ -40,14 +55,14 @@ export async function storeResults(sink: ResultSink, table: ResultTable, columnT
     for (const c of columns) page[c] = table[c].slice(p * RESULT_PAGE_ROWS, (p + 1) * RESULT_PAGE_ROWS);
     await sink.putPage(p, JSON.stringify(page));
   }
-  const bytes = { csv: 0, parquet: 0 };
-  for (const format of ["csv", "parquet"] as const) {
-    const encoded = encodeTable(table, format, { columnTypes });
+  const bytes: StoredResults["bytes"] = {};
+  for (const format of opts.formats ?? (["csv", "parquet"] as const)) {
+    const encoded = opts.encoded?.format === format ? opts.encoded.output : encodeTable(table, format, { columnTypes });
     const body = typeof encoded.body === "string" ? new TextEncoder().encode(encoded.body) : encoded.body;
     bytes[format] = body.byteLength;
     await sink.putFile(format, body, encoded.contentType);
   }
-  return { rows, columns, page_rows: RESULT_PAGE_ROWS, bytes };
+  return { rows, columns, page_rows: RESULT_PAGE_ROWS, bytes, column_types: columnTypes };
 }
 
 export function writeResults(
@@ -56,8 +71,9 @@ export function writeResults(
   jobId: string,
   table: ResultTable,
   columnTypes: Record<string, ParquetColumnType>,
+  opts: StoreOptions = {},
 ): Promise<StoredResults> {
-  return storeResults(r2ResultSink(bucket, orgId, jobId), table, columnTypes);
+  return storeResults(r2ResultSink(bucket, orgId, jobId), table, columnTypes, opts);
 }
 
 /** Rows [offset, offset + limit) of the stored results, column by column. */

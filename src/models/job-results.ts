@@ -7,7 +7,7 @@ import type { Principal } from "../auth/principal";
 import { Conflict, InvalidInput } from "../core/errors";
 import { INFERENCE_FILES_RETENTION_DAYS } from "../core/limits";
 import type { Db } from "../db/client";
-import type { OutputFormat, ResultTable } from "../inference/output";
+import { encodeTable, type OutputFormat, type ResultTable } from "../inference/output";
 import { readResultFile, readResultRows, type StoredResults } from "../inference/results";
 import { type JobNamespace, jobObject } from "../jobs/job-object";
 import { findJob } from "../jobs/service";
@@ -57,6 +57,7 @@ export async function jobResults(
   const format = q.format ?? stored.output_type;
   const gone = () => new Conflict("The results of this job are no longer stored; run the inference again.");
   if (format !== "json") {
+    if (stored.bytes?.[format] === undefined && stored.column_types) return encodedFromPages(deps.bucket, job, stored, format, gone);
     const obj = await readResultFile(deps.bucket, job.orgId, job.id, format);
     if (!obj) throw gone();
     return { kind: "file", body: obj.body, size: obj.size, format, contentType: obj.httpMetadata?.contentType ?? "application/octet-stream" };
@@ -80,4 +81,23 @@ export async function jobResults(
       next_cursor: next < stored.rows ? String(next) : null,
     },
   };
+}
+
+/**
+ * A whole-file form the job did not store (a sync job keeps only its pages and the form it
+ * answered with): encoded from the pages now. Sync answers are bounded (INFER_MAX_OUTPUT_VALUES),
+ * so this fits the Worker.
+ */
+async function encodedFromPages(
+  bucket: R2Bucket,
+  job: { orgId: string; id: string },
+  stored: StoredResults,
+  format: "csv" | "parquet",
+  gone: () => Conflict,
+): Promise<JobResults> {
+  const table = await readResultRows(bucket, job.orgId, job.id, stored, 0, stored.rows);
+  if (!table) throw gone();
+  const encoded = encodeTable(table, format, { columnTypes: stored.column_types });
+  const body = typeof encoded.body === "string" ? new TextEncoder().encode(encoded.body) : encoded.body;
+  return { kind: "file", body: new Blob([body]).stream(), size: body.byteLength, format, contentType: encoded.contentType };
 }

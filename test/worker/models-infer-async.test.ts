@@ -127,6 +127,17 @@ describe("GET /jobs/{id}/results", () => {
     expect(await r.text()).toBe(csvAnswer);
     const page = (await (await results(syncJob, "?format=json")).json()) as any;
     expect(page.data.id).toEqual(["r0", "r1", "r2"]);
+    // parquet was not stored (the answer was csv): encoded from the pages on request
+    const pq = await results(syncJob, "?format=parquet");
+    expect(pq.status).toBe(200);
+    expect(((await parquetReadObjects({ file: await pq.arrayBuffer() })) as any[]).map((o) => o.id)).toEqual(["r0", "r1", "r2"]);
+
+    // a JSON answer keeps only its pages; its csv is the csv answer of the same rows
+    const asJson = await call(`/models/${modelId}/infer`, { method: "POST", headers: org.auth, body: inferForm(rows(3)) });
+    const jsonJob = ((await asJson.json()) as any).job_id;
+    await expect.poll(async () => (await json(`/jobs/${jsonJob}`, org)).status).toBe(200);
+    expect((await json<any>(`/jobs/${jsonJob}`, org)).body.output.bytes).toEqual({});
+    expect(await (await results(jsonJob, "?format=csv")).text()).toBe(csvAnswer);
   });
 
   it("409 for a job that is not an inference job, 404 for an unknown job, 422 for a bad cursor or limit", async () => {
