@@ -12,7 +12,7 @@ import { createJob, findJob, getJobDetail, type JobDeps, type JobWithRefs } from
 import { inferenceInput, rowsForIds } from "./inference-input";
 
 /** Model types whose rows can be explained (the others answer 409 naming these). */
-export const EXPLAINABLE_MODEL_TYPES = ["prediction", "causal"] as const;
+export const EXPLAINABLE_MODEL_TYPES = ["prediction", "causal", "anomaly", "clustering"] as const;
 
 /** Ids listed in a 422 for ids not in the job, at most. */
 const LISTED_IDS = 20;

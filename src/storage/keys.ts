@@ -51,7 +51,9 @@ export const modelVersionPrefix = (orgId: string, modelId: string, versionId: st
 /**
  * The artifacts of a model version: the ONNX graph, the featurizer that feeds it, a search model's
  * index, the full summary, a causal model's cross-fitted pseudo-outcomes per training row, a
- * prediction model's trees as JSON (what explanations walk: TreeSHAP and the flip search).
+ * prediction model's trees as JSON (what explanations walk: TreeSHAP and the flip search), and
+ * what the explanations of an anomaly model (its isolation forest with the trees' sub-sample
+ * sizes) and of a clustering model (its space and centres) read.
  */
 export const ARTIFACT_FILES = {
   onnx: "model.onnx",
@@ -60,6 +62,8 @@ export const ARTIFACT_FILES = {
   summary: "summary.json",
   pseudo_outcomes: "pseudo_outcomes.bin",
   gbdt: "gbdt.json",
+  iforest: "iforest.json",
+  kmeans: "kmeans.json",
 } as const;
 export type ArtifactFile = (typeof ARTIFACT_FILES)[keyof typeof ARTIFACT_FILES];
 

@@ -132,13 +132,13 @@ describe("explain: async jobs and refusals", () => {
   });
 
   it("a model type without explanations: 409 naming the supported ones", async () => {
-    const t = await trainAndWait(org, { dataset_id: datasetId, model_name: "a", model_type: "anomaly" }, 90_000);
+    const t = await trainAndWait(org, { dataset_id: datasetId, model_name: "f", model_type: "factors", params: { n_components: 2 } }, 90_000);
     const r = await call(`/models/${t.started.model.id}/infer`, { method: "POST", headers: org.auth, body: inferForm(ROWS) });
     const jobId = ((await r.json()) as any).job_id;
     await recorded(jobId);
     const e = await explain(jobId, [0]);
     expect(e.status).toBe(409);
-    expect(e.body.detail).toMatch(/prediction, causal models.*anomaly/);
+    expect(e.body.detail).toMatch(/prediction, causal, anomaly, clustering models.*factors/);
   }, 120_000);
 });
 

@@ -73,7 +73,7 @@ export const explainJob = createRoute({
   path: "/jobs/{id}/explain",
   tags: TAG,
   summary:
-    "Explain rows of a succeeded inference job (sync or async; prediction models): 202 with an infer_explain job whose detail carries `explanations` once it has succeeded",
+    "Explain rows of a succeeded inference job (sync, async or batch; prediction, causal, anomaly and clustering models): 202 with an infer_explain job whose detail carries `explanations` once it has succeeded",
   middleware: [jobMustExist, jsonBody] as const,
   request: {
     params: jobIdParam,

@@ -3,22 +3,13 @@
  * columns (features summed back to their source column), class labels, the flip search, and the
  * regression flip's default delta.
  */
-import type { FeatureDef, FeaturizerSpec } from "../featurize";
-import type { Column, Frame } from "../frame";
-import { cellValue } from "../frame";
+import type { FeaturizerSpec } from "../featurize";
+import type { Frame } from "../frame";
 import type { GbdtModel } from "../gbdt/model";
 import { FlipSearch } from "./flip-search";
+import { columnType, type InputColumn, mapColumns } from "./input-columns";
 
-export type CellValue = string | number | boolean | null;
-
-export type ColumnType = "numeric" | "boolean" | "category" | "datetime";
-
-export interface InputColumn {
-  name: string;
-  /** The frame's column (absent: every value missing). */
-  column: Column | undefined;
-  type: ColumnType;
-}
+export { type CellValue, type ColumnType, cellOf, type InputColumn, subFrame } from "./input-columns";
 
 /** Everything shared by the rows of one call. */
 export interface ExplainContext {
@@ -46,20 +37,7 @@ export function buildContext(
   frame: Frame,
 ): ExplainContext {
   const defs = featurizer.features;
-  const byName = new Map<string, Column>();
-  for (const c of frame.columns) if (!byName.has(c.name)) byName.set(c.name, c);
-  const columns: InputColumn[] = [];
-  const index = new Map<string, number>();
-  const columnOf = new Int32Array(defs.length);
-  defs.forEach((d, f) => {
-    let j = index.get(d.source);
-    if (j === undefined) {
-      j = columns.length;
-      index.set(d.source, j);
-      columns.push({ name: d.source, column: byName.get(d.source), type: columnType(d) });
-    }
-    columnOf[f] = j;
-  });
+  const { columns, columnOf } = mapColumns(featurizer, frame);
   const hasSplits = model.trees.some((t) => t.splitFeature.length > 0);
   const plainFeatures: number[] = [];
   const derivedFeatures: number[] = [];
@@ -78,29 +56,6 @@ export function buildContext(
     spread: model.objective === "regression" ? outputSpread(model) : 0,
     hasSplits,
   };
-}
-
-function columnType(d: FeatureDef): ColumnType {
-  if (d.transform === "category" || d.transform === "numeric" || d.transform === "boolean") return d.transform;
-  return "datetime";
-}
-
-/** The frame restricted to `rows` and the model's input columns (featurized once, in row order). */
-export function subFrame(rows: number[], columns: InputColumn[]): Frame {
-  const out: Column[] = [];
-  for (const { column: c } of columns) {
-    if (!c) continue;
-    if (c.storage === "dictionary") out.push({ ...c, codes: Int32Array.from(rows, (r) => c.codes[r]) });
-    else out.push({ ...c, values: Float64Array.from(rows, (r) => c.values[r]) });
-  }
-  return { rowCount: rows.length, columns: out };
-}
-
-/** The cell as written; non-finite numbers as text (JSON would turn them into null). */
-export function cellOf(c: InputColumn, row: number): CellValue {
-  if (!c.column) return null;
-  const v = cellValue(c.column, row);
-  return typeof v === "number" && !Number.isFinite(v) ? String(v) : v;
 }
 
 /** Σ over trees of the cover-weighted std of the leaf values: roughly the std of the fitted output. */

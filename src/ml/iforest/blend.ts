@@ -17,7 +17,7 @@ import type { GraphBuilder } from "../onnx/graph";
 import { robustCenterScale } from "./robust";
 
 /** Keeps ln finite for rows with nothing to reconstruct (error 0). */
-const LOG_EPS = 1e-9;
+export const LOG_EPS = 1e-9;
 
 export interface BlendParams {
   forestMedian: number;

@@ -1,7 +1,7 @@
 /**
- * Float32 arrays as base64 text (little-endian IEEE-754 float32, standard alphabet with padding),
- * so network weights travel inside JSON compactly (about 5.3 characters per weight instead of
- * ~10 for a decimal literal) and decode bit-exactly on every runtime. No Buffer/btoa needed.
+ * Typed arrays as base64 text (little-endian, standard alphabet with padding), so network weights
+ * and tree arrays travel inside JSON compactly (about 5.3 characters per float32 instead of ~10
+ * for a decimal literal) and decode bit-exactly on every runtime. No Buffer/btoa needed.
  */
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -11,10 +11,7 @@ const LOOKUP = (() => {
   return t;
 })();
 
-export function float32ToBase64(values: ArrayLike<number>): string {
-  const bytes = new Uint8Array(values.length * 4);
-  const view = new DataView(bytes.buffer);
-  for (let i = 0; i < values.length; i++) view.setFloat32(i * 4, values[i], true);
+export function bytesToBase64(bytes: Uint8Array): string {
   const parts: string[] = [];
   const CHUNK = 3 * 4096;
   for (let start = 0; start < bytes.length; start += CHUNK) {
@@ -33,15 +30,13 @@ export function float32ToBase64(values: ArrayLike<number>): string {
   return parts.join("");
 }
 
-/** Inverse of float32ToBase64; null when the text is not such an encoding (or `expected` floats). */
-export function base64ToFloat32(text: string, expected?: number): Float32Array | null {
+/** Inverse of bytesToBase64; null when the text is not such an encoding. */
+export function base64ToBytes(text: string): Uint8Array | null {
   if (typeof text !== "string" || text.length % 4 !== 0) return null;
   let pad = 0;
   if (text.endsWith("==")) pad = 2;
   else if (text.endsWith("=")) pad = 1;
   const nBytes = (text.length / 4) * 3 - pad;
-  if (nBytes % 4 !== 0) return null;
-  if (expected !== undefined && nBytes !== expected * 4) return null;
   const bytes = new Uint8Array(nBytes);
   let o = 0;
   for (let i = 0; i < text.length; i += 4) {
@@ -56,9 +51,42 @@ export function base64ToFloat32(text: string, expected?: number): Float32Array |
     if (o < nBytes) bytes[o++] = (n >> 8) & 255;
     if (o < nBytes) bytes[o++] = n & 255;
   }
+  return bytes;
+}
+
+export function float32ToBase64(values: ArrayLike<number>): string {
+  const bytes = new Uint8Array(values.length * 4);
   const view = new DataView(bytes.buffer);
-  const out = new Float32Array(nBytes / 4);
+  for (let i = 0; i < values.length; i++) view.setFloat32(i * 4, values[i], true);
+  return bytesToBase64(bytes);
+}
+
+/** Inverse of float32ToBase64; null when the text is not such an encoding (or `expected` floats). */
+export function base64ToFloat32(text: string, expected?: number): Float32Array | null {
+  const bytes = base64ToBytes(text);
+  if (!bytes || bytes.length % 4 !== 0) return null;
+  if (expected !== undefined && bytes.length !== expected * 4) return null;
+  const view = new DataView(bytes.buffer);
+  const out = new Float32Array(bytes.length / 4);
   for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);
+  return out;
+}
+
+export function int32ToBase64(values: ArrayLike<number>): string {
+  const bytes = new Uint8Array(values.length * 4);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < values.length; i++) view.setInt32(i * 4, values[i], true);
+  return bytesToBase64(bytes);
+}
+
+/** Inverse of int32ToBase64; null when the text is not such an encoding (or `expected` integers). */
+export function base64ToInt32(text: string, expected?: number): Int32Array | null {
+  const bytes = base64ToBytes(text);
+  if (!bytes || bytes.length % 4 !== 0) return null;
+  if (expected !== undefined && bytes.length !== expected * 4) return null;
+  const view = new DataView(bytes.buffer);
+  const out = new Int32Array(bytes.length / 4);
+  for (let i = 0; i < out.length; i++) out[i] = view.getInt32(i * 4, true);
   return out;
 }
 

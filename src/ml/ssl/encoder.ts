@@ -253,6 +253,38 @@ export function reconstructionErrors(encoder: SslEncoder, data: Float32Array, nu
   return out;
 }
 
+/**
+ * The same errors split by featurizer feature: out[i * F + j] is feature j's squared error (its
+ * one-hot block's, for a category) over row i's count of present features, 0 when j is missing.
+ * A row's parts add up to its reconstructionErrors value (to rounding): explanations say which
+ * columns the encoder fails to reconstruct.
+ */
+export function reconstructionErrorParts(encoder: SslEncoder, data: Float32Array, numRows: number): Float64Array {
+  const F = encoder.numFeatures;
+  const out = new Float64Array(numRows * F);
+  forwardInChunks(encoder, data, numRows, true, (w, L, start, R) => {
+    const o = w.batch.out;
+    for (let i = 0; i < R; i++) {
+      const row = out.subarray((start + i) * F, (start + i + 1) * F);
+      let count = 0;
+      for (let j = 0; j < F; j++) {
+        const c = i * F + j;
+        if (w.present[c] === 0) continue;
+        count++;
+        const from = i * L.D + L.offset[j];
+        let e = 0;
+        if (L.categorical[j] === 1) {
+          const hot = from + w.value[c];
+          for (let k = from; k < from + L.width[j]; k++) e += (o[k] - (k === hot ? 1 : 0)) ** 2;
+        } else e = (o[from] - w.value[c]) ** 2;
+        row[j] = e;
+      }
+      if (count > 0) for (let j = 0; j < F; j++) row[j] /= count;
+    }
+  });
+  return out;
+}
+
 /** A stored encoder if `x` is a usable one (sizes and weights consistent), else null. */
 export function parseEncoder(x: unknown): SslEncoder | null {
   const e = x as SslEncoder;

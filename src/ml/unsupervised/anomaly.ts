@@ -10,8 +10,10 @@
  *
  * ONNX: features float32 [N,F] -> double -> TreeEnsemble (path-length sums) -> exp(-k·sum)
  * [-> blend with the reconstruction error] -> `anomaly_score` double [N], `is_anomaly` bool [N].
+ * Explanations read `iforest.json` (../explain/anomaly-file), written here too.
  */
 import { MlInputError } from "../errors";
+import { anomalyExplainFile } from "../explain/anomaly-file";
 import { applyFeaturizer, type FeatureMatrix, type FeaturizerSpec } from "../featurize";
 import { cellValue, type Frame, findColumn } from "../frame";
 import { addBlendStage, type BlendParams, blendLogits, fitBlend, logistic } from "../iforest/blend";
@@ -158,6 +160,8 @@ export function* trainAnomalySteps(frame: Frame, opts: UnsupervisedTrainOptions<
       score_quantiles: quantiles,
       ...(blend ? { blend: { ...blend, encoder: encoder === rep.encoder ? "shared" : "trained for this model" } } : {}),
     },
+    // what explanations read besides the graph (the trees' sub-sample sizes, typical values)
+    files: [anomalyExplainFile(scorer, space.featurizer, m)],
     scorer,
   };
 }

@@ -10,8 +10,10 @@
  *
  * ONNX: features float32 [N,F] → standardize | embedding stage → nearest centroid →
  * `cluster` int64 [N] (0-based), `distance` double [N] (Euclidean, in the model's space).
+ * Explanations read `kmeans.json` (../explain/clustering-file), written here too.
  */
 import { MlInputError } from "../errors";
+import { clusteringExplainFile } from "../explain/clustering-file";
 import { applyFeaturizer } from "../featurize";
 import type { Frame } from "../frame";
 import { assignNearest } from "../kmeans/centers";
@@ -207,6 +209,8 @@ function buildModel(a: ClusterAssigner, fit: KMeansResult, m: ReturnType<typeof 
       columns,
       clusters,
     },
+    // what explanations read besides the graph (the space, the centres, typical values)
+    files: [clusteringExplainFile({ space: a.space, layout: a.standard.layout, encoder: a.encoder, centroids, k, dims }, a.standard.featurizer, m)],
     assigner: a,
   };
 }
