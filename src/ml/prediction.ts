@@ -30,7 +30,18 @@ export interface PredictionParams {
   seed?: number;
   /** Fraction of labelled rows held out for validation when no explicit split is given. */
   validation_fraction?: number;
+  /**
+   * Wall-clock seconds boosting may take (from its first round; building the shared
+   * representation is not counted): boosting then stops with stop reason "time_budget" and the
+   * model keeps its best round so far. At least one round is always done.
+   */
+  time_budget_s?: number;
 }
+
+/** Default boosting time budget: a training job's boosting ends within about five minutes. */
+export const DEFAULT_TIME_BUDGET_S = 300;
+/** Largest time budget a request may ask for (six hours). */
+export const MAX_TIME_BUDGET_S = 6 * 60 * 60;
 
 export const DEFAULT_PREDICTION_PARAMS: Required<PredictionParams> = {
   learning_rate: DEFAULT_GBDT_PARAMS.learningRate,
@@ -44,6 +55,7 @@ export const DEFAULT_PREDICTION_PARAMS: Required<PredictionParams> = {
   feature_fraction: DEFAULT_GBDT_PARAMS.featureFraction,
   seed: 0,
   validation_fraction: 0.1,
+  time_budget_s: DEFAULT_TIME_BUDGET_S,
 };
 
 export interface TrainPredictionOptions {
@@ -57,6 +69,8 @@ export interface TrainPredictionOptions {
   split?: { train: ArrayLike<number>; val: ArrayLike<number> };
   onIteration?: (info: IterationInfo) => boolean | undefined;
   shouldStop?: () => boolean;
+  /** Clock of the time budget, in milliseconds (default performance.now); tests inject one. */
+  now?: () => number;
 }
 
 export interface PredictionModelResult {
@@ -208,6 +222,8 @@ export function* trainPredictionModelSteps(frame: Frame, opts: TrainPredictionOp
     params,
     onIteration: opts.onIteration,
     shouldStop: opts.shouldStop,
+    timeBudgetMs: p.time_budget_s * 1000,
+    now: opts.now,
   });
   let res: TrainGbdtResult;
   for (;;) {
@@ -319,6 +335,7 @@ function validateParams(p: Required<PredictionParams>): void {
   check("feature_fraction", p.feature_fraction, p.feature_fraction > 0 && p.feature_fraction <= 1);
   check("seed", p.seed, Number.isInteger(p.seed));
   check("validation_fraction", p.validation_fraction, p.validation_fraction >= 0 && p.validation_fraction < 1);
+  check("time_budget_s", p.time_budget_s, p.time_budget_s > 0 && p.time_budget_s <= MAX_TIME_BUDGET_S);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { COLUMN_NAME_MAX_CHARS } from "../core/limits";
+import { MAX_TIME_BUDGET_S } from "../ml/prediction";
 import type { ModelType } from "./types";
 
 /**
@@ -28,6 +29,14 @@ export const predictionParams = z
     feature_fraction: z.number().gt(0).lte(1).optional(),
     seed,
     validation_fraction: z.number().min(0).lt(1).optional(),
+    time_budget_s: z
+      .number()
+      .gt(0)
+      .lte(MAX_TIME_BUDGET_S)
+      .optional()
+      .describe(
+        `wall-clock seconds boosting may take (default 300, at most ${MAX_TIME_BUDGET_S}); the job output's stop_reason says time_budget when it ran out`,
+      ),
   })
   .strict();
 export type PredictionParamsInput = z.infer<typeof predictionParams>;

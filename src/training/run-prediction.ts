@@ -30,6 +30,8 @@ export async function runPrediction(ctx: RunContext): Promise<TrainingOutput> {
     task: params.task,
     params: withoutTask(params),
     representation: representation ?? undefined,
+    // the boosting time budget (params.time_budget_s) runs on the job's clock
+    now,
   });
   let result: PredictionModelResult;
   let tSsl = ctx.loadedAt;
@@ -88,7 +90,10 @@ export async function runPrediction(ctx: RunContext): Promise<TrainingOutput> {
       metrics_on: result.validation.metricsOn,
     },
     rounds: result.rounds,
+    rounds_run: result.history.length,
+    // max_rounds | early_stopping | time_budget | cancelled
     stop_reason: result.stopReason,
+    time_budget_s: params.time_budget_s ?? DEFAULT_PREDICTION_PARAMS.time_budget_s,
     representation: reused ? "reused" : "built",
     features: result.model.numFeatures,
     seconds: ctx.seconds({ ssl: tSsl, fit: tFit, end: tEnd }),

@@ -13,7 +13,7 @@ async function frame(rows = 300): Promise<Frame> {
 }
 
 /** An in-memory TrainingIO that records every call. */
-function memoryIO(f: Frame, opts: { cancelAtReport?: number; representation?: string | null } = {}) {
+function memoryIO(f: Frame, opts: { cancelAtReport?: number; representation?: string | null; onReport?: () => void } = {}) {
   const log = { reports: [] as TrainingReport[], artifacts: [] as string[], representation: opts.representation ?? null, reportsAfterCancel: 0 };
   let canceled = false;
   const io: TrainingIO = {
@@ -24,6 +24,7 @@ function memoryIO(f: Frame, opts: { cancelAtReport?: number; representation?: st
     report: async (r) => {
       if (canceled) log.reportsAfterCancel++;
       log.reports.push(r);
+      opts.onReport?.();
       if (opts.cancelAtReport !== undefined && log.reports.length >= opts.cancelAtReport) {
         canceled = true;
         throw new JobCanceledError();
@@ -86,5 +87,22 @@ describe("runTraining", () => {
     const bad = memoryIO(await frame());
     await expect(runTraining({ ...task(), label_column: "nope" }, bad.io)).rejects.toThrow(/label column "nope" not found/);
     expect(bad.log.reports.some((r) => r.current_phase === "ssl")).toBe(false);
+  });
+
+  it("stops boosting at params.time_budget_s on the job's clock and reports stop_reason time_budget", async () => {
+    // every report "takes" 100 ms of the injected clock: no real time is measured
+    let t = 0;
+    const f = await frame();
+    const { io } = memoryIO(f, { onReport: () => void (t += 100) });
+    const out = await runTraining(task({ max_rounds: 500, early_stopping_rounds: 0, time_budget_s: 1 }), io, { reportEveryMs: 0, now: () => t });
+    expect(out.stop_reason).toBe("time_budget");
+    expect(out.time_budget_s).toBe(1);
+    expect(out.rounds_run).toBeGreaterThanOrEqual(1);
+    expect(out.rounds_run).toBeLessThan(20);
+    expect(out.rounds).toBe(out.rounds_run);
+
+    const dflt = await runTraining(task({ max_rounds: 5 }), memoryIO(f).io);
+    expect(dflt.stop_reason).toBe("max_rounds");
+    expect(dflt.time_budget_s).toBe(300);
   });
 });

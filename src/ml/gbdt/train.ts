@@ -93,9 +93,23 @@ export interface TrainGbdtInput {
   onIteration?: (info: IterationInfo) => boolean | undefined;
   /** Checked before the first round and after every round; true stops training cleanly ("cancelled"). */
   shouldStop?: () => boolean;
+  /**
+   * Wall-clock cap on boosting, in milliseconds of `now`'s clock, counted from just before the
+   * first round (time the caller spends between rounds counts too). After each round, boosting
+   * stops with stopReason "time_budget" when the next round is not expected to end within the
+   * budget (expected: as long as the round just done); the model keeps the rounds up to the best
+   * one, as with early stopping. At least one round is always done. Absent: no cap.
+   */
+  timeBudgetMs?: number;
+  /** The clock of `timeBudgetMs`, in milliseconds (default `performance.now`); tests inject one. */
+  now?: () => number;
 }
 
-export type StopReason = "max_rounds" | "early_stopping" | "cancelled";
+/**
+ * Why boosting ended: `max_rounds` (every round was done), `early_stopping` (the validation loss
+ * stopped improving), `time_budget` (the wall-clock budget ran out), `cancelled`.
+ */
+export type StopReason = "max_rounds" | "early_stopping" | "time_budget" | "cancelled";
 
 export interface TrainGbdtResult {
   model: GbdtModel;
@@ -183,6 +197,11 @@ export function* trainGbdtSteps(input: TrainGbdtInput): Generator<IterationInfo,
   let stopReason: StopReason = "max_rounds";
   gradients(obj, scores, y, K, grad, hess, prob, w);
   const lossSample = trainLossSample(n, p.seed);
+  const budget = input.timeBudgetMs;
+  if (budget !== undefined && !(budget > 0)) throw new Error(`timeBudgetMs must be positive (got ${budget})`);
+  const now = input.now ?? (() => performance.now());
+  const tStart = budget !== undefined ? now() : 0;
+  let tRoundEnd = tStart;
   if (input.shouldStop?.()) stopReason = "cancelled";
   for (let round = 0; round < p.maxRounds && stopReason === "max_rounds"; round++) {
     if (bag) sampleSorted(rng, n, bag);
@@ -224,6 +243,12 @@ export function* trainGbdtSteps(input: TrainGbdtInput): Generator<IterationInfo,
     }
     yield info;
     if (input.onIteration?.(info) === false || input.shouldStop?.()) stopReason = "cancelled";
+    if (budget !== undefined && stopReason === "max_rounds" && round + 1 < p.maxRounds) {
+      const t = now();
+      // the next round would end past the budget (expected to take as long as this one)
+      if (t - tStart + (t - tRoundEnd) > budget) stopReason = "time_budget";
+      tRoundEnd = t;
+    }
   }
   const rounds = bestRound + 1;
   const model: GbdtModel = {
