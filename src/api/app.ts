@@ -7,6 +7,7 @@ import * as meta from "./definitions/meta";
 import { errorResponse } from "./errors";
 import { openApiDocument } from "./openapi-document";
 import { answer405, apiRouter } from "./router";
+import { apiKeyRoutes } from "./routes/api-keys";
 import { datasetRoutes } from "./routes/datasets";
 import { internalApp } from "./routes/internal";
 import { jobRoutes } from "./routes/jobs";
@@ -37,6 +38,7 @@ export function createApp() {
   app.route("/", datasetRoutes);
   app.route("/", jobRoutes);
   app.route("/", modelRoutes);
+  app.route("/", apiKeyRoutes);
   // The trainer's control routes, outside the public document. On the public address they exist
   // only for a trainer process that reaches the Worker over HTTP (`npm start`) and for the test
   // pool; in production the container reaches them from inside the Worker (container/).

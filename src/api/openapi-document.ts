@@ -30,6 +30,7 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>) {
       { name: "Models", description: "Train, retrain, list, download artifacts" },
       { name: "Inference", description: "Predictions from a trained model" },
       { name: "Jobs", description: "Ingestion, training and inference jobs: poll, cancel, retry" },
+      { name: "API keys", description: "Create, list and revoke the organization's API keys" },
       { name: "Service", description: "Health and this documentation" },
     ],
   });

@@ -1,0 +1,42 @@
+/** The API key routes as OpenAPI definitions: create (the secret shown once), list, revoke. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { pageQuery } from "../pagination";
+import { jsonBody } from "../request-body";
+import { ApiKeyCreated, ApiKeyPage } from "../schemas/api-keys";
+import { AUTH_ERRORS, errorResponses } from "../schemas/common";
+import { jsonAnswer, jsonRequest } from "./parts";
+
+const TAG = ["API keys"];
+
+export const createApiKey = createRoute({
+  method: "post",
+  path: "/api-keys",
+  tags: TAG,
+  summary: "Create an API key of the caller's organization; the answer is the only time its secret is shown",
+  middleware: [jsonBody] as const,
+  request: {
+    body: jsonRequest(
+      z.object({ name: z.string().trim().min(1).max(100).openapi({ description: "What the key is for, e.g. `ci`", example: "ci key" }) }).strict(),
+    ),
+  },
+  responses: { 201: jsonAnswer(ApiKeyCreated, "The new key, with its secret"), ...errorResponses(...AUTH_ERRORS, 422) },
+});
+
+export const listApiKeys = createRoute({
+  method: "get",
+  path: "/api-keys",
+  tags: TAG,
+  summary: "List the organization's API keys, revoked ones included, newest first (never their secrets)",
+  request: { query: z.object(pageQuery) },
+  responses: { 200: jsonAnswer(ApiKeyPage, "A page of keys"), ...errorResponses(...AUTH_ERRORS, 422) },
+});
+
+export const revokeApiKey = createRoute({
+  method: "delete",
+  path: "/api-keys/{id}",
+  tags: TAG,
+  summary:
+    "Revoke an API key (the calling key and the organization's last key included; a revoked key stays listed). It stops working at once on this isolate and within 30 s everywhere",
+  request: { params: z.object({ id: z.string().openapi({ param: { name: "id", in: "path" }, description: "API key id" }) }) },
+  responses: { 204: { description: "Revoked (also when it already was)" }, ...errorResponses(...AUTH_ERRORS, 404) },
+});
