@@ -12,6 +12,7 @@ import { datasetRoutes } from "./routes/datasets";
 import { internalApp } from "./routes/internal";
 import { jobRoutes } from "./routes/jobs";
 import { modelRoutes } from "./routes/models";
+import { warmRuntime } from "./warm-runtime";
 
 /**
  * The paths that answer without an API key; everything else needs one (closed by default: a new
@@ -19,7 +20,16 @@ import { modelRoutes } from "./routes/models";
  * signed upload whose token authorizes it); another method gets its 405 without a key. The
  * internal control routes have their own secret.
  */
-const PUBLIC_PATHS: RegExp[] = [/^\/health$/, /^\/openapi\.json$/, /^\/docs$/, /^\/uploads\/[^/]+$/, /^\/internal\//];
+const PUBLIC_PATHS: RegExp[] = [
+  /^\/health$/,
+  /^\/openapi\.json$/,
+  /^\/docs$/,
+  /^\/uploads\/[^/]+$/,
+  /^\/internal\//,
+  // The console's files are static assets answered before the Worker runs (wrangler.toml
+  // [assets]); what reaches the Worker under /console is a missing file: 404, not 401.
+  /^\/console(\/.*)?$/,
+];
 
 export const isPublic = (path: string) => PUBLIC_PATHS.some((p) => p.test(path));
 
@@ -31,6 +41,7 @@ export function createApp() {
 
   // Outermost: a known path asked with a method it does not take answers 405 with Allow.
   app.use(answer405(app));
+  app.use(warmRuntime);
   const requireKey = authenticate({ allowXApiKey: (path) => X_API_KEY_PATH.test(path) });
   app.use("*", async (c, next) => (isPublic(c.req.path) ? next() : requireKey(c, next)));
 

@@ -79,6 +79,20 @@ export async function runModel(
   return { table, columnTypes: unsupervisedColumnTypes(a, table) };
 }
 
+/**
+ * Builds (or finds) the version's session ahead of `runModel`, so that its fetch and creation can
+ * overlap other work; a failure is left for `runModel` to meet and report.
+ */
+export function prepareSession(rt: ModelRuntime, v: StoredVersion): Promise<void> {
+  return rt
+    .withSession(
+      v.id,
+      () => loadOnnx(rt, v),
+      () => undefined,
+    )
+    .catch(() => undefined);
+}
+
 async function loadOnnx(rt: ModelRuntime, v: StoredVersion): Promise<Uint8Array> {
   const bytes = await rt.readFile(v, ARTIFACT_FILES.onnx);
   if (!bytes) throw missing(v);
