@@ -11,6 +11,8 @@ import { join } from "node:path";
 export interface RunningService {
   base: string;
   key: string;
+  /** The process group of the service (npm start's process, wrangler, workerd, the trainer). */
+  pgid: number;
   stop(): Promise<void>;
   output(): string;
 }
@@ -57,7 +59,7 @@ export async function startService(timeoutMs = 120_000): Promise<RunningService>
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const key = log.match(/API key: (sk_\S+)/)?.[1];
-    if (key) return { base: `http://127.0.0.1:${port}`, key, stop, output: () => log };
+    if (key) return { base: `http://127.0.0.1:${port}`, key, pgid: child.pid!, stop, output: () => log };
     if (child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 200));
   }
