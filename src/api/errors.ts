@@ -20,6 +20,7 @@ import {
   UnsupportedMediaType,
 } from "../core/errors";
 import { fieldIssuesFromZod } from "../core/field-issues";
+import { ERROR_INPUT_MAX_CHARS } from "../core/limits";
 
 /** One item of a 422 body. */
 export interface ValidationItem {
@@ -45,7 +46,7 @@ export const notAuthenticated = () => new HttpError(401, "Not authenticated", { 
 
 /** A 422 with one item, for what the schemas cannot say (malformed JSON, an empty body). */
 export function invalidRequest(loc: (string | number)[], msg: string, input: unknown, type = "value_error"): HttpError {
-  return new HttpError(422, [{ loc, msg, type, input: input ?? null, ctx: {} }]);
+  return new HttpError(422, [{ loc, msg, type, input: boundedInput(input ?? null), ctx: {} }]);
 }
 
 /** Where a request value was read from: the first element of every 422 `loc`. */
@@ -59,7 +60,13 @@ export function validationError(error: z.ZodError, where: RequestPart, input: un
 function itemsOf(issues: FieldIssue[]): HttpError {
   return new HttpError(
     422,
-    issues.map((i) => ({ loc: i.path, msg: i.message, type: i.type, input: i.input ?? null, ctx: i.ctx ?? {} })),
+    issues.map((i) => ({
+      loc: i.path.map((p) => (typeof p === "string" ? cut(p) : p)),
+      msg: cut(i.message, 4 * ERROR_INPUT_MAX_CHARS),
+      type: i.type,
+      input: boundedInput(i.input ?? null),
+      ctx: Object.fromEntries(Object.entries(i.ctx ?? {}).map(([k, v]) => [k, boundedInput(v)])),
+    })),
   );
 }
 
@@ -84,9 +91,37 @@ function toHttpError(err: unknown): HttpError | null {
   return null;
 }
 
+/**
+ * The offending value as a 422 echoes it: as given when short, otherwise cut to
+ * ERROR_INPUT_MAX_CHARS (a string is cut, a large array or object becomes the start of its JSON
+ * text), so that an error never costs more than the request that caused it.
+ */
+export function boundedInput(value: unknown): unknown {
+  if (typeof value === "string") return cut(value);
+  if (value === null || typeof value !== "object") return value;
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? "null";
+  } catch {
+    return "(not shown)";
+  }
+  return text.length > ERROR_INPUT_MAX_CHARS ? cut(text) : value;
+}
+
+/** Names and messages that can carry input (an unknown key of 1 MB) are cut the same way. */
+const cut = (text: string, max = ERROR_INPUT_MAX_CHARS) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
 export function errorResponse(c: Context, err: unknown): Response {
   const http = toHttpError(err);
-  if (http) return c.json({ detail: http.detail }, http.status, http.headers);
+  if (http) {
+    try {
+      return c.json({ detail: http.detail }, http.status, http.headers);
+    } catch (e) {
+      // A detail that cannot be serialized is our bug, not the client's: say what the status was.
+      console.error("unserializable error detail", e);
+      return c.json({ detail: http.message }, http.status, http.headers);
+    }
+  }
   console.error("unhandled error", err);
   return c.json({ detail: "Internal server error" }, 500);
 }

@@ -103,8 +103,25 @@ export const PREVIEW_ROWS_DEFAULT = 20;
 export const IDEMPOTENCY_KEEP_MS = 24 * 60 * 60_000;
 /** A reservation of a key older than this belongs to a request that died (client gone, limits hit). */
 export const IDEMPOTENCY_ABANDONED_AFTER_MS = 5 * 60_000;
-/** Seconds a rate-limited client is told to wait (the limit itself is in wrangler.toml). */
-export const RATE_LIMIT_RETRY_AFTER_S = 10;
+/**
+ * The window of both rate limits, in seconds: it must equal `period` of the `[[ratelimits]]`
+ * bindings in wrangler.toml (the limits themselves are there); Retry-After is computed from it.
+ */
+export const RATE_LIMIT_PERIOD_S = 60;
+/**
+ * A JSON request body (every public JSON route: the largest real one, 500 row ids or a model's
+ * configuration, is a few KB). Declared or streamed, above it is a 413 before parsing.
+ */
+export const JSON_BODY_MAX_BYTES = 1 * MB;
+/** JSON bodies of the trainer's control routes (a job's output, at most the 2 MB a job record holds). */
+export const INTERNAL_JSON_BODY_MAX_BYTES = 4 * MB;
+/**
+ * Nesting of arrays and objects in a JSON body. No request needs more than a handful of levels;
+ * deeper input would exhaust the stack of the code that walks it (validation, error bodies).
+ */
+export const JSON_MAX_DEPTH = 64;
+/** Characters of the offending value a 422 item echoes back (`input`); longer values are cut. */
+export const ERROR_INPUT_MAX_CHARS = 200;
 
 // ── Jobs ────────────────────────────────────────────────────────────────────────────────────────
 

@@ -6,7 +6,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { FAILURE_MESSAGE_MAX_CHARS } from "../../core/limits";
 import { progressReportSchema } from "../../jobs/types";
-import { jsonBody } from "../request-body";
+import { internalJsonBody } from "../request-body";
 import { jsonRequest } from "./parts";
 
 const attempt = z.number().int().min(1);
@@ -17,7 +17,14 @@ const ok = { 200: { description: "Done" } };
 const read = (path: string) => createRoute({ hide: true, method: "get", path, request: { params, query }, responses: ok });
 const write = (path: string) => createRoute({ hide: true, method: "put", path, request: { params, query }, responses: ok });
 const post = <T extends z.ZodType>(path: string, body: T) =>
-  createRoute({ hide: true, method: "post", path, middleware: [jsonBody] as const, request: { params, body: jsonRequest(body) }, responses: ok });
+  createRoute({
+    hide: true,
+    method: "post",
+    path,
+    middleware: [internalJsonBody] as const,
+    request: { params, body: jsonRequest(body) },
+    responses: ok,
+  });
 
 export const task = read("/internal/jobs/{id}/task");
 export const frame = read("/internal/jobs/{id}/frame");
