@@ -48,8 +48,8 @@ export interface FieldIssue {
   type: string;
   input: unknown;
   ctx?: Record<string, unknown>;
-  /** Where the field is, when not in the body: a path parameter or a query parameter. */
-  part?: "path" | "query";
+  /** Where the field is, when not in the body: a path parameter, a query parameter or a header. */
+  part?: "path" | "query" | "header";
 }
 
 /** Input that is well-formed but not acceptable, field by field. */

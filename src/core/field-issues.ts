@@ -7,15 +7,27 @@ import type { FieldIssue } from "./errors";
 
 /** `input` is what was validated (to report the offending values); `prefix` is where it sits. */
 export function fieldIssuesFromZod(error: z.ZodError, input: unknown, prefix: (string | number)[] = []): FieldIssue[] {
-  return error.issues.map((issue) => {
+  return error.issues.flatMap((issue): FieldIssue[] => {
+    // As pydantic does: each unknown key is its own item, at the key, with its value.
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({
+        path: [...prefix, ...issue.path.map((p) => (typeof p === "number" ? p : String(p))), key],
+        message: "Extra inputs are not permitted",
+        type: "extra_forbidden",
+        input: valueAt(input, [...(issue.path as PropertyKey[]), key]) ?? null,
+        ctx: {},
+      }));
+    }
     const value = valueAt(input, issue.path as PropertyKey[]);
-    return {
-      path: [...prefix, ...issue.path.map((p) => (typeof p === "number" ? p : String(p)))],
-      message: issue.code === "invalid_type" && value === undefined ? "Field required" : issue.message,
-      type: typeFor(issue, value),
-      input: value === undefined ? null : value,
-      ctx: contextFor(issue),
-    };
+    return [
+      {
+        path: [...prefix, ...issue.path.map((p) => (typeof p === "number" ? p : String(p)))],
+        message: issue.code === "invalid_type" && value === undefined ? "Field required" : issue.message,
+        type: typeFor(issue, value),
+        input: value === undefined ? null : value,
+        ctx: contextFor(issue),
+      },
+    ];
   });
 }
 
@@ -40,8 +52,6 @@ function typeFor(issue: z.core.$ZodIssue, value: unknown): string {
       return "enum";
     case "invalid_format":
       return `${issue.format}_parsing`;
-    case "unrecognized_keys":
-      return "extra_forbidden";
     default:
       return "value_error";
   }
@@ -55,8 +65,6 @@ function contextFor(issue: z.core.$ZodIssue): Record<string, unknown> {
       return { max: Number(issue.maximum) };
     case "invalid_value":
       return { expected: issue.values.map(String).join(", ") };
-    case "unrecognized_keys":
-      return { keys: issue.keys };
     default:
       return {};
   }

@@ -1,19 +1,29 @@
-import { cellValue, type Frame, findColumn } from "../ml/frame";
+import { type Column, cellValue, type Frame, findColumn } from "../ml/frame";
 import { ID_COLUMN } from "./ids";
 
 export type CellValue = string | number | boolean | null;
 
-/** Rows as plain objects, column order preserved, for preview and look-up responses. */
+/**
+ * Rows as plain objects, column order preserved, for preview and look-up responses. A boolean
+ * column read from text comes back as the file spelled it ("no", not false): its type is what
+ * training uses, the spelling is the user's data.
+ */
 export function sliceRows(frame: Frame, rowIndexes: ArrayLike<number>): Array<Record<string, CellValue>> {
   const out: Array<Record<string, CellValue>> = [];
   for (let k = 0; k < rowIndexes.length; k++) {
     const row = rowIndexes[k];
     if (!Number.isInteger(row) || row < 0 || row >= frame.rowCount) throw new RangeError(`row index ${row} is outside 0..${frame.rowCount - 1}`);
     const record: Record<string, CellValue> = {};
-    for (const column of frame.columns) record[column.name] = cellValue(column, row);
+    for (const column of frame.columns) record[column.name] = storedValue(column, row);
     out.push(record);
   }
   return out;
+}
+
+function storedValue(column: Column, row: number): CellValue {
+  const value = cellValue(column, row);
+  if (typeof value === "boolean" && column.storage === "numeric" && column.booleanLabels) return column.booleanLabels[value ? 1 : 0];
+  return value;
 }
 
 export type RowId = string | number;

@@ -105,9 +105,17 @@ export async function resolveTrainingData(db: Db, principal: Principal, body: Tr
 
 /** The params of the model type, validated; their issues are named under `params`. */
 function parseParams(type: ModelType, raw: Record<string, unknown>): Record<string, unknown> {
-  const r = PARAMS_BY_TYPE[type].safeParse(raw);
-  if (!r.success) throw new InvalidInput(fieldIssuesFromZod(r.error, raw, ["params"]));
-  return r.data;
+  const schema = PARAMS_BY_TYPE[type];
+  const r = schema.safeParse(raw);
+  if (r.success) return r.data;
+  // An unknown key is most often a typo: say which keys this model type takes.
+  const known = Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape).join(", ");
+  const issues = fieldIssuesFromZod(r.error, raw, ["params"]).map((i) =>
+    i.type === "extra_forbidden"
+      ? { ...i, message: `Unknown parameter for a ${type} model; its parameters are: ${known}`, ctx: { expected: known } }
+      : i,
+  );
+  throw new InvalidInput(issues);
 }
 
 function checkColumns(version: VersionRow, config: ModelConfig): void {

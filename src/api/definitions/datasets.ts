@@ -46,10 +46,26 @@ const directUploadForm = z.object({
   description,
 });
 
+/**
+ * The declared name and type end up in headers (the signed PUT's Content-Type, the stored
+ * object's metadata): control characters (CR/LF would split a header) are refused, and a type
+ * must be a media type, `type/subtype` with optional parameters, in printable ASCII.
+ */
 const fileSpec = z.object({
-  filename: z.string().trim().min(1).max(FILENAME_MAX_CHARS),
+  filename: z
+    .string()
+    .trim()
+    .min(1)
+    .max(FILENAME_MAX_CHARS)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+    .regex(/^[^\u0000-\u001f\u007f]*$/, "must not contain control characters (CR, LF, NUL, …)"),
   bytes: z.number().int().min(1),
-  content_type: z.string().trim().min(1).max(CONTENT_TYPE_MAX_CHARS),
+  content_type: z
+    .string()
+    .trim()
+    .min(1)
+    .max(CONTENT_TYPE_MAX_CHARS)
+    .regex(/^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;\s*[\w!#$&^.+-]+=("[ -~]*"|[\w!#$&^.+-]+))*$/, "must be a media type such as text/csv"),
 });
 
 const prepareUploadBody = z

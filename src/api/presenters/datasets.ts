@@ -2,6 +2,7 @@
 import type { z } from "@hono/zod-openapi";
 import type { DatasetWithCurrent } from "../../datasets/queries";
 import type { VersionRow } from "../../datasets/records";
+import { ID_COLUMN } from "../../ingest/ids";
 import type { ColumnProfile } from "../../ml/profile";
 import type { DatasetDetail, DatasetListItem, DatasetVersion } from "../schemas/datasets";
 
@@ -23,13 +24,17 @@ export function presentDatasetDetail(x: DatasetWithCurrent): z.input<typeof Data
   return {
     ...presentDataset(x),
     current_version_id: current?.id ?? null,
-    columns: current?.columnsJson ? (JSON.parse(current.columnsJson) as ColumnProfile[]) : null,
+    columns: current?.columnsJson ? uploadedColumns(JSON.parse(current.columnsJson) as ColumnProfile[], current.idsGenerated) : null,
     source_filename: current?.sourceFilename ?? null,
     size_bytes: current?.sizeBytes ?? null,
     format: (current?.format as "csv" | "parquet" | null | undefined) ?? null,
     error_message: current?.errorMessage ?? null,
   };
 }
+
+/** The columns of the file: a row id the service generated is not one of them (a file's own `id` is). */
+const uploadedColumns = (columns: ColumnProfile[], idsGenerated: boolean | null) =>
+  idsGenerated ? columns.filter((c) => c.name !== ID_COLUMN) : columns;
 
 export function presentVersion(v: VersionRow): z.input<typeof DatasetVersion> {
   return {

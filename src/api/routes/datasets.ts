@@ -17,7 +17,7 @@ export const datasetRoutes = apiRouter();
 
 datasetRoutes.openapi(def.createDataset, async (c) => {
   const form = c.req.valid("form");
-  const res = await idempotent(c.var.db, c.var.principal, "POST /datasets", c.req.header("Idempotency-Key"), async () => ({
+  const res = await idempotent(c.var.db, c.var.principal, "POST /datasets", c.req.header("Idempotency-Key"), form, async () => ({
     status: 201,
     body: await createDatasetFromUpload(datasetDeps(c), c.var.principal, {
       // The form validator's File is the runtime's (zod types it with another lib's File).

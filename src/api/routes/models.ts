@@ -18,7 +18,7 @@ export const modelRoutes = apiRouter();
 
 modelRoutes.openapi(def.train, async (c) => {
   const body = c.req.valid("json");
-  const res = await idempotent(c.var.db, c.var.principal, "POST /models/train", c.req.header("Idempotency-Key"), async () => ({
+  const res = await idempotent(c.var.db, c.var.principal, "POST /models/train", c.req.header("Idempotency-Key"), body, async () => ({
     status: 201,
     body: await startTraining(jobDeps(c), c.var.principal, body),
   }));
@@ -28,7 +28,7 @@ modelRoutes.openapi(def.train, async (c) => {
 modelRoutes.openapi(def.retrain, async (c) => {
   const body = c.req.valid("json");
   const { id } = c.req.valid("param");
-  const res = await idempotent(c.var.db, c.var.principal, `POST /models/${id}/retrain`, c.req.header("Idempotency-Key"), async () => ({
+  const res = await idempotent(c.var.db, c.var.principal, `POST /models/${id}/retrain`, c.req.header("Idempotency-Key"), body, async () => ({
     status: 201,
     body: await startRetraining(jobDeps(c), c.var.principal, id, body),
   }));
