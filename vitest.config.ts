@@ -11,7 +11,13 @@ export default defineConfig({
       {
         test: {
           name: "node",
-          include: ["test/core/**/*.test.ts", "test/ml/**/*.test.ts", "test/ingest/**/*.test.ts", "test/training/**/*.test.ts"],
+          include: [
+            "test/core/**/*.test.ts",
+            "test/ml/**/*.test.ts",
+            "test/ingest/**/*.test.ts",
+            "test/training/**/*.test.ts",
+            "test/sdk/**/*.test.ts",
+          ],
           environment: "node",
           testTimeout: 120_000,
         },
