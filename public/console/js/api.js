@@ -1,0 +1,99 @@
+/**
+ * Calls to the service's API from the console. The API key lives in sessionStorage (gone when the
+ * tab closes, never in a URL) and goes in `Authorization: Bearer` on every call.
+ */
+const KEY = "tabular-ml-console-key";
+
+export const session = {
+  key: () => sessionStorage.getItem(KEY),
+  set: (key) => sessionStorage.setItem(KEY, key),
+  clear: () => sessionStorage.removeItem(KEY),
+};
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(describe(status, body));
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** The API's `detail`: a string, or a 422 list of {loc, msg}. */
+function describe(status, body) {
+  const d = body?.detail;
+  if (typeof d === "string") return `${d} (HTTP ${status})`;
+  if (Array.isArray(d)) return `${d.map((e) => `${(e.loc ?? []).slice(1).join(".") || "request"}: ${e.msg}`).join("; ")} (HTTP ${status})`;
+  return `HTTP ${status}`;
+}
+
+/** A signed-out event: any 401 means the key is no longer good. */
+function checkAuth(status) {
+  if (status === 401) window.dispatchEvent(new CustomEvent("console:unauthorized"));
+}
+
+/** api("/datasets?limit=5"), api("/models/train", { method: "POST", json: {...} }). */
+export async function api(path, { method = "GET", json, form, key = session.key() } = {}) {
+  const headers = { Authorization: `Bearer ${key}` };
+  let body;
+  if (json !== undefined) {
+    headers["Content-Type"] = "application/json";
+    body = JSON.stringify(json);
+  } else if (form) body = form;
+  const res = await fetch(path, { method, headers, body });
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { detail: text.slice(0, 200) };
+  }
+  if (!res.ok) {
+    checkAuth(res.status);
+    throw new ApiError(res.status, data);
+  }
+  return data;
+}
+
+/**
+ * A multipart POST through XMLHttpRequest, whose upload events give a progress bar (fetch has
+ * none). onProgress(percent) as bytes go out.
+ */
+export function upload(path, form, onProgress) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", path);
+    xhr.setRequestHeader("Authorization", `Bearer ${session.key()}`);
+    xhr.upload.addEventListener("progress", (e) => e.lengthComputable && onProgress((100 * e.loaded) / e.total));
+    xhr.addEventListener("load", () => {
+      let data = null;
+      try {
+        data = xhr.responseText ? JSON.parse(xhr.responseText) : null;
+      } catch {
+        data = { detail: xhr.responseText.slice(0, 200) };
+      }
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(data);
+      checkAuth(xhr.status);
+      reject(new ApiError(xhr.status, data));
+    });
+    xhr.addEventListener("error", () => reject(new Error("The upload failed: network error.")));
+    xhr.send(form);
+  });
+}
+
+export const TERMINAL = ["succeeded", "failed", "canceled", "rejected"];
+
+/**
+ * Polls GET /jobs/{id} every `everyMs` until the job ends or alive() turns false (the user left
+ * the page); onUpdate(job) at each answer. Resolves with the last job seen.
+ */
+export async function pollJob(id, onUpdate, alive, everyMs = 1000) {
+  let job;
+  while (alive()) {
+    job = await api(`/jobs/${id}`);
+    if (!alive()) break;
+    onUpdate(job);
+    if (TERMINAL.includes(job.status)) break;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  return job;
+}

@@ -1,0 +1,154 @@
+/** Datasets: list with search, upload with progress, and one dataset's column profile and preview. */
+import { api, pollJob, upload } from "../api.js";
+import { add, badge, field, fill, fmtDate, fmtNum, h, notice, progressBar, table } from "../dom.js";
+
+// Direct uploads take 30 MB; larger files go through the signed-URL flow (README), not the console.
+const DIRECT_LIMIT = 30 * 1024 * 1024;
+
+export async function datasetList(view, ctx) {
+  const listBox = h("div");
+  const search = h("input", { type: "search", name: "search", autocomplete: "off" });
+  let timer;
+  search.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => loadList(listBox, search.value.trim(), ctx), 250);
+  });
+  add(
+    view,
+    h("h1", {}, "Datasets"),
+    uploadForm(ctx),
+    h("h2", {}, "Your datasets"),
+    h("form", { role: "search", class: "inline", onsubmit: (e) => e.preventDefault() }, field("Search by name", search)),
+    listBox,
+  );
+  await loadList(listBox, "", ctx);
+}
+
+async function loadList(box, term, ctx, cursor, rows = []) {
+  const q = new URLSearchParams({ limit: "50" });
+  if (term) q.set("search", term);
+  if (cursor) q.set("cursor", cursor);
+  const page = await api(`/datasets?${q}`);
+  if (!ctx.alive()) return;
+  rows.push(
+    ...page.items.map((d) => [
+      h("a", { href: `#/datasets/${d.dataset_id}` }, d.name),
+      d.current_version ? badge(d.current_version.status) : "—",
+      fmtNum(d.current_version?.row_count),
+      fmtNum(d.current_version?.column_count),
+      d.current_version ? `v${d.current_version.version_number}` : "—",
+      fmtDate(d.created_at),
+    ]),
+  );
+  const more = page.next_cursor
+    ? h("button", { type: "button", onclick: () => loadList(box, term, ctx, page.next_cursor, rows) }, "Load more")
+    : null;
+  fill(
+    box,
+    table(term ? `Datasets matching “${term}”` : "Datasets, newest first", ["Name", "Status", "Rows", "Columns", "Version", "Created"], rows, {
+      cards: true,
+    }),
+    more,
+  );
+}
+
+function uploadForm(ctx) {
+  const file = h("input", { type: "file", name: "file", accept: ".csv,.parquet,text/csv", required: true });
+  const name = h("input", { type: "text", name: "dataset_name", required: true, autocomplete: "off" });
+  const out = h("div", { class: "stack" });
+  file.addEventListener("change", () => {
+    if (file.files[0] && !name.value) name.value = file.files[0].name.replace(/\.(csv|parquet)$/i, "");
+  });
+  const onsubmit = async (e) => {
+    e.preventDefault();
+    const f = file.files[0];
+    if (!f) return;
+    if (f.size > DIRECT_LIMIT) {
+      fill(out, notice("This file is over 30 MB: upload it through the signed-URL flow (see the README).", "error"));
+      return;
+    }
+    const bar = progressBar(`Uploading ${f.name}`, 0);
+    fill(out, bar);
+    const form = new FormData();
+    form.append("file", f);
+    form.append("dataset_name", name.value.trim());
+    try {
+      const started = await upload("/datasets", form, (pct) => bar.set(pct));
+      bar.set(100, "uploaded");
+      const ingest = progressBar("Ingesting", null);
+      out.append(ingest);
+      const job = await pollJob(started.job_id, (j) => ingest.set(j.progress, j.status), ctx.alive, 500);
+      if (job?.status === "succeeded") location.hash = `#/datasets/${started.dataset.id}`;
+      else if (job) out.append(notice(`Ingestion ${job.status}: ${job.error_message ?? ""}`, "error"));
+    } catch (err) {
+      out.append(notice(err.message, "error"));
+    }
+  };
+  return h(
+    "form",
+    { class: "card stack", onsubmit, "aria-labelledby": "upload-title" },
+    h("h2", { id: "upload-title" }, "Upload a table"),
+    field("CSV or Parquet file (up to 30 MB)", file),
+    field("Dataset name", name),
+    h("button", { type: "submit" }, "Upload"),
+    out,
+  );
+}
+
+export async function datasetDetail(view, id, ctx) {
+  const d = await api(`/datasets/${id}`);
+  if (!ctx.alive()) return;
+  const v = d.current_version;
+  add(
+    view,
+    h("h1", {}, d.name),
+    h(
+      "dl",
+      { class: "facts" },
+      h("dt", {}, "Status"),
+      h("dd", {}, v ? badge(v.status) : "no version"),
+      h("dt", {}, "Rows × columns"),
+      h("dd", {}, v ? `${fmtNum(v.row_count)} × ${fmtNum(v.column_count)}` : "—"),
+      h("dt", {}, "Version"),
+      h("dd", {}, v ? `v${v.version_number}` : "—"),
+      h("dt", {}, "Source"),
+      h("dd", {}, d.source_filename ?? "—"),
+    ),
+    d.error_message ? notice(d.error_message, "error") : null,
+    h("p", { class: "actions" }, h("a", { class: "button", href: `#/models/new?dataset=${d.dataset_id}` }, "Train a model on this dataset")),
+  );
+  if (d.columns) {
+    add(
+      view,
+      h("h2", {}, "Column profile"),
+      table(
+        "Column profile",
+        ["Column", "Type", "Missing", "Distinct", "Min", "Max", "Mean", "Top values"],
+        d.columns.map((c) => [
+          c.name,
+          c.type,
+          fmtNum(c.missing_count),
+          fmtNum(c.distinct_count),
+          fmtNum(c.min),
+          fmtNum(c.max),
+          fmtNum(c.mean),
+          (c.top_values ?? []).map((t) => `${t.value} (${t.count})`).join(", ") || "—",
+        ]),
+        { cards: true },
+      ),
+    );
+  }
+  if (v?.status !== "ready") return;
+  const p = await api(`/datasets/${id}/preview?limit=20`);
+  if (!ctx.alive()) return;
+  const cols = p.columns.map((c) => c.name);
+  add(
+    view,
+    h("h2", {}, `Preview (${p.rows.length} of ${fmtNum(p.total_rows)} rows)`),
+    table(
+      "First rows",
+      cols,
+      p.rows.map((r) => cols.map((c) => fmtNum(r[c]))),
+    ),
+  );
+}

@@ -1,0 +1,205 @@
+/**
+ * The web console in a real browser (Debian's Chromium driven by playwright-core) against the
+ * local service: sign in, upload a CSV, train and watch the loss curve, predict and explain a
+ * row, cancel a job, API keys. Screenshots of each page (1280 px and 390 px wide) go to
+ * test-output/console/. Without Chromium the browser part skips, saying why.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ensureChromium } from "./chromium";
+import { type RunningService, startService } from "./service";
+
+const SHOTS = join(process.cwd(), "test-output", "console");
+const browserBin = ensureChromium();
+if (browserBin.reason) console.warn(`console browser tests skipped: ${browserBin.reason}`);
+
+let svc: RunningService;
+let browser: Browser | undefined;
+let page: Page;
+
+beforeAll(async () => {
+  svc = await startService();
+  if (!browserBin.path) return;
+  mkdirSync(SHOTS, { recursive: true });
+  console.log(`console screenshots: ${SHOTS}`);
+  // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
+  browser = await chromium.launch({ executablePath: browserBin.path, args: ["--no-sandbox"] });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+}, 180_000);
+
+// A failing step leaves a picture of the page it failed on.
+afterEach(async (ctx) => {
+  if (page && ctx.task.result?.state === "fail") await shot(`failed-${ctx.task.name.slice(0, 40).replace(/\W+/g, "-")}`);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await svc?.stop();
+});
+
+const api = async (path: string, init: RequestInit = {}) => {
+  const res = await fetch(svc.base + path, { ...init, headers: { Authorization: `Bearer ${svc.key}`, ...(init.headers ?? {}) } });
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+/** A churn table: low usage or the basic plan churns. */
+function table(rows: number): string {
+  const lines = ["usage,plan,churned"];
+  for (let i = 0; i < rows; i++) {
+    const usage = (i * 37) % 100;
+    const plan = ["basic", "pro", "team"][i % 3];
+    lines.push(`${usage},${plan},${usage < 30 || plan === "basic" ? "yes" : "no"}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+describe("the console's files", () => {
+  it("load without a key, with a strict CSP, while the API stays closed", async () => {
+    const res = await fetch(`${svc.base}/console/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/text\/html/);
+    expect(res.headers.get("content-security-policy")).toMatch(/script-src 'self';/);
+    expect(res.headers.get("content-security-policy")).not.toMatch(/unsafe-inline/);
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect((await fetch(`${svc.base}/console/js/main.js`)).headers.get("content-type")).toMatch(/javascript/);
+    expect((await fetch(`${svc.base}/console`, { redirect: "manual" })).headers.get("location")).toBe("/console/");
+    expect((await fetch(`${svc.base}/console/missing.js`)).status).toBe(404);
+    expect((await fetch(`${svc.base}/datasets`)).status).toBe(401);
+    expect((await fetch(`${svc.base}/jobs`)).status).toBe(401);
+  });
+});
+
+describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? ` (skipped: ${browserBin.reason})` : ""}`, () => {
+  let modelId: string;
+
+  it("refuses a wrong key, signs in with the right one, and keeps the key out of the URL", async () => {
+    await page.goto(`${svc.base}/console/`);
+    await shot("01-sign-in");
+    await page.getByLabel("API key").fill("sk_wrong");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect.poll(() => page.getByRole("alert").textContent()).toMatch(/not accepted/);
+    await page.getByLabel("API key").fill(svc.key);
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Datasets", level: 1 }).waitFor();
+    expect(page.url()).not.toContain(svc.key);
+    expect(await page.evaluate("Object.values(sessionStorage)")).toContain(svc.key);
+  });
+
+  it("uploads a CSV with a progress bar and shows its profile and preview", async () => {
+    await page.getByLabel(/CSV or Parquet file/).setInputFiles({ name: "churn.csv", mimeType: "text/csv", buffer: Buffer.from(table(5000)) });
+    await expect.poll(() => page.getByLabel("Dataset name").inputValue()).toBe("churn");
+    await page.getByRole("button", { name: "Upload" }).click();
+    await page.getByRole("heading", { name: "churn", level: 1 }).waitFor({ timeout: 60_000 });
+    await page.getByRole("heading", { name: /Preview/ }).waitFor();
+    expect(await page.getByRole("table", { name: "Column profile" }).textContent()).toMatch(/plan.*categorical/s);
+    await shot("02-dataset");
+    await page.goto(`${svc.base}/console/#/datasets`);
+    await page.getByLabel("Search by name").fill("chu");
+    await page.getByRole("link", { name: "churn" }).waitFor();
+    await shot("03-datasets");
+  });
+
+  it("trains a model picked from the dataset's columns and draws its loss curve", async () => {
+    await page.getByRole("link", { name: "churn" }).click();
+    await page.getByRole("link", { name: "Train a model on this dataset" }).click();
+    await page.getByLabel("Model name").fill("churn model");
+    await page.getByLabel(/Label column/).selectOption("churned");
+    await shot("04-train-form");
+    await page.getByRole("button", { name: "Start training" }).click();
+    await page.getByRole("heading", { name: "churn model", level: 1 }).waitFor();
+    modelId = page.url().split("#/models/")[1];
+    // The curve: both series drawn once the job has reported points.
+    await page.locator('path[data-series="val_loss"]').waitFor({ timeout: 90_000 });
+    await page.locator("#model-status .badge.ready").waitFor({ timeout: 90_000 });
+    expect(Number(await page.locator("svg.chart").getAttribute("data-points"))).toBeGreaterThan(1);
+    expect(await page.locator("#model-metrics").textContent()).toMatch(/accuracy/);
+    await shot("05-model");
+  });
+
+  it("predicts a typed row, explains it, and predicts a file", async () => {
+    await page.getByRole("link", { name: "Predict with this model" }).click();
+    await page.getByLabel("usage").fill("10");
+    await page.getByLabel("plan").fill("pro");
+    await page.getByRole("button", { name: "Predict", exact: true }).click();
+    const predictions = page.getByRole("table", { name: /Predictions \(1 row\)/ });
+    await predictions.waitFor();
+    expect(await predictions.textContent()).toMatch(/yes/);
+    await page.getByRole("button", { name: "Explain this prediction" }).click();
+    await page.getByRole("heading", { name: /^Why/ }).waitFor({ timeout: 60_000 });
+    expect(await page.locator(".explanation .lead").textContent()).toMatch(/Predicted 'yes'/);
+    await page
+      .getByLabel("CSV or Parquet file")
+      .setInputFiles({ name: "rows.csv", mimeType: "text/csv", buffer: Buffer.from("usage,plan\n10,pro\n80,team\n") });
+    await page.getByRole("button", { name: "Run inference" }).click();
+    await page.getByRole("table", { name: /Predictions \(2 rows\)/ }).waitFor();
+    await shot("06-inference");
+  });
+
+  it("cancels a running training from the jobs page", async () => {
+    const started = await api("/models/train", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        model_name: "long",
+        model_type: "prediction",
+        dataset_id: (await api(`/models/${modelId}`)).body.training_dataset_id,
+        label_column: "usage",
+        // thousands of deep trees at a tiny learning rate: minutes of work
+        params: { task: "regression", max_rounds: 10_000, early_stopping_rounds: 0, learning_rate: 0.001, num_leaves: 255, min_data_in_leaf: 1 },
+      }),
+    });
+    expect(started.status).toBe(201);
+    await page.getByRole("link", { name: "Jobs" }).click();
+    await page.getByLabel("Type").selectOption("train");
+    const jobId = (await api(`/jobs/${started.body.job_id}`)).body.id as string;
+    const cancel = page.getByRole("button", { name: `Cancel job ${jobId.replace(/^job_/, "").slice(0, 8)}` });
+    await cancel.waitFor();
+    await shot("07-jobs");
+    await cancel.click();
+    await expect.poll(() => page.getByRole("status").first().textContent()).toMatch(/canceled/);
+    expect((await api(`/jobs/${started.body.job_id}`)).body.status).toBe("canceled");
+    await page.getByRole("link", { name: `Job ${jobId.replace(/^job_/, "").slice(0, 8)}` }).click();
+    await page.locator('.badge:text("canceled")').first().waitFor();
+    await shot("08-job-canceled");
+  });
+
+  it("creates, lists and revokes an API key, or says the routes are missing", async () => {
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByLabel("Key name").fill("console test key");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const answer = page.locator("#view .notice.success, #view .notice.error").first();
+    await answer.waitFor();
+    if ((await answer.getAttribute("class"))?.includes("error")) {
+      expect(await answer.textContent()).toMatch(/no \/api-keys routes \(404\)/);
+    } else {
+      expect(await page.getByLabel("Secret").inputValue()).toMatch(/^sk_/);
+      page.once("dialog", (d) => d.accept());
+      await page.getByRole("button", { name: "Revoke key console test key" }).click();
+      await expect.poll(() => page.getByRole("status").last().textContent()).toMatch(/revoked/);
+    }
+    await shot("09-keys");
+  });
+
+  it("every page fits a 390 px wide screen", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [name, hash] of [
+      ["datasets", "#/datasets"],
+      ["model", `#/models/${modelId}`],
+      ["train-form", "#/models/new"],
+      ["inference", `#/infer?model=${modelId}`],
+      ["jobs", "#/jobs"],
+      ["keys", "#/keys"],
+    ]) {
+      await page.goto(`${svc.base}/console/${hash}`);
+      await page.locator("h1:focus").waitFor();
+      await page.waitForLoadState("networkidle");
+      // Nothing wider than the screen except inside the scrollable table regions.
+      expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+      await shot(`narrow-${name}`);
+    }
+  });
+});
