@@ -93,14 +93,25 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
     await page.getByLabel(/CSV or Parquet file/).setInputFiles({ name: "churn.csv", mimeType: "text/csv", buffer: Buffer.from(table(5000)) });
     await expect.poll(() => page.getByLabel("Dataset name").inputValue()).toBe("churn");
     await page.getByRole("button", { name: "Upload" }).click();
-    await page.getByRole("heading", { name: "churn", level: 1 }).waitFor({ timeout: 60_000 });
+    // The upload's progress bar ends full, the ingestion's too, and the dataset is listed.
+    await page.getByRole("link", { name: "open its profile and preview" }).waitFor({ timeout: 60_000 });
+    expect(await page.getByRole("progressbar", { name: "Uploading churn.csv" }).getAttribute("value")).toBe("100");
+    expect(await page.getByRole("progressbar", { name: "Ingesting" }).getAttribute("value")).toBe("100");
+    await page.getByRole("link", { name: "churn", exact: true }).waitFor();
+    await shot("02-uploaded");
+    await page.getByRole("link", { name: "open its profile and preview" }).click();
+    await page.getByRole("heading", { name: "churn", level: 1 }).waitFor();
     await page.getByRole("heading", { name: /Preview/ }).waitFor();
     expect(await page.getByRole("table", { name: "Column profile" }).textContent()).toMatch(/plan.*categorical/s);
-    await shot("02-dataset");
+    await shot("03-dataset");
     await page.goto(`${svc.base}/console/#/datasets`);
     await page.getByLabel("Search by name").fill("chu");
-    await page.getByRole("link", { name: "churn" }).waitFor();
-    await shot("03-datasets");
+    await page.getByRole("table", { name: "Datasets matching “chu”" }).getByRole("link", { name: "churn" }).waitFor();
+    await page.getByLabel("Search by name").fill("nothing like it");
+    await page.getByRole("table", { name: "Datasets matching “nothing like it”" }).getByText("Nothing yet.").waitFor();
+    await page.getByLabel("Search by name").fill("chu");
+    await page.getByRole("table", { name: "Datasets matching “chu”" }).waitFor();
+    await shot("04-datasets");
   });
 
   it("trains a model picked from the dataset's columns and draws its loss curve", async () => {
@@ -108,7 +119,7 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
     await page.getByRole("link", { name: "Train a model on this dataset" }).click();
     await page.getByLabel("Model name").fill("churn model");
     await page.getByLabel(/Label column/).selectOption("churned");
-    await shot("04-train-form");
+    await shot("05-train-form");
     await page.getByRole("button", { name: "Start training" }).click();
     await page.getByRole("heading", { name: "churn model", level: 1 }).waitFor();
     modelId = page.url().split("#/models/")[1];
@@ -117,7 +128,7 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
     await page.locator("#model-status .badge.ready").waitFor({ timeout: 90_000 });
     expect(Number(await page.locator("svg.chart").getAttribute("data-points"))).toBeGreaterThan(1);
     expect(await page.locator("#model-metrics").textContent()).toMatch(/accuracy/);
-    await shot("05-model");
+    await shot("06-model");
   });
 
   it("predicts a typed row, explains it, and predicts a file", async () => {
@@ -136,7 +147,7 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
       .setInputFiles({ name: "rows.csv", mimeType: "text/csv", buffer: Buffer.from("usage,plan\n10,pro\n80,team\n") });
     await page.getByRole("button", { name: "Run inference" }).click();
     await page.getByRole("table", { name: /Predictions \(2 rows\)/ }).waitFor();
-    await shot("06-inference");
+    await shot("07-inference");
   });
 
   it("cancels a running training from the jobs page", async () => {
@@ -153,18 +164,23 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
       }),
     });
     expect(started.status).toBe(201);
+    // Running in the trainer (boosting) before the page is opened, so the cancel stops real work.
+    await expect
+      .poll(async () => (await api(`/jobs/${started.body.job_id}`)).body.current_phase, { timeout: 60_000, interval: 250 })
+      .toBe("finetune");
     await page.getByRole("link", { name: "Jobs" }).click();
     await page.getByLabel("Type").selectOption("train");
     const jobId = (await api(`/jobs/${started.body.job_id}`)).body.id as string;
     const cancel = page.getByRole("button", { name: `Cancel job ${jobId.replace(/^job_/, "").slice(0, 8)}` });
     await cancel.waitFor();
-    await shot("07-jobs");
+    expect(await page.getByRole("row").filter({ has: cancel }).textContent()).toMatch(/running/);
+    await shot("08-jobs");
     await cancel.click();
     await expect.poll(() => page.getByRole("status").first().textContent()).toMatch(/canceled/);
     expect((await api(`/jobs/${started.body.job_id}`)).body.status).toBe("canceled");
     await page.getByRole("link", { name: `Job ${jobId.replace(/^job_/, "").slice(0, 8)}` }).click();
     await page.locator('.badge:text("canceled")').first().waitFor();
-    await shot("08-job-canceled");
+    await shot("09-job-canceled");
   });
 
   it("creates, lists and revokes an API key, or says the routes are missing", async () => {
@@ -181,7 +197,7 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
       await page.getByRole("button", { name: "Revoke key console test key" }).click();
       await expect.poll(() => page.getByRole("status").last().textContent()).toMatch(/revoked/);
     }
-    await shot("09-keys");
+    await shot("10-keys");
   });
 
   it("every page fits a 390 px wide screen", async () => {

@@ -102,7 +102,7 @@ export function progressBar(label, value) {
   const wrap = h("div", { class: "progress" }, h("span", { class: "progress-label" }, label), bar, text);
   wrap.set = (v, note = "") => {
     if (v === null || v === undefined) bar.removeAttribute("value");
-    else bar.value = v;
+    else bar.setAttribute("value", String(v));
     text.textContent = `${v === null || v === undefined ? "" : `${Math.round(v)}%`}${note ? ` ${note}` : ""}`;
   };
   wrap.set(value);

@@ -16,7 +16,7 @@ export async function datasetList(view, ctx) {
   add(
     view,
     h("h1", {}, "Datasets"),
-    uploadForm(ctx),
+    uploadForm(ctx, () => loadList(listBox, search.value.trim(), ctx)),
     h("h2", {}, "Your datasets"),
     h("form", { role: "search", class: "inline", onsubmit: (e) => e.preventDefault() }, field("Search by name", search)),
     listBox,
@@ -52,7 +52,8 @@ async function loadList(box, term, ctx, cursor, rows = []) {
   );
 }
 
-function uploadForm(ctx) {
+/** onDone: after a successful ingestion (the list below shows the new dataset). */
+function uploadForm(ctx, onDone) {
   const file = h("input", { type: "file", name: "file", accept: ".csv,.parquet,text/csv", required: true });
   const name = h("input", { type: "text", name: "dataset_name", required: true, autocomplete: "off" });
   const out = h("div", { class: "stack" });
@@ -78,8 +79,12 @@ function uploadForm(ctx) {
       const ingest = progressBar("Ingesting", null);
       out.append(ingest);
       const job = await pollJob(started.job_id, (j) => ingest.set(j.progress, j.status), ctx.alive, 500);
-      if (job?.status === "succeeded") location.hash = `#/datasets/${started.dataset.id}`;
-      else if (job) out.append(notice(`Ingestion ${job.status}: ${job.error_message ?? ""}`, "error"));
+      if (job?.status === "succeeded") {
+        const done = h("p", { class: "notice success", role: "status" }, `${name.value.trim()} is ready: `);
+        done.append(h("a", { href: `#/datasets/${started.dataset.id}` }, "open its profile and preview"));
+        out.append(done);
+        onDone();
+      } else if (job) out.append(notice(`Ingestion ${job.status}: ${job.error_message ?? ""}`, "error"));
     } catch (err) {
       out.append(notice(err.message, "error"));
     }

@@ -26,9 +26,11 @@ export async function trainingJobPanel(first, ctx, onEnd) {
     bar.set(job.progress, [job.current_phase, steps].filter(Boolean).join(", "));
     // Redraw only when new points came in (the chart keeps its place for screen readers otherwise).
     const n = job.metrics_history?.length ?? 0;
-    if (n !== lastPoints) fill(chartBox, lossChart(...phasePoints(job)));
+    const ended = TERMINAL.includes(job.status);
+    if (!n && ended) fill(chartBox, h("p", { class: "hint" }, `No loss values were reported before the job ended (${job.status}).`));
+    else if (n !== lastPoints) fill(chartBox, lossChart(...phasePoints(job)));
     lastPoints = n;
-    cancel.hidden = TERMINAL.includes(job.status);
+    cancel.hidden = ended;
     if (job.error_message) fill(message, notice(job.error_message, "error"));
   };
   cancel.addEventListener("click", async () => {
