@@ -75,6 +75,7 @@ describe("the console's files", () => {
 
 describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? ` (skipped: ${browserBin.reason})` : ""}`, () => {
   let modelId: string;
+  let datasetId: string;
 
   it("refuses a wrong key, signs in with the right one, and keeps the key out of the URL", async () => {
     await page.goto(`${svc.base}/console/`);
@@ -101,6 +102,7 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
     await shot("02-uploaded");
     await page.getByRole("link", { name: "open its profile and preview" }).click();
     await page.getByRole("heading", { name: "churn", level: 1 }).waitFor();
+    datasetId = page.url().split("#/datasets/")[1];
     await page.getByRole("heading", { name: /Preview/ }).waitFor();
     expect(await page.getByRole("table", { name: "Column profile" }).textContent()).toMatch(/plan.*categorical/s);
     await shot("03-dataset");
@@ -183,6 +185,20 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
     await shot("09-job-canceled");
   });
 
+  it("retries a failed job from the jobs page", async () => {
+    const form = new FormData();
+    form.append("file", new File(["a,b\n"], "header-only.csv", { type: "text/csv" }));
+    form.append("dataset_name", "header only");
+    const up = await api("/datasets", { method: "POST", body: form });
+    expect(up.status).toBe(201);
+    await expect.poll(async () => (await api(`/jobs/${up.body.job_id}`)).body.status, { timeout: 30_000, interval: 250 }).toBe("failed");
+    const short = (await api(`/jobs/${up.body.job_id}`)).body.id.replace(/^job_/, "").slice(0, 8);
+    await page.getByRole("link", { name: "Jobs" }).click();
+    await page.getByLabel("Status").selectOption("failed");
+    await page.getByRole("button", { name: `Retry job ${short}` }).click();
+    await expect.poll(() => page.getByRole("status").first().textContent()).toMatch(/Retried as job \w{8} \(queued\)/);
+  });
+
   it("creates, lists and revokes an API key, or says the routes are missing", async () => {
     await page.getByRole("link", { name: "API keys" }).click();
     await page.getByLabel("Key name").fill("console test key");
@@ -204,6 +220,7 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
     await page.setViewportSize({ width: 390, height: 844 });
     for (const [name, hash] of [
       ["datasets", "#/datasets"],
+      ["dataset", `#/datasets/${datasetId}`],
       ["model", `#/models/${modelId}`],
       ["train-form", "#/models/new"],
       ["inference", `#/infer?model=${modelId}`],
