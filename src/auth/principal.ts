@@ -24,6 +24,7 @@ const principals = new TtlCache<Principal>(PRINCIPAL_CACHE_TTL_MS, PRINCIPAL_CAC
 /** The principal of a key that exists and is not revoked, or null. */
 export async function findPrincipal(db: Db, key: string): Promise<Principal | null> {
   const hash = await hashApiKey(key);
+  if (revokedHere.get(hash)) return null;
   const cached = principals.get(hash);
   if (cached) return cached;
   const found = await lookupPrincipal(db, hash);
@@ -31,9 +32,17 @@ export async function findPrincipal(db: Db, key: string): Promise<Principal | nu
   return found;
 }
 
-/** Drops a revoked key from this isolate's cache (by its hash). */
+/**
+ * Keys this isolate revoked, refused without a lookup: a read replica that has not yet seen the
+ * revocation would otherwise hand the key back (and into the cache) for another TTL. Revocation
+ * is final, so remembering it longer than any replica lag is safe.
+ */
+const revokedHere = new TtlCache<true>(5 * 60_000, PRINCIPAL_CACHE_MAX);
+
+/** Drops a revoked key from this isolate's cache (by its hash), and refuses it here from now on. */
 export function forgetKey(keyHash: string): void {
   principals.delete(keyHash);
+  revokedHere.set(keyHash, true);
 }
 
 async function lookupPrincipal(db: Db, hash: string): Promise<Principal | null> {
