@@ -18,6 +18,7 @@ if (browserBin.reason) console.warn(`console browser tests skipped: ${browserBin
 let svc: RunningService;
 let browser: Browser | undefined;
 let page: Page;
+const problems: string[] = [];
 
 beforeAll(async () => {
   svc = await startService();
@@ -27,6 +28,9 @@ beforeAll(async () => {
   // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
   browser = await chromium.launch({ executablePath: browserBin.path, args: ["--no-sandbox"] });
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  // Script errors and CSP refusals (an inline style or script the policy blocks) fail the run at the end.
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("console", (m) => m.type() === "error" && /Refused|Content Security Policy/i.test(m.text()) && problems.push(m.text()));
 }, 180_000);
 
 // A failing step leaves a picture of the page it failed on.
@@ -234,5 +238,9 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
       expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
       await shot(`narrow-${name}`);
     }
+  });
+
+  it("raised no script error and no CSP refusal on any page", () => {
+    expect(problems).toEqual([]);
   });
 });
