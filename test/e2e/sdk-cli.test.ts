@@ -179,6 +179,18 @@ describe("the tabular command", () => {
     expect((await tabular(["datasets", "list"], { TABULAR_BASE_URL: "http://127.0.0.1:9" })).code).toBe(4);
     expect((await tabular(["datasets", "list"], { TABULAR_API_KEY: "sk_wrong" })).code).toBe(1);
 
+    // A job that ends canceled: watch exits 3 with the job's status.
+    const queued = json(
+      await tabular(["models", "train", "--json", "--no-wait", "-n", "long", "-d", up.dataset_id, "-l", "churned", "-p", "max_rounds=2000"]),
+    );
+    if ((await tabular(["jobs", "cancel", queued.job_id])).code === 0) {
+      const watched = await tabular(["jobs", "watch", queued.job_id]);
+      expect([watched.code, watched.stderr]).toEqual([3, expect.stringMatching(/canceled/)]);
+    }
+    const wrong = await tabular(["login", "--base-url", svc.base, "--api-key", "sk_not_a_key"]);
+    expect([wrong.code, wrong.stderr.trim()]).toEqual([1, "Error 401: Not authenticated"]);
+    expect(JSON.parse(readFileSync(saved, "utf8")).api_key).toBe(svc.key); // the good login kept
+
     ok(await tabular(["models", "rm", modelId]));
     ok(await tabular(["datasets", "rm", up.dataset_id]));
     expect((await tabular(["datasets", "show", up.dataset_id])).code).toBe(1);
