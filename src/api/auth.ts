@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { findPrincipal } from "../auth/principal";
 import { bearerToken } from "../auth/secrets";
-import { createDb } from "../db/client";
+import { createDb, createReplicaDb, type Db } from "../db/client";
 import type { AppEnv } from "./context";
 import { notAuthenticated } from "./errors";
 import { limitFailedAuth, limitKey } from "./rate-limit";
@@ -15,7 +15,10 @@ export function authenticate(opts: { allowXApiKey: (path: string) => boolean }):
   return async (c, next) => {
     const db = createDb(c.env.DB);
     const key = bearerToken(c.req.header("Authorization")) ?? (opts.allowXApiKey(c.req.path) ? c.req.header("X-API-Key") : undefined);
-    const principal = key ? await findPrincipal(db, key) : null;
+    // made on first use: a request whose key and model are cached touches no database handle
+    let replicaDb: Db | undefined;
+    const replica = () => (replicaDb ??= createReplicaDb(c.env.DB));
+    const principal = key ? await findPrincipal(db, key, replica) : null;
     if (!principal) {
       await limitFailedAuth(c.env, c.req.header("CF-Connecting-IP"));
       throw notAuthenticated();
@@ -23,6 +26,7 @@ export function authenticate(opts: { allowXApiKey: (path: string) => boolean }):
     await limitKey(c.env, principal.apiKeyId);
     c.set("principal", principal);
     c.set("db", db);
+    c.set("replica", replica);
     await next();
   };
 }

@@ -3,5 +3,6 @@ import type { Db } from "../db/client";
 
 export interface AppEnv {
   Bindings: Env;
-  Variables: { principal: Principal; db: Db };
+  /** db: the primary; replica: reads that may come from the nearest read replica (see createReplicaDb). */
+  Variables: { principal: Principal; db: Db; replica: () => Db };
 }

@@ -21,13 +21,17 @@ export interface Principal {
  */
 const principals = new TtlCache<Principal>(PRINCIPAL_CACHE_TTL_MS, PRINCIPAL_CACHE_MAX);
 
-/** The principal of a key that exists and is not revoked, or null. */
-export async function findPrincipal(db: Db, key: string): Promise<Principal | null> {
+/**
+ * The principal of a key that exists and is not revoked, or null. With a `replica` handle
+ * (db/client createReplicaDb) the key is looked up there first and on the primary when the
+ * replica does not know it (a key created a moment ago).
+ */
+export async function findPrincipal(db: Db, key: string, replica?: () => Db): Promise<Principal | null> {
   const hash = await hashApiKey(key);
   if (revokedHere.get(hash)) return null;
   const cached = principals.get(hash);
   if (cached) return cached;
-  const found = await lookupPrincipal(db, hash);
+  const found = (replica && (await lookupPrincipal(replica(), hash))) || (await lookupPrincipal(db, hash));
   if (found) principals.set(hash, found);
   return found;
 }

@@ -7,6 +7,19 @@ export function createDb(d1: D1Database): Db {
   return drizzle(d1, { schema });
 }
 
+/**
+ * A handle whose reads may be served by the nearest D1 read replica (the Sessions API,
+ * "first-unconstrained": no ordering with this request's own earlier writes). For the lookups of
+ * the request path only (API key, model): from a far edge location the primary is a trip across
+ * the world, a replica is near. A replica may lag its primary by a moment, so callers read the
+ * primary when the replica does not have what they need (a key or a model created just now).
+ * Without replication enabled on the database every read goes to the primary, as before.
+ */
+export function createReplicaDb(d1: D1Database): Db {
+  // drizzle's D1 driver only prepares and batches statements, which a session does as the database does
+  return drizzle(d1.withSession("first-unconstrained") as unknown as D1Database, { schema });
+}
+
 export const nowIso = () => new Date().toISOString();
 
 /** D1 binds at most 100 parameters per statement: run an IN (...) query over chunks of ids. */

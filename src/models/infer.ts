@@ -10,6 +10,7 @@ import { afterResponse } from "../core/after-response";
 import { Conflict, InvalidInput, TooLarge } from "../core/errors";
 import { DIRECT_UPLOAD_MAX_BYTES, INFER_MAX_CELLS } from "../core/limits";
 import { uploadedFileFormat } from "../datasets/upload-file";
+import type { Db } from "../db/client";
 import { type EncodedOutput, encodeTable, type OutputFormat, type ResultTable } from "../inference/output";
 import { type StoredResults, type StoreOptions, writeResults } from "../inference/results";
 import { loadArtifact, prepareSession, runModel } from "../inference/run-model";
@@ -41,6 +42,8 @@ export interface InferRequest {
 
 export interface InferDeps extends JobDeps {
   bucket: R2Bucket;
+  /** Reads that may come from the nearest D1 read replica (the model lookup of a cache miss). */
+  replica?: () => Db;
   /** Work that may finish after the response (recording the job): the request's waitUntil. */
   defer: (p: Promise<unknown>) => void;
 }
@@ -57,7 +60,7 @@ export interface InferResult {
 export async function inferSync(deps: InferDeps, principal: Principal, modelId: string, req: InferRequest, startedMs: number): Promise<InferResult> {
   const { file } = req;
   if (file.size > DIRECT_UPLOAD_MAX_BYTES) throw inferenceFileTooLarge();
-  const { model, versions } = await cachedModelWithVersions(deps.db, principal, modelId, req.model_version_id);
+  const { model, versions } = await cachedModelWithVersions(deps.db, principal, modelId, req.model_version_id, deps.replica);
   const version = chooseVersion(versions, req.model_version_id);
   const format = await uploadedFileFormat(file);
   const bytes = new Uint8Array(await file.arrayBuffer());

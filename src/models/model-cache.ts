@@ -6,23 +6,53 @@
  * Missing models are not kept (a model created a moment ago answers at once).
  */
 import type { Principal } from "../auth/principal";
+import { NotFound } from "../core/errors";
 import { MODEL_CACHE_MAX, MODEL_CACHE_TTL_MS } from "../core/limits";
 import { TtlCache } from "../core/ttl-cache";
 import type { Db } from "../db/client";
-import { findModelWithVersions, type ModelRow, type ModelVersionRow } from "./records";
+import { findModelWithVersions, latestReady, type ModelRow, type ModelVersionRow } from "./records";
 
 type ModelWithVersions = { model: ModelRow; versions: ModelVersionRow[] };
 
 const models = new TtlCache<ModelWithVersions>(MODEL_CACHE_TTL_MS, MODEL_CACHE_MAX);
 const keyOf = (orgId: string, modelId: string) => `${orgId}/${modelId}`;
 
-export async function cachedModelWithVersions(db: Db, principal: Principal, modelId: string, versionId?: string): Promise<ModelWithVersions> {
+export async function cachedModelWithVersions(
+  db: Db,
+  principal: Principal,
+  modelId: string,
+  versionId?: string,
+  replica?: () => Db,
+): Promise<ModelWithVersions> {
   const key = keyOf(principal.orgId, modelId);
   const hit = models.get(key);
   if (hit && (!versionId || hit.versions.some((v) => v.id === versionId))) return hit;
-  const fresh = await findModelWithVersions(db, principal, modelId);
+  const fresh = await lookup(db, replica, principal, modelId, versionId);
   models.set(key, fresh);
   return fresh;
+}
+
+/**
+ * From the nearest read replica when it already has what the call needs (the model, and the
+ * pinned version or some version ready), else from the primary: a model, version or readiness
+ * that is a moment old may not have reached the replica yet.
+ */
+async function lookup(
+  db: Db,
+  replica: (() => Db) | undefined,
+  principal: Principal,
+  modelId: string,
+  versionId?: string,
+): Promise<ModelWithVersions> {
+  if (replica) {
+    const near = await findModelWithVersions(replica(), principal, modelId).catch((e) => {
+      if (e instanceof NotFound) return null;
+      throw e;
+    });
+    const usable = near && (versionId ? near.versions.some((v) => v.id === versionId && v.status === "ready") : latestReady(near.versions));
+    if (usable) return near;
+  }
+  return findModelWithVersions(db, principal, modelId);
 }
 
 export function forgetModel(orgId: string, modelId: string): void {

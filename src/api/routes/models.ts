@@ -65,7 +65,7 @@ modelRoutes.openapi(def.getArtifact, async (c) => {
 /** Synchronous inference on an uploaded file (≤ 30 MB): predictions in the response. */
 modelRoutes.openapi(def.infer, async (c) => {
   const started = Date.now();
-  const deps = { ...jobDeps(c), bucket: c.env.BUCKET, defer: (p: Promise<unknown>) => c.executionCtx.waitUntil(p) };
+  const deps = { ...jobDeps(c), replica: c.var.replica, bucket: c.env.BUCKET, defer: (p: Promise<unknown>) => c.executionCtx.waitUntil(p) };
   const form = c.req.valid("form");
   // The form validator's File is the runtime's (zod types it with another lib's File).
   const r = await inferSync(deps, c.var.principal, c.req.valid("param").id, { ...form, file: form.file as unknown as File }, started);

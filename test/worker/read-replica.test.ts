@@ -1,0 +1,73 @@
+/**
+ * Lookups of the request path read the nearest D1 replica first and the primary when the replica
+ * does not have what the request needs yet (a key or model created a moment ago).
+ */
+import { env } from "cloudflare:workers";
+import { beforeAll, expect, it } from "vitest";
+import { findPrincipal } from "../../src/auth/principal";
+import { createDb } from "../../src/db/client";
+import { cachedModelWithVersions } from "../../src/models/model-cache";
+import { newOrg, type TestOrg } from "./helpers";
+import { readyDataset, trainAndWait } from "./model-helpers";
+
+/** A replica handle over the real database, with its queries counted; `lagging` answers no rows. */
+function replica(opts: { lagging: boolean }) {
+  const calls = { queries: 0 };
+  const empty = { results: [], success: true, meta: {} };
+  const statement = (s: D1PreparedStatement): D1PreparedStatement =>
+    new Proxy(s, {
+      get(t, prop) {
+        if (prop === "bind") return (...args: unknown[]) => statement(t.bind(...args));
+        if (opts.lagging && prop === "raw") return async () => [];
+        if (opts.lagging && prop === "all") return async () => empty;
+        if (opts.lagging && prop === "first") return async () => null;
+        const v = Reflect.get(t, prop);
+        return typeof v === "function" ? v.bind(t) : v;
+      },
+    });
+  const d1 = new Proxy(env.DB, {
+    get(t, prop) {
+      if (prop === "prepare")
+        return (sql: string) => {
+          calls.queries++;
+          return statement(t.prepare(sql));
+        };
+      const v = Reflect.get(t, prop);
+      return typeof v === "function" ? v.bind(t) : v;
+    },
+  });
+  return { db: createDb(d1), calls };
+}
+
+let org: TestOrg;
+let modelId: string;
+beforeAll(async () => {
+  org = await newOrg();
+  const ds = await readyDataset(org);
+  modelId = (await trainAndWait(org, { dataset_id: ds.id, label_column: "churned", params: { max_rounds: 3 } })).started.model.id;
+}, 120_000);
+
+it("finds a key on an up-to-date replica", async () => {
+  const fresh = await newOrg(); // not in the isolate's principal cache yet
+  const r = replica({ lagging: false });
+  const p = await findPrincipal(createDb(env.DB), fresh.key, () => r.db);
+  expect(p?.orgId).toBe(fresh.orgId);
+  expect(r.calls.queries).toBe(1);
+});
+
+it("finds a key the replica does not have yet on the primary", async () => {
+  const fresh = await newOrg();
+  const r = replica({ lagging: true });
+  const p = await findPrincipal(createDb(env.DB), fresh.key, () => r.db);
+  expect(p?.orgId).toBe(fresh.orgId);
+  expect(r.calls.queries).toBe(1);
+});
+
+it("finds a model (and its ready version) the replica does not have yet on the primary", async () => {
+  const principal = (await findPrincipal(createDb(env.DB), org.key))!;
+  const r = replica({ lagging: true });
+  const found = await cachedModelWithVersions(createDb(env.DB), principal, modelId, undefined, () => r.db);
+  expect(found.model.id).toBe(modelId);
+  expect(found.versions.some((v) => v.status === "ready")).toBe(true);
+  expect(r.calls.queries).toBe(1);
+});
