@@ -80,6 +80,7 @@ describe("the console's files", () => {
 describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? ` (skipped: ${browserBin.reason})` : ""}`, () => {
   let modelId: string;
   let datasetId: string;
+  let anomalyId: string;
 
   it("refuses a wrong key, signs in with the right one, and keeps the key out of the URL", async () => {
     await page.goto(`${svc.base}/console/`);
@@ -220,9 +221,30 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
     await shot("10-keys");
   });
 
+  it("shows a model of another type (no loss curve) in the list and on its page", async () => {
+    const started = await api("/models/train", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ model_name: "odd rows", model_type: "anomaly", dataset_id: datasetId }),
+    });
+    expect(started.status).toBe(201);
+    anomalyId = started.body.model.id;
+    await page.goto(`${svc.base}/console/#/models/${anomalyId}`);
+    await page.locator("#model-status .badge.ready").waitFor({ timeout: 60_000 });
+    expect(await page.locator(".chart-slot").textContent()).toMatch(/This anomaly model has no loss curve/);
+    expect(await page.getByLabel("Model summary").textContent()).toMatch(/threshold/);
+    await page.getByRole("link", { name: "Models", exact: true }).click();
+    const list = page.getByRole("table", { name: "Models, newest first" });
+    await list.getByRole("link", { name: "odd rows" }).waitFor();
+    expect(await list.textContent()).toMatch(/churn model.*prediction/s);
+    await shot("11-models");
+  });
+
   it("every page fits a 390 px wide screen", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     for (const [name, hash] of [
+      ["models", "#/models"],
+      ["anomaly-model", `#/models/${anomalyId}`],
       ["datasets", "#/datasets"],
       ["dataset", `#/datasets/${datasetId}`],
       ["model", `#/models/${modelId}`],

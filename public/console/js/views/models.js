@@ -148,15 +148,22 @@ async function refresh(view, id, ctx) {
 
 function metricsTable(m) {
   const entries = Object.entries(m.current_metrics ?? {});
+  if (entries.length)
+    return [
+      h("h2", {}, "Metrics"),
+      table(
+        "Current metrics",
+        ["Metric", "Value"],
+        entries.map(([k, v]) => [k, fmtNum(v)]),
+      ),
+    ];
+  // Types without metrics describe themselves in the version's summary (threshold, loadings, …).
+  const summary = m.current_version?.summary;
+  if (!summary) return [h("h2", {}, "Metrics"), h("p", {}, "No metrics yet.")];
+  const text = JSON.stringify(summary, null, 2);
   return [
-    h("h2", {}, "Metrics"),
-    entries.length
-      ? table(
-          "Current metrics",
-          ["Metric", "Value"],
-          entries.map(([k, v]) => [k, fmtNum(v)]),
-        )
-      : h("p", {}, "No metrics yet."),
+    h("h2", {}, "Summary"),
+    h("pre", { class: "json", tabindex: 0, "aria-label": "Model summary" }, text.length > 20_000 ? `${text.slice(0, 20_000)}\n…` : text),
   ];
 }
 

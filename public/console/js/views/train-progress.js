@@ -27,7 +27,10 @@ export async function trainingJobPanel(first, ctx, onEnd) {
     // Redraw only when new points came in (the chart keeps its place for screen readers otherwise).
     const n = job.metrics_history?.length ?? 0;
     const ended = TERMINAL.includes(job.status);
-    if (!n && ended) fill(chartBox, h("p", { class: "hint" }, `No loss values were reported before the job ended (${job.status}).`));
+    // Only prediction models boost with a loss curve; the other types report progress and steps.
+    if (!n && job.model_type !== "prediction")
+      fill(chartBox, h("p", { class: "hint" }, `This ${job.model_type} model has no loss curve: see its progress and steps above.`));
+    else if (!n && ended) fill(chartBox, h("p", { class: "hint" }, `No loss values were reported before the job ended (${job.status}).`));
     else if (n !== lastPoints) fill(chartBox, lossChart(...phasePoints(job)));
     lastPoints = n;
     cancel.hidden = ended;
