@@ -5,6 +5,7 @@ import { trainerMode } from "../training/trainer-client";
 import { authenticate } from "./auth";
 import * as meta from "./definitions/meta";
 import { errorResponse } from "./errors";
+import { recordKeyUse } from "./key-use";
 import { openApiDocument } from "./openapi-document";
 import { answer405, apiRouter } from "./router";
 import { apiKeyRoutes } from "./routes/api-keys";
@@ -44,6 +45,7 @@ export function createApp() {
   app.use(warmRuntime);
   const requireKey = authenticate({ allowXApiKey: (path) => X_API_KEY_PATH.test(path) });
   app.use("*", async (c, next) => (isPublic(c.req.path) ? next() : requireKey(c, next)));
+  app.use("*", recordKeyUse);
 
   app.openapi(meta.health, (c) => c.json({ status: "ok" as const, service_runtime_version: SERVICE_RUNTIME_VERSION }, 200));
   app.route("/", datasetRoutes);

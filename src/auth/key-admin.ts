@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import { NotFound } from "../core/errors";
 import { type Db, nowIso } from "../db/client";
 import { afterCursor, type PageRequest, toPage } from "../db/cursor";
@@ -13,6 +13,8 @@ export interface ApiKeyInfo {
   prefix: string;
   createdAt: string;
   revokedAt: string | null;
+  /** When it last authenticated a request (to the minute); null if never since tracking began. */
+  lastUsedAt: string | null;
   /** True for the key that made the request. */
   current: boolean;
 }
@@ -32,6 +34,7 @@ export async function createApiKey(db: Db, principal: Principal, name: string): 
     prefix: key.slice(0, PREFIX_LENGTH),
     createdAt: nowIso(),
     revokedAt: null,
+    lastUsedAt: null,
   };
   await db.insert(apiKeys).values(row);
   return { ...present(row, principal), key };
@@ -40,7 +43,14 @@ export async function createApiKey(db: Db, principal: Principal, name: string): 
 /** The organization's keys, revoked ones included, newest first. */
 export async function listApiKeys(db: Db, principal: Principal, page: PageRequest) {
   const rows = await db
-    .select({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt })
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      prefix: apiKeys.prefix,
+      createdAt: apiKeys.createdAt,
+      revokedAt: apiKeys.revokedAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+    })
     .from(apiKeys)
     .where(and(eq(apiKeys.orgId, principal.orgId), afterCursor(apiKeys.createdAt, apiKeys.id, page.cursor)))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
@@ -68,6 +78,20 @@ export async function revokeApiKey(db: Db, principal: Principal, id: string): Pr
   forgetKey(row.keyHash);
 }
 
-function present(r: { id: string; name: string; prefix: string; createdAt: string; revokedAt: string | null }, principal: Principal): ApiKeyInfo {
-  return { id: r.id, name: r.name, prefix: r.prefix, createdAt: r.createdAt, revokedAt: r.revokedAt, current: r.id === principal.apiKeyId };
+/** How stale `last_used_at` may get: it is written at most this often per key (and per isolate). */
+export const KEY_USE_RESOLUTION_MS = 60_000;
+
+/** Record that a key authenticated a request now, unless that was already recorded within the minute. */
+export async function touchApiKey(db: Db, id: string, now = Date.now()): Promise<void> {
+  const stale = new Date(now - KEY_USE_RESOLUTION_MS).toISOString();
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: new Date(now).toISOString() })
+    .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, stale))));
+}
+
+type KeyRow = Omit<ApiKeyInfo, "current">;
+
+function present(r: KeyRow, principal: Principal): ApiKeyInfo {
+  return { ...r, current: r.id === principal.apiKeyId };
 }

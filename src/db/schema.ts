@@ -38,6 +38,8 @@ export const apiKeys = sqliteTable(
     prefix: text("prefix").notNull(),
     createdAt: text("created_at").notNull(),
     revokedAt: text("revoked_at"),
+    // When the key last authenticated a request, to the minute (written at most once a minute per isolate).
+    lastUsedAt: text("last_used_at"),
   },
   (t) => [uniqueIndex("api_keys_hash_idx").on(t.keyHash)],
 );

@@ -74,7 +74,7 @@ describe("GET /api-keys", () => {
       expect(text).not.toContain(await hashApiKey(k.key));
     }
     for (const item of all) {
-      expect(Object.keys(item).sort()).toEqual(["created_at", "current", "id", "name", "prefix", "revoked_at"]);
+      expect(Object.keys(item).sort()).toEqual(["created_at", "current", "id", "last_used_at", "name", "prefix", "revoked_at"]);
     }
   });
 
@@ -83,6 +83,30 @@ describe("GET /api-keys", () => {
     const r = await json("/api-keys", b);
     expect(r.body.items.map((k: { id: string }) => k.id)).toEqual([b.apiKeyId]);
     expect(r.body.items.some((k: { id: string }) => k.id === a.apiKeyId)).toBe(false);
+  });
+});
+
+describe("last_used_at", () => {
+  it("is null until the key authenticates a request, then that time, written at most once a minute", async () => {
+    const org = await newOrg();
+    const made = (await json("/api-keys", org, { method: "POST", body: { name: "used" } })).body;
+    expect(made.last_used_at).toBeNull();
+    const usedAt = async () => (await json("/api-keys", org)).body.items.find((k: { id: string }) => k.id === made.id).last_used_at;
+    expect(await usedAt()).toBeNull();
+
+    const before = new Date().toISOString();
+    expect((await json("/datasets", asKey(made.key))).status).toBe(200);
+    await expect.poll(usedAt).not.toBeNull();
+    const first = await usedAt();
+    expect(first >= before).toBe(true);
+    expect((await json("/datasets", asKey(made.key))).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await usedAt()).toBe(first); // within the minute: not written again
+
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 61_000);
+    expect((await json("/datasets", asKey(made.key))).status).toBe(200);
+    await expect.poll(usedAt).not.toBe(first);
   });
 });
 

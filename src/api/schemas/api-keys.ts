@@ -9,6 +9,10 @@ export const ApiKey = z
     prefix: z.string().openapi({ description: "The key's first characters (`sk_` and 7 more), to recognise it; the rest is never shown again" }),
     created_at: z.iso.datetime(),
     revoked_at: z.iso.datetime().nullable().openapi({ description: "When the key was revoked; null while it works" }),
+    last_used_at: z.iso
+      .datetime()
+      .nullable()
+      .openapi({ description: "When the key last authenticated a request, to the minute; null when it has not been used" }),
     current: z.boolean().openapi({ description: "True for the key that made this request" }),
   })
   .openapi("ApiKey", {
@@ -18,6 +22,7 @@ export const ApiKey = z
       prefix: "sk_Q2x9rTb",
       created_at: "2026-01-05T10:00:00.000Z",
       revoked_at: null,
+      last_used_at: "2026-01-06T08:12:00.000Z",
       current: false,
     },
   });
