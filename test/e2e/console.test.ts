@@ -157,14 +157,21 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
     await shot("07-inference");
   });
 
-  it("cancels a running training from the jobs page", async () => {
+  it("draws the loss curve live while a training runs, and cancels it from the jobs page", async () => {
+    // 40,000 rows: boosting 10,000 deep trees takes minutes, not seconds, so the cancel stops real work.
+    const form = new FormData();
+    form.append("file", new File([table(40_000)], "big.csv", { type: "text/csv" }));
+    form.append("dataset_name", "big churn");
+    const up = await api("/datasets", { method: "POST", body: form });
+    expect(up.status).toBe(201);
+    await expect.poll(async () => (await api(`/jobs/${up.body.job_id}`)).body.status, { timeout: 60_000, interval: 250 }).toBe("succeeded");
     const started = await api("/models/train", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({
         model_name: "long",
         model_type: "prediction",
-        dataset_id: (await api(`/models/${modelId}`)).body.training_dataset_id,
+        dataset_id: up.body.dataset.id,
         label_column: "usage",
         // thousands of deep trees at a tiny learning rate: minutes of work
         params: { task: "regression", max_rounds: 10_000, early_stopping_rounds: 0, learning_rate: 0.001, num_leaves: 255, min_data_in_leaf: 1 },
@@ -175,19 +182,27 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
     await expect
       .poll(async () => (await api(`/jobs/${started.body.job_id}`)).body.current_phase, { timeout: 60_000, interval: 250 })
       .toBe("finetune");
+    // The model page follows the job: the curve gains points while the badge says running.
+    await page.goto(`${svc.base}/console/#/models/${started.body.model.id}`);
+    await page.locator("#train-job-title .badge.running").waitFor();
+    const points = () => page.locator("svg.chart").getAttribute("data-points").then(Number);
+    await expect.poll(points, { timeout: 30_000 }).toBeGreaterThan(1);
+    const seen = await points();
+    await expect.poll(points, { timeout: 30_000 }).toBeGreaterThan(seen);
+    await shot("08-live-curve");
     await page.getByRole("link", { name: "Jobs" }).click();
     await page.getByLabel("Type").selectOption("train");
     const jobId = (await api(`/jobs/${started.body.job_id}`)).body.id as string;
     const cancel = page.getByRole("button", { name: `Cancel job ${jobId.replace(/^job_/, "").slice(0, 8)}` });
     await cancel.waitFor();
     expect(await page.getByRole("row").filter({ has: cancel }).textContent()).toMatch(/running/);
-    await shot("08-jobs");
+    await shot("09-jobs");
     await cancel.click();
     await expect.poll(() => page.getByRole("status").first().textContent()).toMatch(/canceled/);
     expect((await api(`/jobs/${started.body.job_id}`)).body.status).toBe("canceled");
     await page.getByRole("link", { name: `Job ${jobId.replace(/^job_/, "").slice(0, 8)}` }).click();
     await page.locator('.badge:text("canceled")').first().waitFor();
-    await shot("09-job-canceled");
+    await shot("10-job-canceled");
   });
 
   it("retries a failed job from the jobs page", async () => {
@@ -218,7 +233,7 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
       await page.getByRole("button", { name: "Revoke key console test key" }).click();
       await expect.poll(() => page.getByRole("status").last().textContent()).toMatch(/revoked/);
     }
-    await shot("10-keys");
+    await shot("11-keys");
   });
 
   it("shows a model of another type (no loss curve) in the list and on its page", async () => {
@@ -237,7 +252,7 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
     const list = page.getByRole("table", { name: "Models, newest first" });
     await list.getByRole("link", { name: "odd rows" }).waitFor();
     expect(await list.textContent()).toMatch(/churn model.*prediction/s);
-    await shot("11-models");
+    await shot("12-models");
   });
 
   it("every page fits a 390 px wide screen", async () => {
