@@ -56,7 +56,7 @@ async function loadList(box, term, ctx, cursor, rows = []) {
 function uploadForm(ctx, onDone) {
   const file = h("input", { type: "file", name: "file", accept: ".csv,.parquet,text/csv", required: true });
   const name = h("input", { type: "text", name: "dataset_name", required: true, autocomplete: "off" });
-  const out = h("div", { class: "stack" });
+  const out = h("div", { class: "stack", "aria-live": "polite" });
   file.addEventListener("change", () => {
     if (file.files[0] && !name.value) name.value = file.files[0].name.replace(/\.(csv|parquet)$/i, "");
   });

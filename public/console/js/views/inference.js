@@ -51,7 +51,7 @@ async function inputColumns(model) {
 
 function fileForm(model) {
   const file = h("input", { type: "file", name: "file", accept: ".csv,.parquet,text/csv", required: true });
-  const out = h("div", { class: "stack" });
+  const out = h("div", { class: "stack", "aria-live": "polite" });
   const onsubmit = async (e) => {
     e.preventDefault();
     const bar = progressBar("Uploading", 0);
@@ -79,7 +79,7 @@ function fileForm(model) {
 
 function rowForm(model, columns, ctx) {
   const inputs = columns.map((c) => h("input", { type: "text", name: c, autocomplete: "off" }));
-  const out = h("div", { class: "stack" });
+  const out = h("div", { class: "stack", "aria-live": "polite" });
   const onsubmit = async (e) => {
     e.preventDefault();
     const csv = `${columns.map(csvCell).join(",")}\n${inputs.map((i) => csvCell(i.value)).join(",")}\n`;
@@ -90,7 +90,7 @@ function rowForm(model, columns, ctx) {
       const res = await api(`/models/${model.model_id}/infer`, { method: "POST", form });
       fill(out, resultsTable(res.data));
       if (EXPLAINABLE.includes(model.model_type)) {
-        const explained = h("div", { class: "stack" });
+        const explained = h("div", { class: "stack", "aria-live": "polite" });
         const button = h("button", { type: "button" }, "Explain this prediction");
         button.addEventListener("click", () => explainRow(res.job_id, res.data.id[0], explained, ctx));
         out.append(button, explained);

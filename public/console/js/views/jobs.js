@@ -14,7 +14,7 @@ export async function jobList(view, ctx) {
   type.value = ctx.params.get("type") ?? "";
   status.value = ctx.params.get("status") ?? "";
   const box = h("div");
-  const message = h("div");
+  const message = h("div", { "aria-live": "polite" });
   const reload = () => load(box, message, { type: type.value, status: status.value }, ctx);
   type.addEventListener("change", reload);
   status.addEventListener("change", reload);
@@ -82,7 +82,7 @@ function actions(j, message, after) {
 export async function jobDetail(view, id, ctx) {
   const job = await api(`/jobs/${id}`);
   if (!ctx.alive()) return;
-  const message = h("div");
+  const message = h("div", { "aria-live": "polite" });
   const facts = h("dl", { class: "facts" });
   const showFacts = (j) =>
     fill(

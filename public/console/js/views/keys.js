@@ -9,9 +9,9 @@ const MISSING = "This service has no /api-keys routes (404). Create and revoke k
 
 export async function keysView(view, ctx) {
   const box = h("div");
-  const message = h("div");
+  const message = h("div", { "aria-live": "polite" });
   const name = h("input", { type: "text", name: "name", required: true, autocomplete: "off" });
-  const created = h("div");
+  const created = h("div", { "aria-live": "polite" });
   const reload = () => loadKeys(box, message, ctx);
   const onsubmit = async (e) => {
     e.preventDefault();

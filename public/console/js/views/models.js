@@ -54,7 +54,7 @@ export async function trainForm(view, ctx) {
   const label = h("select", { name: "label_column" });
   const labelField = field("Label column (what to predict; the outcome for causal)", label);
   const params = h("textarea", { name: "params", rows: 3, spellcheck: "false", placeholder: '{"max_rounds": 200}' });
-  const out = h("div", { class: "stack" });
+  const out = h("div", { class: "stack", "aria-live": "polite" });
 
   const showLabel = () => (labelField.hidden = !NEEDS_LABEL.includes(type.value));
   const loadColumns = async () => {

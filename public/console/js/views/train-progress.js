@@ -7,7 +7,7 @@ export async function trainingJobPanel(first, ctx, onEnd) {
   const status = h("span");
   const bar = progressBar("Training progress", first.progress);
   const chartBox = h("div", { class: "chart-slot" });
-  const message = h("div");
+  const message = h("div", { "aria-live": "polite" });
   const cancel = h("button", { type: "button", class: "danger" }, "Cancel training");
   const panel = h(
     "section",
