@@ -191,6 +191,14 @@ describe("the tabular command", () => {
     expect([wrong.code, wrong.stderr.trim()]).toEqual([1, "Error 401: Not authenticated"]);
     expect(JSON.parse(readFileSync(saved, "utf8")).api_key).toBe(svc.key); // the good login kept
 
+    // Keys: create (the secret once), list, revoke; a revoked key is refused.
+    const made = json(await tabular(["--json", "keys", "create", "cli made"]));
+    expect(made.key).toMatch(/^sk_/);
+    expect(ok(await tabular(["keys", "list"])).stdout).toContain(made.prefix);
+    expect(ok(await tabular(["keys", "list"], { TABULAR_API_KEY: made.key })).stdout).not.toContain(made.key);
+    ok(await tabular(["keys", "revoke", made.id]));
+    expect((await tabular(["datasets", "list"], { TABULAR_API_KEY: made.key })).code).toBe(1);
+
     ok(await tabular(["models", "rm", modelId]));
     ok(await tabular(["datasets", "rm", up.dataset_id]));
     expect((await tabular(["datasets", "show", up.dataset_id])).code).toBe(1);

@@ -6,6 +6,7 @@
 import { Command, CommanderError } from "commander";
 import { datasetCommands } from "./datasets.js";
 import { jobCommands } from "./jobs.js";
+import { keyCommands } from "./keys.js";
 import { loginCommand } from "./login.js";
 import { modelCommands } from "./models.js";
 import { EXIT, fail, state } from "./output.js";
@@ -30,6 +31,7 @@ loginCommand(program);
 datasetCommands(program);
 modelCommands(program);
 jobCommands(program);
+keyCommands(program);
 
 try {
   await program.parseAsync(process.argv);
