@@ -5,7 +5,7 @@
  */
 
 import { binCount, type FeatureBins } from "./bins";
-import { buildHistogram, buildHistogramUnitHess, countsToHess, subtractHistogram, zeroHistogram } from "./histogram";
+import { buildHistogram, buildHistogramUnitHess, buildRootHistogram, countBins, countsToHess, subtractHistogram, zeroHistogram } from "./histogram";
 import type { Tree } from "./model";
 import { findBestSplit, type SplitParams, SplitSearch } from "./split";
 
@@ -38,6 +38,8 @@ export class TreeGrower {
   /** goLeft lookup per internal node of the last tree: nodeTable[node * 256 + bin]. */
   readonly nodeTable: Uint8Array;
   readonly nodeFeature: Int32Array;
+  /** Rows per (feature, bin) over all rows, for the root without bagging; built on first use. */
+  private rootCounts: Float64Array | null = null;
   numLeaves = 0;
   numNodes = 0;
 
@@ -105,7 +107,8 @@ export class TreeGrower {
     this.leafHist[0] = 0;
     let nextHist = 1;
     if (p.numLeaves > 1 && this.canSplit(0) && nSel > 0) {
-      this.build(0, grad, hess, unitHess, sel, nSel);
+      if (bag) this.build(0, grad, hess, unitHess, sel, nSel);
+      else this.buildRoot(grad, hess, unitHess, sel, nSel);
       // root sums from the histogram of any built feature (saves a pass over the rows)
       const hist = this.pool[0];
       let G = 0;
@@ -184,6 +187,14 @@ export class TreeGrower {
     } else {
       buildHistogram(hist, this.bins, this.F, this.off3, sel, nSel, this.rowIdx, s, e, grad, hess);
     }
+  }
+
+  /** The root's histogram over every row (no bagging): see buildRootHistogram. */
+  private buildRoot(grad: Float64Array, hess: Float64Array, unitHess: boolean, sel: Int32Array, nSel: number): void {
+    const hist = this.pool[0];
+    this.rootCounts ??= countBins(this.bins, this.F, this.off3, this.n, hist.length);
+    buildRootHistogram(hist, this.bins, this.F, this.off3, this.nb, sel, nSel, this.n, grad, unitHess ? null : hess, this.rootCounts);
+    if (unitHess) countsToHess(hist, this.off3, this.nb, sel, nSel);
   }
 
   private findSplit(l: number, sel: Int32Array, nSel: number): void {
