@@ -203,6 +203,22 @@ export class TabularClient {
     }
   }
 
+  /**
+   * Explain rows (their ids) of a succeeded inference job: starts the explanation job, waits for
+   * it, and answers its `explanations`. Right after a sync inference the service may not have
+   * recorded that job yet (it does so just after answering): a 404 is retried for up to ~10 s.
+   */
+  async explain(inferenceJobId: string, ids: (string | number)[], wait?: WaitOptions) {
+    for (let attempt = 0; ; attempt++) {
+      const { response } = await this.api.GET("/jobs/{id}", { params: { path: { id: inferenceJobId } } });
+      if (response.status !== 404 || attempt >= 40) break;
+      await sleep(250);
+    }
+    const started = await this.call(this.api.POST("/jobs/{id}/explain", { params: { path: { id: inferenceJobId } }, body: { ids } }));
+    const job = await this.waitForJob(started.id, wait);
+    return job.explanations ?? [];
+  }
+
   /** Start training; `.wait()` follows the training job to its end. */
   async train(body: TrainRequest, opts: { idempotencyKey?: string } = {}) {
     const headers = opts.idempotencyKey ? { "idempotency-key": opts.idempotencyKey } : {};

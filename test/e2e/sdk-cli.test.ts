@@ -68,6 +68,8 @@ describe("the SDK", () => {
     const r = await c.infer(training.model.id, new File(["usage,plan\n10,pro\n80,basic\n"], "rows.csv"));
     expect(r.kind).toBe("json");
     if (r.kind === "json") expect((r.result.data as { prediction: string[] }).prediction).toEqual(["yes", "yes"]);
+    // Explained at once: the SDK waits for the sync job to be recorded.
+    if (r.kind === "json") expect((await c.explain(r.result.job_id, [1], { intervalMs: 200 }))[0]).toMatchObject({ id: "1" });
 
     // Errors: the API's detail in an ApiError; a failed job in a JobFailedError.
     const missing = await c.call(c.api.GET("/models/{id}", { params: { path: { id: crypto.randomUUID() } } })).catch((e) => e);

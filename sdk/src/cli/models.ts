@@ -1,22 +1,9 @@
 import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
-import type { TabularClient, TrainRequest } from "../client.js";
-import { sleep } from "../retry.js";
+import type { TrainRequest } from "../client.js";
 import { client, follow, int, keyValue, localFile, pageQuery } from "./common.js";
 import { printRecord, printTable, show, UsageError } from "./output.js";
-import { bytesBar } from "./progress.js";
-
-/**
- * The service records a sync inference job just after answering it, so the job may be unknown
- * (404) for a moment: wait until it can be read (at most ~10 s) before explaining its rows.
- */
-async function untilRecorded(c: TabularClient, jobId: string): Promise<void> {
-  for (let i = 0; ; i++) {
-    const { response } = await c.api.GET("/jobs/{id}", { params: { path: { id: jobId } } });
-    if (response.status !== 404 || i >= 40) return;
-    await sleep(250);
-  }
-}
+import { bytesBar, jobBar } from "./progress.js";
 
 const MODEL_TYPES = ["prediction", "anomaly", "embedding", "clustering", "factors", "search", "causal"];
 
@@ -134,11 +121,10 @@ export function modelCommands(program: Command): void {
       const rowIds = ((r.result.data as { id?: unknown[] }).id ?? []).slice(0, 10);
       const ids = (o.ids ?? rowIds.map(String)).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
       if (ids.length === 0) throw new UsageError("The file has no rows to explain.");
-      await untilRecorded(c, r.result.job_id);
-      const started = await c.call(c.api.POST("/jobs/{id}/explain", { params: { path: { id: r.result.job_id } }, body: { ids } }));
-      const job = await follow(c, started.id, "explain");
-      show(job, () => {
-        for (const e of job.explanations ?? []) {
+      const bar = jobBar("explain");
+      const explanations = await c.explain(r.result.job_id, ids, { onProgress: (j) => bar.update(j) }).finally(bar.stop);
+      show({ inference_job_id: r.result.job_id, explanations }, () => {
+        for (const e of explanations) {
           process.stdout.write(`row ${e.id}: ${e.explanation_label ?? ""}\n  ${e.explanation_text ?? ""}\n`);
           const top = (e.feature_contributions ?? []).slice(0, 5) as Record<string, unknown>[];
           if (top.length) printTable(top, Object.keys(top[0]!).slice(0, 4));
