@@ -67,11 +67,14 @@ export async function inferSync(deps: InferDeps, principal: Principal, modelId: 
   const runtime = workerModelRuntime(deps.bucket);
   // The model's graph is fetched and its session built while the file is read (a cold version's
   // three R2 reads and the session creation overlap instead of following one another).
-  const [frame, artifact] = await Promise.all([
+  // All three are awaited even when the file fails to read: the session and artifact loads are
+  // cached per isolate, and I/O a request leaves running is canceled when it ends, so a cached load
+  // abandoned by a bad file would never settle and every later request would wait on it forever.
+  const [frame, artifact] = await settledAll([
     readInput(bytes, format, file.name),
     loadArtifact(runtime, version),
     prepareSession(runtime, version),
-  ]);
+  ] as const);
   const { table, columnTypes } = await runModel(runtime, version, artifact, frame);
   const encoded = req.output_type === "json" ? null : encodeTable(table, req.output_type, { columnTypes });
   const latencyMs = Math.max(0, Math.round(Date.now() - startedMs));
@@ -108,6 +111,14 @@ export async function inferSync(deps: InferDeps, principal: Principal, modelId: 
       ),
   );
   return { jobId, latencyMs, model, version, table, encoded };
+}
+
+/** Promise.all that waits for every promise to settle before it rejects with the first failure. */
+async function settledAll<T extends readonly unknown[]>(promises: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const results = await Promise.allSettled(promises);
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 /**

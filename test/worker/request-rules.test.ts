@@ -1,7 +1,7 @@
 /** Regression tests of issue 16: params errors, idempotency keys, multipart parts, upload declarations, fidelity. */
 import { describe, expect, it } from "vitest";
 import { csvForm, json, newOrg, SMALL_CSV, upload, waitForJob } from "./helpers";
-import { readyDataset } from "./model-helpers";
+import { inferForm, jobEnd, readyDataset } from "./model-helpers";
 
 describe("params errors name the key", () => {
   it("an unknown key inside params is reported at that key, with the keys the model type takes", async () => {
@@ -140,5 +140,21 @@ describe("data comes back as it went in", () => {
     await waitForJob(org, up.job_id);
     const d = await json(`/datasets/${up.dataset.id}`, org);
     expect(d.body.columns.map((c: any) => c.name)).toEqual(["id", "x", "y"]);
+  });
+});
+
+describe("a bad file on a cold model", () => {
+  it("does not stall the next inference (the abandoned session load used to hang every later request)", async () => {
+    const org = await newOrg();
+    const ds = await readyDataset(org);
+    const t = await json("/models/train", org, {
+      method: "POST",
+      body: { model_name: "cold", model_type: "prediction", dataset_id: ds.id, label_column: "churned", params: { max_rounds: 5 } },
+    });
+    expect((await jobEnd(org, t.body.job_id)).status).toBe("succeeded");
+    const infer = (csv: string) => json(`/models/${t.body.model.id}/infer`, org, { method: "POST", body: inferForm(csv) });
+    expect((await infer("")).status).toBe(422);
+    const next = await Promise.race([infer("usage,plan\n10,basic\n"), new Promise<null>((r) => setTimeout(() => r(null), 10_000))]);
+    expect(next?.status).toBe(200);
   });
 });
