@@ -20,7 +20,7 @@ import {
   UnsupportedMediaType,
 } from "../core/errors";
 import { fieldIssuesFromZod } from "../core/field-issues";
-import { ERROR_INPUT_MAX_CHARS } from "../core/limits";
+import { ERROR_INPUT_MAX_CHARS, ERROR_ITEMS_MAX } from "../core/limits";
 
 /** One item of a 422 body. */
 export interface ValidationItem {
@@ -57,7 +57,18 @@ export function validationError(error: z.ZodError, where: RequestPart, input: un
   return itemsOf(fieldIssuesFromZod(error, input, [where]));
 }
 
-function itemsOf(issues: FieldIssue[]): HttpError {
+function itemsOf(all: FieldIssue[]): HttpError {
+  const issues = all.slice(0, ERROR_ITEMS_MAX);
+  if (all.length > issues.length) {
+    const more = all.length - issues.length;
+    issues.push({
+      path: [all[0].path[0] ?? "body"],
+      message: `${more} more errors not listed`,
+      type: "too_many_errors",
+      input: null,
+      ctx: { count: more },
+    });
+  }
   return new HttpError(
     422,
     issues.map((i) => ({

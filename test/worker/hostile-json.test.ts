@@ -69,3 +69,14 @@ describe("size", () => {
     expect(JSON.stringify(r.body).length).toBeLessThan(3000);
   });
 });
+
+describe("many errors", () => {
+  it("10,000 unknown keys are 20 items and one that counts the rest", async () => {
+    const org = await newOrg();
+    const body = { dataset_id: "x", ...Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, i])) };
+    const r = await json(`/models/${UNKNOWN}/retrain`, org, { method: "POST", body });
+    expect(r.status).toBe(422);
+    expect(r.body.detail).toHaveLength(21);
+    expect(r.body.detail[20]).toMatchObject({ type: "too_many_errors", msg: "9980 more errors not listed" });
+  });
+});
