@@ -20,7 +20,7 @@ import {
   UnsupportedMediaType,
 } from "../core/errors";
 import { fieldIssuesFromZod } from "../core/field-issues";
-import { ERROR_INPUT_MAX_CHARS, ERROR_ITEMS_MAX } from "../core/limits";
+import { ERROR_DETAIL_MAX_CHARS, ERROR_INPUT_MAX_CHARS, ERROR_ITEMS_MAX } from "../core/limits";
 
 /** One item of a 422 body. */
 export interface ValidationItem {
@@ -73,7 +73,7 @@ function itemsOf(all: FieldIssue[]): HttpError {
     422,
     issues.map((i) => ({
       loc: i.path.map((p) => (typeof p === "string" ? cut(p) : p)),
-      msg: cut(i.message, 4 * ERROR_INPUT_MAX_CHARS),
+      msg: cut(i.message, ERROR_DETAIL_MAX_CHARS),
       type: i.type,
       input: boundedInput(i.input ?? null),
       ctx: Object.fromEntries(Object.entries(i.ctx ?? {}).map(([k, v]) => [k, boundedInput(v)])),
@@ -125,8 +125,10 @@ const cut = (text: string, max = ERROR_INPUT_MAX_CHARS) => (text.length > max ? 
 export function errorResponse(c: Context, err: unknown): Response {
   const http = toHttpError(err);
   if (http) {
+    // A message may quote the request (a file name, a column name): never at any length.
+    const detail = typeof http.detail === "string" ? cut(http.detail, ERROR_DETAIL_MAX_CHARS) : http.detail;
     try {
-      return c.json({ detail: http.detail }, http.status, http.headers);
+      return c.json({ detail }, http.status, http.headers);
     } catch (e) {
       // A detail that cannot be serialized is our bug, not the client's: say what the status was.
       console.error("unserializable error detail", e);

@@ -122,6 +122,8 @@ export const INTERNAL_JSON_BODY_MAX_BYTES = 4 * MB;
 export const JSON_MAX_DEPTH = 64;
 /** Characters of the offending value a 422 item echoes back (`input`); longer values are cut. */
 export const ERROR_INPUT_MAX_CHARS = 200;
+/** Characters of an error message (a `detail` string, a 422 item's `msg`): messages quote names from the request. */
+export const ERROR_DETAIL_MAX_CHARS = 2000;
 /** Items of one 422 (10,000 unknown keys are not 10,000 items); one more item says how many were left out. */
 export const ERROR_ITEMS_MAX = 20;
 

@@ -57,6 +57,16 @@ const ENVELOPES: Array<[string, string, () => BodyInit]> = [
     () => `${part("file", CSV, "a\r\nX-Evil: 1.csv")}${part("dataset_name", "x")}--b--\r\n`,
   ],
   [
+    "a 100 KB file name",
+    "multipart/form-data; boundary=b",
+    () => `${part("file", CSV, `${"n".repeat(100_000)}.xyz`)}${part("dataset_name", "x")}--b--\r\n`,
+  ],
+  [
+    "a 100 KB file name of a known type",
+    "multipart/form-data; boundary=b",
+    () => `${part("file", "", `${"n".repeat(100_000)}.csv`)}${part("dataset_name", "x")}--b--\r\n`,
+  ],
+  [
     "a nested multipart",
     "multipart/form-data; boundary=b",
     () =>
