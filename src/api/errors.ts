@@ -46,7 +46,7 @@ export const notAuthenticated = () => new HttpError(401, "Not authenticated", { 
 
 /** A 422 with one item, for what the schemas cannot say (malformed JSON, an empty body). */
 export function invalidRequest(loc: (string | number)[], msg: string, input: unknown, type = "value_error"): HttpError {
-  return new HttpError(422, [{ loc, msg, type, input: boundedInput(input ?? null), ctx: {} }]);
+  return itemsOf([{ path: loc, message: msg, type, input: input ?? null }]);
 }
 
 /** Where a request value was read from: the first element of every 422 `loc`. */

@@ -80,3 +80,16 @@ describe("many errors", () => {
     expect(r.body.detail[20]).toMatchObject({ type: "too_many_errors", msg: "9980 more errors not listed" });
   });
 });
+
+describe("names from the request in errors", () => {
+  it("a multipart part name of 100 KB sent twice is named, cut", async () => {
+    const org = await newOrg();
+    const name = "p".repeat(100_000);
+    const form = new FormData();
+    form.append(name, "1");
+    form.append(name, "2");
+    const r = await json("/datasets", org, { method: "POST", body: form });
+    expect(r.status).toBe(422);
+    expect(JSON.stringify(r.body).length).toBeLessThan(3000);
+  });
+});
