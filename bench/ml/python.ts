@@ -7,6 +7,8 @@ const PACKAGES = ["python3-xgboost", "python3-sklearn", "python3-pandas", "pytho
 
 export interface RefResult {
   fit_s: number;
+  /** The same fits timed by the process's CPU clock (fastest). */
+  fit_cpu_s?: number;
   rounds: number;
   predict_1_s: number;
   predict_1000_s: number;
@@ -44,8 +46,13 @@ export function ensurePython(): boolean {
   return importsOk();
 }
 
-export function runReference(spec: BenchSpec, csv: string, folds: string, repeats: number): RefOutput {
-  const variants = ["xgb", "hgb", ...(spec.name === "shuttle" ? ["hgb_l2"] : []), "xgb_es"];
+export function runReference(
+  spec: BenchSpec,
+  csv: string,
+  folds: string,
+  repeats: number,
+  variants = ["xgb", "hgb", ...(spec.name === "shuttle" ? ["hgb_l2"] : []), "xgb_es"],
+): RefOutput {
   const out = execFileSync(
     PY,
     [

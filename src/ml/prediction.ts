@@ -12,12 +12,14 @@ import type { GbdtModel } from "./gbdt/model";
 import { transformScores } from "./gbdt/objective";
 import { predict } from "./gbdt/predict";
 import { Rng } from "./gbdt/random";
+import { defaultLearningRate } from "./gbdt/schedule";
 import { DEFAULT_GBDT_PARAMS, type GbdtParams, type IterationInfo, type StopReason, type TrainGbdtResult, trainGbdtSteps } from "./gbdt/train";
 import { extractLabel, type Task } from "./label";
 import { classificationMetrics, type MetricValue, regressionMetrics } from "./metrics";
 import { buildRepresentationSteps, deriveModelFeatures, type Representation, type RepresentationStep } from "./representation";
 
 export interface PredictionParams {
+  /** Default: by training rows, see defaultLearningRate (0.1 up to 50k rows, 0.5 from 150k). */
   learning_rate?: number;
   num_leaves?: number;
   max_depth?: number;
@@ -44,6 +46,7 @@ export const DEFAULT_TIME_BUDGET_S = 300;
 export const MAX_TIME_BUDGET_S = 6 * 60 * 60;
 
 export const DEFAULT_PREDICTION_PARAMS: Required<PredictionParams> = {
+  // the rate for small data; unset, the rate grows with the training rows (defaultLearningRate)
   learning_rate: DEFAULT_GBDT_PARAMS.learningRate,
   num_leaves: DEFAULT_GBDT_PARAMS.numLeaves,
   max_depth: DEFAULT_GBDT_PARAMS.maxDepth,
@@ -195,7 +198,7 @@ export function* trainPredictionModelSteps(frame: Frame, opts: TrainPredictionOp
   const params: Partial<GbdtParams> & { objective: GbdtParams["objective"] } = {
     objective,
     numClasses: K,
-    learningRate: p.learning_rate,
+    learningRate: opts.params?.learning_rate ?? defaultLearningRate(train.length),
     numLeaves: p.num_leaves,
     maxDepth: p.max_depth,
     maxRounds: p.max_rounds,

@@ -41,12 +41,19 @@ describe("boosting time budget", () => {
   });
 
   it("keeps the best validation round so far, like early stopping", () => {
-    // pure noise labels: the validation loss stops improving after a few rounds
+    // pure noise labels: the validation loss stops improving after a few rounds (31-leaf trees
+    // overfit the noise quickly)
     const p = problem();
     const rng = new Rng(9);
     const label = Float64Array.from(p.label, () => (rng.next() < 0.5 ? 1 : 0));
     const clock = roundClock(10);
-    const res = trainGbdt({ ...p, label, params: { objective: "binary", maxRounds: 1000, earlyStoppingRounds: 500 }, timeBudgetMs: 300, ...clock });
+    const res = trainGbdt({
+      ...p,
+      label,
+      params: { objective: "binary", numLeaves: 31, maxRounds: 1000, earlyStoppingRounds: 500 },
+      timeBudgetMs: 300,
+      ...clock,
+    });
     expect(res.stopReason).toBe("time_budget");
     expect(res.history.length).toBe(30);
     expect(res.rounds).toBeLessThan(30);

@@ -40,8 +40,10 @@ export interface GbdtParams {
 }
 
 export const DEFAULT_GBDT_PARAMS: Omit<GbdtParams, "objective" | "numClasses"> = {
+  // the prediction model's default rate grows with the rows (./schedule); 0.1 is its small-data rate
   learningRate: 0.1,
-  numLeaves: 31,
+  // small trees: with the larger rates of large data they keep the score (see ./schedule)
+  numLeaves: 7,
   maxDepth: -1,
   maxRounds: 500,
   earlyStoppingRounds: 30,
