@@ -27,6 +27,7 @@ interface HeaderColumn {
   byteLength: number;
   dictionary?: string[];
   booleanLabels?: [string, string];
+  dateOnly?: boolean;
 }
 
 interface Header {
@@ -65,6 +66,7 @@ export function frameChunks(frame: Frame): { byteLength: number; chunks: Uint8Ar
     const entry: HeaderColumn = { name: c.name, kind: c.kind, storage: c.storage, offset, byteLength: data.byteLength };
     if (c.storage === "dictionary") entry.dictionary = c.dictionary;
     else if (c.booleanLabels) entry.booleanLabels = c.booleanLabels;
+    else if (c.dateOnly) entry.dateOnly = true;
     offset = align8(offset + data.byteLength);
     return entry;
   });
@@ -110,6 +112,7 @@ export function decodeFrame(bytes: Uint8Array): Frame {
     if (h.storage === "numeric") {
       const col: Column = { name: h.name, kind: h.kind as "numeric", storage: "numeric", values: new Float64Array(bytes.buffer, at, rows) };
       if (h.booleanLabels) col.booleanLabels = h.booleanLabels;
+      if (h.dateOnly) col.dateOnly = true;
       return col;
     }
     return {

@@ -34,10 +34,16 @@ export function inferColumn(name: string, dictionary: string[], codes: Int32Arra
   }
 
   const times = mapAll(dictionary, parseDatetime);
-  if (times) return numericColumn(name, "datetime", codes, times);
+  if (times) {
+    const col = numericColumn(name, "datetime", codes, times) as NumericColumn;
+    if (dictionary.every((d) => DATE_ONLY.test(d))) col.dateOnly = true;
+    return col;
+  }
 
   return { name, kind: stringKind(name, dictionary, rowCount - missingCount, rowCount), storage: "dictionary", codes, dictionary };
 }
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The kind of a column of strings that are not numbers, booleans or dates. */
 function stringKind(name: string, dictionary: string[], nonMissing: number, rowCount: number): "id" | "text" | "categorical" {

@@ -5,8 +5,9 @@ export type CellValue = string | number | boolean | null;
 
 /**
  * Rows as plain objects, column order preserved, for preview and look-up responses. A boolean
- * column read from text comes back as the file spelled it ("no", not false): its type is what
- * training uses, the spelling is the user's data.
+ * column read from text comes back as the file spelled it ("no", not false), a column of plain
+ * dates as dates ("2024-01-02", not a timestamp at midnight): its type is what training uses,
+ * the spelling is the user's data.
  */
 export function sliceRows(frame: Frame, rowIndexes: ArrayLike<number>): Array<Record<string, CellValue>> {
   const out: Array<Record<string, CellValue>> = [];
@@ -22,7 +23,9 @@ export function sliceRows(frame: Frame, rowIndexes: ArrayLike<number>): Array<Re
 
 function storedValue(column: Column, row: number): CellValue {
   const value = cellValue(column, row);
-  if (typeof value === "boolean" && column.storage === "numeric" && column.booleanLabels) return column.booleanLabels[value ? 1 : 0];
+  if (column.storage !== "numeric") return value;
+  if (typeof value === "boolean" && column.booleanLabels) return column.booleanLabels[value ? 1 : 0];
+  if (typeof value === "string" && column.dateOnly) return value.slice(0, 10);
   return value;
 }
 

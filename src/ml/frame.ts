@@ -19,6 +19,8 @@ export interface NumericColumn {
   /** Boolean columns: how the file spelled [false, true] (e.g. ["no", "yes"]), so a boolean label
    * predicts the user's own words. Absent: "false" / "true". */
   booleanLabels?: [string, string];
+  /** Datetime columns whose every value was a plain date (2024-01-02): read back as dates. */
+  dateOnly?: boolean;
 }
 
 export interface DictionaryColumn {

@@ -3,12 +3,17 @@ import { rowIndexesForIds, sliceRows } from "../../src/ingest/columnar";
 import { csv } from "./helpers";
 
 describe("rows for preview and look-up", () => {
-  it("slices rows as plain objects with JSON values", async () => {
+  it("slices rows as plain objects with JSON values, booleans and plain dates as the file wrote them", async () => {
     const { frame } = await csv("n,c,b,t\n1.5,red,yes,2024-01-01\n,NA,no,\n");
     expect(sliceRows(frame, [1, 0])).toEqual([
-      { id: 1, n: null, c: null, b: false, t: null },
-      { id: 0, n: 1.5, c: "red", b: true, t: "2024-01-01T00:00:00.000Z" },
+      { id: 1, n: null, c: null, b: "no", t: null },
+      { id: 0, n: 1.5, c: "red", b: "yes", t: "2024-01-01" },
     ]);
+  });
+
+  it("slices a datetime column with times as ISO timestamps", async () => {
+    const { frame } = await csv("t,x\n2024-01-01 10:30,1\n2024-01-02,2\n");
+    expect(sliceRows(frame, [0, 1]).map((r) => r.t)).toEqual(["2024-01-01T10:30:00.000Z", "2024-01-02T00:00:00.000Z"]);
   });
 
   it("refuses row indexes outside the frame", async () => {

@@ -125,6 +125,18 @@ describe("data comes back as it went in", () => {
     expect(lookup.body.items[0]).toMatchObject({ churned: "no", city: "Paris", age: 34 });
   });
 
+  it("a column of plain dates comes back as dates; a column with times as timestamps", async () => {
+    const org = await newOrg();
+    const up = await upload(org, "day,at,x\n2024-01-02,2024-01-02 10:30,1\n2024-02-29,2024-01-03T11:00:00Z,2\n", { dataset_name: "dates" });
+    await waitForJob(org, up.job_id);
+    const preview = await json(`/datasets/${up.dataset.id}/preview`, org);
+    expect(preview.body.columns.find((c: any) => c.name === "day").type).toBe("datetime");
+    expect(preview.body.rows.map((r: any) => r.day)).toEqual(["2024-01-02", "2024-02-29"]);
+    expect(preview.body.rows[0].at).toBe("2024-01-02T10:30:00.000Z");
+    const lookup = await json(`/datasets/${up.dataset.id}/rows/lookup`, org, { method: "POST", body: { ids: [1] } });
+    expect(lookup.body.items[0].day).toBe("2024-02-29");
+  });
+
   it("dataset detail lists the uploaded columns only, not the generated row id", async () => {
     const org = await newOrg();
     const up = await upload(org, SMALL_CSV, { dataset_name: "no-id" });
