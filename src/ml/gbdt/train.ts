@@ -48,7 +48,10 @@ export const DEFAULT_GBDT_PARAMS: Omit<GbdtParams, "objective" | "numClasses"> =
   maxRounds: 500,
   earlyStoppingRounds: 30,
   minDataInLeaf: 20,
-  minSumHessianInLeaf: 1e-3,
+  // classification: a leaf of rows already predicted with near certainty (hessians p(1-p) ~ 0)
+  // gets no reliable value; refusing it keeps the trees smaller (shuttle: 392 trees, 1839 leaves
+  // instead of 413, 2101 at 1e-3, 9% faster prediction) at equal scores (bench/RESULTS.md)
+  minSumHessianInLeaf: 0.1,
   lambdaL2: 1,
   minGainToSplit: 0,
   subsample: 1,
