@@ -93,3 +93,24 @@ describe("names from the request in errors", () => {
     expect(JSON.stringify(r.body).length).toBeLessThan(3000);
   });
 });
+
+describe("every JSON route reads its body through the bounded reader", () => {
+  it("has jsonBody, internalJsonBody or jsonOrMultipart among its middleware", async () => {
+    const { internalJsonBody, jsonBody, jsonOrMultipart } = await import("../../src/api/request-body");
+    const modules = await Promise.all([
+      import("../../src/api/definitions/datasets"),
+      import("../../src/api/definitions/models"),
+      import("../../src/api/definitions/jobs"),
+      import("../../src/api/definitions/internal"),
+      import("../../src/api/definitions/api-keys"),
+    ]);
+    const readers: unknown[] = [jsonBody, internalJsonBody, jsonOrMultipart];
+    const jsonRoutes = modules.flatMap((m) => Object.values(m) as any[]).filter((r) => r?.request?.body?.content?.["application/json"]);
+    expect(jsonRoutes.length).toBeGreaterThanOrEqual(10);
+    for (const r of jsonRoutes)
+      expect(
+        r.middleware?.some((m: unknown) => readers.includes(m)),
+        `${r.method} ${r.path}`,
+      ).toBe(true);
+  });
+});
