@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import type { Frame } from "../../src/ml/frame";
+import { Rng } from "../../src/ml/gbdt/random";
+import { defaultLearningRate } from "../../src/ml/gbdt/schedule";
+import { DEFAULT_GBDT_PARAMS } from "../../src/ml/gbdt/train";
+import { trainPredictionModel } from "../../src/ml/prediction";
+
+function regressionFrame(n = 300): Frame {
+  const rng = new Rng(5);
+  const x = Float64Array.from({ length: n }, () => rng.next());
+  const y = Float64Array.from(x, (v) => 3 * v + rng.next());
+  return {
+    rowCount: n,
+    columns: [
+      { name: "x", kind: "numeric", storage: "numeric", values: x },
+      { name: "y", kind: "numeric", storage: "numeric", values: y },
+    ],
+  };
+}
+
+describe("default boosting schedule", () => {
+  it("learning rate 0.1 up to 50k training rows, 0.5 from 150k, linear in between", () => {
+    expect(defaultLearningRate(10)).toBe(0.1);
+    expect(defaultLearningRate(50_000)).toBe(0.1);
+    expect(defaultLearningRate(100_000)).toBeCloseTo(0.3, 12);
+    expect(defaultLearningRate(150_000)).toBe(0.5);
+    expect(defaultLearningRate(10_000_000)).toBe(0.5);
+    for (let n = 50_000; n < 150_000; n += 7_001) expect(defaultLearningRate(n + 1000)).toBeGreaterThan(defaultLearningRate(n));
+    expect(DEFAULT_GBDT_PARAMS.numLeaves).toBe(7);
+  });
+
+  it("small data gets 0.1; an explicit learning_rate wins over the default", () => {
+    const f = regressionFrame();
+    const params = { max_rounds: 1, early_stopping_rounds: 0 };
+    const dflt = trainPredictionModel(f, { labelColumn: "y", params });
+    const explicit = trainPredictionModel(f, { labelColumn: "y", params: { ...params, learning_rate: 0.1 } });
+    const half = trainPredictionModel(f, { labelColumn: "y", params: { ...params, learning_rate: 0.5 } });
+    expect(dflt.model.trees).toEqual(explicit.model.trees);
+    // one round: the same tree, leaf values scaled by the rate (float32 leaves)
+    const a = dflt.model.trees[0].leafValue;
+    const b = half.model.trees[0].leafValue;
+    expect(b.length).toBe(a.length);
+    for (let i = 0; i < a.length; i++) expect(b[i]).toBeCloseTo(5 * a[i], 5);
+  });
+});
