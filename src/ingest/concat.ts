@@ -55,7 +55,11 @@ function joinColumn(cols: Column[], parts: NamedFrame[]): Column {
       values.set(c.values, at);
       at += c.values.length;
     }
-    return widenToNumeric ? { name: head.name, kind: "numeric", storage: "numeric", values } : { ...head, values };
+    if (widenToNumeric) return { name: head.name, kind: "numeric", storage: "numeric", values };
+    const joined = { ...head, values };
+    // Plain dates only if every file had plain dates (one file with times shows them all with times).
+    if (!cols.every((c) => (c as typeof head).dateOnly)) delete joined.dateOnly;
+    return joined;
   }
   // Dictionary columns: one merged dictionary, codes remapped per file.
   const dictionary: string[] = [];

@@ -65,4 +65,18 @@ describe("concatFrames (batch uploads)", () => {
       ),
     ).toThrow(/'b.csv' has columns \[id, m\] but 'a.csv' has \[id, n\]/);
   });
+
+  it("keeps plain dates only when every file had them", () => {
+    const day = (dateOnly: boolean) => ({ ...num("d", "numeric", [0]), kind: "datetime" as const, ...(dateOnly ? { dateOnly } : {}) });
+    const join = (x: boolean, y: boolean) =>
+      concatFrames(
+        [
+          { frame: { rowCount: 1, columns: [ids(1), day(x)] }, name: "a.csv" },
+          { frame: { rowCount: 1, columns: [ids(1), day(y)] }, name: "b.csv" },
+        ],
+        true,
+      ).columns[1] as { dateOnly?: boolean };
+    expect(join(true, true).dateOnly).toBe(true);
+    expect(join(true, false).dateOnly).toBeUndefined();
+  });
 });
