@@ -10,7 +10,8 @@ import type { Column, Frame } from "../ml/frame";
  *       dictionary? }] } with offsets relative to the data section
  *   ..  zero padding to a multiple of 8
  *   ..  data section: one buffer per column (Float64Array values or Int32Array codes), each
- *       starting at a multiple of 8, little-endian
+ *       starting at a multiple of 8, little-endian; a boolean column with per-row spellings has
+ *       a second buffer (Int32Array codes into `spellings.dictionary`) right after its values
  *
  * The alignment is what lets decodeFrame return typed-array views over the input bytes instead
  * of copies. Dictionaries live in the header: they are strings, and JSON is the cheap way.
@@ -28,6 +29,8 @@ interface HeaderColumn {
   dictionary?: string[];
   booleanLabels?: [string, string];
   dateOnly?: boolean;
+  /** Per-row spellings of a boolean column: Int32 codes stored right after its values. */
+  spellings?: { dictionary: string[]; offset: number };
 }
 
 interface Header {
@@ -68,6 +71,10 @@ export function frameChunks(frame: Frame): { byteLength: number; chunks: Uint8Ar
     else if (c.booleanLabels) entry.booleanLabels = c.booleanLabels;
     else if (c.dateOnly) entry.dateOnly = true;
     offset = align8(offset + data.byteLength);
+    if (c.storage === "numeric" && c.spellings) {
+      entry.spellings = { dictionary: c.spellings.dictionary, offset };
+      offset = align8(offset + c.spellings.codes.byteLength);
+    }
     return entry;
   });
   const json = new TextEncoder().encode(JSON.stringify({ rowCount: frame.rowCount, columns } satisfies Header));
@@ -84,6 +91,12 @@ export function frameChunks(frame: Frame): { byteLength: number; chunks: Uint8Ar
     chunks.push(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
     const pad = align8(data.byteLength) - data.byteLength;
     if (pad > 0) chunks.push(new Uint8Array(pad));
+    if (c.storage === "numeric" && c.spellings) {
+      const codes = c.spellings.codes;
+      chunks.push(new Uint8Array(codes.buffer, codes.byteOffset, codes.byteLength));
+      const codePad = align8(codes.byteLength) - codes.byteLength;
+      if (codePad > 0) chunks.push(new Uint8Array(codePad));
+    }
   });
   return { byteLength: dataStart + offset, chunks };
 }
@@ -113,6 +126,13 @@ export function decodeFrame(bytes: Uint8Array): Frame {
       const col: Column = { name: h.name, kind: h.kind as "numeric", storage: "numeric", values: new Float64Array(bytes.buffer, at, rows) };
       if (h.booleanLabels) col.booleanLabels = h.booleanLabels;
       if (h.dateOnly) col.dateOnly = true;
+      if (h.spellings) {
+        const codesStart = dataStart + h.spellings.offset;
+        if (codesStart % 8 !== 0 || codesStart + rows * 4 > bytes.length) {
+          throw new Error(`decodeFrame: spellings of column "${h.name}" lie outside the data`);
+        }
+        col.spellings = { dictionary: h.spellings.dictionary, codes: new Int32Array(bytes.buffer, bytes.byteOffset + codesStart, rows) };
+      }
       return col;
     }
     return {

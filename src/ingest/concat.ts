@@ -59,6 +59,8 @@ function joinColumn(cols: Column[], parts: NamedFrame[]): Column {
     const joined = { ...head, values };
     // Plain dates only if every file had plain dates (one file with times shows them all with times).
     if (!cols.every((c) => (c as typeof head).dateOnly)) delete joined.dateOnly;
+    // Spellings of one file index its own dictionary: not carried over (the labels still are).
+    delete joined.spellings;
     return joined;
   }
   // Dictionary columns: one merged dictionary, codes remapped per file.

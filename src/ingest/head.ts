@@ -11,7 +11,10 @@ export function headFrame(frame: Frame, n: number): Frame {
 }
 
 function headColumn(c: Column, rows: number): Column {
-  if (c.storage === "numeric") return { ...c, values: c.values.slice(0, rows) };
+  if (c.storage === "numeric") {
+    const spellings = c.spellings && { ...c.spellings, codes: c.spellings.codes.slice(0, rows) };
+    return { ...c, values: c.values.slice(0, rows), ...(spellings && { spellings }) };
+  }
   const remap = new Map<number, number>();
   const dictionary: string[] = [];
   const codes = new Int32Array(rows);

@@ -23,6 +23,7 @@ export function inferColumn(name: string, dictionary: string[], codes: Int32Arra
   if (bools) {
     const col = numericColumn(name, "boolean", codes, bools) as NumericColumn;
     col.booleanLabels = booleanSpelling(dictionary, bools);
+    if (n > 2) col.spellings = { codes, dictionary };
     return col;
   }
 

@@ -24,6 +24,10 @@ export function sliceRows(frame: Frame, rowIndexes: ArrayLike<number>): Array<Re
 function storedValue(column: Column, row: number): CellValue {
   const value = cellValue(column, row);
   if (column.storage !== "numeric") return value;
+  if (typeof value === "boolean" && column.spellings) {
+    const code = column.spellings.codes[row];
+    return code < 0 ? null : column.spellings.dictionary[code];
+  }
   if (typeof value === "boolean" && column.booleanLabels) return column.booleanLabels[value ? 1 : 0];
   if (typeof value === "string" && column.dateOnly) return value.slice(0, 10);
   return value;

@@ -21,6 +21,11 @@ export interface NumericColumn {
   booleanLabels?: [string, string];
   /** Datetime columns whose every value was a plain date (2024-01-02): read back as dates. */
   dateOnly?: boolean;
+  /**
+   * Boolean columns whose file wrote a value more than one way (Yes, yes, Y): each row's own
+   * spelling (codes into `dictionary`, -1 = missing), so rows read back exactly as they were.
+   */
+  spellings?: { codes: Int32Array; dictionary: string[] };
 }
 
 export interface DictionaryColumn {
@@ -60,7 +65,13 @@ export function frameRows(frame: Frame, start: number, end: number): Frame {
   return {
     rowCount: end - start,
     columns: frame.columns.map((c) =>
-      c.storage === "numeric" ? { ...c, values: c.values.subarray(start, end) } : { ...c, codes: c.codes.subarray(start, end) },
+      c.storage === "numeric"
+        ? {
+            ...c,
+            values: c.values.subarray(start, end),
+            ...(c.spellings && { spellings: { ...c.spellings, codes: c.spellings.codes.subarray(start, end) } }),
+          }
+        : { ...c, codes: c.codes.subarray(start, end) },
     ),
   };
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decodeFrame, encodeFrame, frameChunks } from "../../src/ingest/codec";
+import { headFrame } from "../../src/ingest/head";
+import { sliceRows } from "../../src/ingest/rows";
 import { csv } from "./helpers";
 
 const sample = () => csv("n,c,t,b,d\n1.5,red,2024-01-01,yes,x\n,blue,,no,y\n3,,2024-03-01,,z\n");
@@ -8,6 +10,22 @@ describe("frame codec", () => {
   it("round-trips every storage and kind", async () => {
     const { frame } = await sample();
     expect(decodeFrame(encodeFrame(frame))).toEqual(frame);
+  });
+
+  it("round-trips a boolean column's per-row spellings and plain dates, whole and as a head", async () => {
+    const { frame } = await csv("b,d,x\nYes,2024-01-01,1\nyes,2024-01-02,2\nNO,,3\n,2024-01-04,4\nYES,2024-01-05,5\n");
+    expect(frame.columns.find((c) => c.name === "b")?.kind).toBe("boolean");
+    const back = decodeFrame(encodeFrame(frame));
+    expect(back).toEqual(frame);
+    expect(sliceRows(back, [0, 1, 2, 3, 4]).map((r) => [r.b, r.d])).toEqual([
+      ["Yes", "2024-01-01"],
+      ["yes", "2024-01-02"],
+      ["NO", null],
+      [null, "2024-01-04"],
+      ["YES", "2024-01-05"],
+    ]);
+    const head = decodeFrame(encodeFrame(headFrame(frame, 2)));
+    expect(sliceRows(head, [0, 1]).map((r) => r.b)).toEqual(["Yes", "yes"]);
   });
 
   it("starts with the magic and version, and aligns column buffers to 8 bytes", async () => {

@@ -125,6 +125,17 @@ describe("data comes back as it went in", () => {
     expect(lookup.body.items[0]).toMatchObject({ churned: "no", city: "Paris", age: 34 });
   });
 
+  it("a boolean column written several ways comes back row by row as written", async () => {
+    const org = await newOrg();
+    const up = await upload(org, "flag,x\nYes,1\nyes,2\nNO,3\n,4\nYES,5\n", { dataset_name: "spellings" });
+    await waitForJob(org, up.job_id);
+    const preview = await json(`/datasets/${up.dataset.id}/preview`, org);
+    expect(preview.body.columns.find((c: any) => c.name === "flag").type).toBe("boolean");
+    expect(preview.body.rows.map((r: any) => r.flag)).toEqual(["Yes", "yes", "NO", null, "YES"]);
+    const lookup = await json(`/datasets/${up.dataset.id}/rows/lookup`, org, { method: "POST", body: { ids: [1, 4] } });
+    expect(lookup.body.items.map((r: any) => r.flag)).toEqual(["yes", "YES"]);
+  });
+
   it("a column of plain dates comes back as dates; a column with times as timestamps", async () => {
     const org = await newOrg();
     const up = await upload(org, "day,at,x\n2024-01-02,2024-01-02 10:30,1\n2024-02-29,2024-01-03T11:00:00Z,2\n", { dataset_name: "dates" });
