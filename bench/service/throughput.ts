@@ -28,8 +28,8 @@ const csv = (n: number) => {
   return `${lines.join("\n")}\n`;
 };
 
-/** CPU seconds (user + system) of the service's workerd processes so far. */
-function workerdCpuS(pgid: number): number {
+/** CPU ticks (user + system) of each of the service's workerd processes so far, by pid. */
+function workerdTicks(pgid: number): Map<string, number> {
   const pids = execSync(`ps -o pid=,comm= -g ${pgid}`)
     .toString()
     .trim()
@@ -37,11 +37,22 @@ function workerdCpuS(pgid: number): number {
     .map((l) => l.trim().split(/\s+/))
     .filter(([, comm]) => comm === "workerd")
     .map(([pid]) => pid);
-  let ticks = 0;
+  const ticks = new Map<string, number>();
   for (const pid of pids) {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      ticks.set(pid, Number(fields[11]) + Number(fields[12])); // utime, stime (fields 14 and 15 of stat)
+    } catch {
+      // exited meanwhile
+    }
   }
+  return ticks;
+}
+
+/** CPU seconds the workerd processes spent between two samples (a process born meanwhile counts from 0). */
+function cpuSecondsBetween(before: Map<string, number>, after: Map<string, number>): number {
+  let ticks = 0;
+  for (const [pid, t] of after) ticks += t - (before.get(pid) ?? 0);
   return ticks / TICKS;
 }
 
@@ -56,7 +67,7 @@ interface Series {
 async function load(pgid: number, send: (client: number) => Promise<number>): Promise<Series> {
   const latencies: number[] = [];
   const errors: Record<string, number> = {};
-  const cpu0 = workerdCpuS(pgid);
+  const cpu0 = workerdTicks(pgid);
   const t0 = performance.now();
   const end = t0 + SECONDS * 1000;
   await Promise.all(
@@ -70,7 +81,7 @@ async function load(pgid: number, send: (client: number) => Promise<number>): Pr
     }),
   );
   const wall = (performance.now() - t0) / 1000;
-  const cpu = workerdCpuS(pgid) - cpu0;
+  const cpu = cpuSecondsBetween(cpu0, workerdTicks(pgid));
   const answered = latencies.length + Object.values(errors).reduce((a, b) => a + b, 0);
   return { ok: latencies.length, errors, rps: latencies.length / wall, latency: stats(latencies), cpuMsPerRequest: (cpu * 1000) / answered };
 }
