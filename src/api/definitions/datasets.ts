@@ -65,7 +65,12 @@ const fileSpec = z.object({
     .trim()
     .min(1)
     .max(CONTENT_TYPE_MAX_CHARS)
-    .regex(/^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;\s*[\w!#$&^.+-]+=("[ -~]*"|[\w!#$&^.+-]+))*$/, "must be a media type such as text/csv"),
+    // A quoted value cannot contain an unescaped quote: each string splits one way only, so a
+    // failing match costs linear time (`"[ -~]*"` matched `"`, `;` and `=` too: exponential).
+    .regex(
+      /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;\s*[\w!#$&^.+-]+=("(?:[ !#-[\]-~]|\\[ -~])*"|[\w!#$&^.+-]+))*$/,
+      "must be a media type such as text/csv",
+    ),
 });
 
 const prepareUploadBody = z
