@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { PRINCIPAL_CACHE_MAX, PRINCIPAL_CACHE_TTL_MS } from "../core/limits";
+import { DELETED_REMEMBERED_MS, PRINCIPAL_CACHE_MAX, PRINCIPAL_CACHE_TTL_MS, REPLICA_PRINCIPAL_TTL_MS } from "../core/limits";
 import { TtlCache } from "../core/ttl-cache";
 import type { Db } from "../db/client";
 import { apiKeys, users } from "../db/schema";
@@ -31,7 +31,12 @@ export async function findPrincipal(db: Db, key: string, replica?: () => Db): Pr
   if (revokedHere.get(hash)) return null;
   const cached = principals.get(hash);
   if (cached) return cached;
-  const found = (replica && (await lookupPrincipal(replica(), hash))) || (await lookupPrincipal(db, hash));
+  const near = replica ? await lookupPrincipal(replica(), hash) : null;
+  if (near) {
+    principals.set(hash, near, REPLICA_PRINCIPAL_TTL_MS);
+    return near;
+  }
+  const found = await lookupPrincipal(db, hash);
   if (found) principals.set(hash, found);
   return found;
 }
@@ -41,7 +46,7 @@ export async function findPrincipal(db: Db, key: string, replica?: () => Db): Pr
  * revocation would otherwise hand the key back (and into the cache) for another TTL. Revocation
  * is final, so remembering it longer than any replica lag is safe.
  */
-const revokedHere = new TtlCache<true>(5 * 60_000, PRINCIPAL_CACHE_MAX);
+const revokedHere = new TtlCache<true>(DELETED_REMEMBERED_MS, PRINCIPAL_CACHE_MAX);
 
 /** Drops a revoked key from this isolate's cache (by its hash), and refuses it here from now on. */
 export function forgetKey(keyHash: string): void {

@@ -172,3 +172,13 @@ export const PRINCIPAL_CACHE_MAX = 1000;
 /** A model with its versions is reused this long: a new ready version or a delete is seen within it. */
 export const MODEL_CACHE_TTL_MS = 5_000;
 export const MODEL_CACHE_MAX = 500;
+/**
+ * A key revoked or a model deleted by an isolate is refused there without a lookup this long:
+ * longer than any read replica's lag, so a lagging replica cannot hand it back.
+ */
+export const DELETED_REMEMBERED_MS = 5 * 60_000;
+/**
+ * A principal read from a read replica is reused this long only (a replica may not have seen a
+ * revocation yet): revocation everywhere within PRINCIPAL_CACHE_TTL_MS plus this, plus the lag.
+ */
+export const REPLICA_PRINCIPAL_TTL_MS = 15_000;

@@ -22,10 +22,11 @@ export class TtlCache<V> {
     return hit.value;
   }
 
-  set(key: string, value: V): void {
+  /** Keeps `value` for the cache's time, or for `ttlMs` when given (an entry trusted less). */
+  set(key: string, value: V, ttlMs = this.ttlMs): void {
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs });
+    this.entries.set(key, { value, expiresAt: Date.now() + ttlMs });
   }
 
   delete(key: string): void {

@@ -70,11 +70,10 @@ export async function inferSync(deps: InferDeps, principal: Principal, modelId: 
   // All three are awaited even when the file fails to read: the session and artifact loads are
   // cached per isolate, and I/O a request leaves running is canceled when it ends, so a cached load
   // abandoned by a bad file would never settle and every later request would wait on it forever.
-  const [frame, artifact] = await settledAll([
-    readInput(bytes, format, file.name),
-    loadArtifact(runtime, version),
-    prepareSession(runtime, version),
-  ] as const);
+  // And they are handed to waitUntil: a client that hangs up mid-request must not cancel them either.
+  const loads = [loadArtifact(runtime, version), prepareSession(runtime, version)] as const;
+  deps.defer(Promise.allSettled(loads));
+  const [frame, artifact] = await settledAll([readInput(bytes, format, file.name), ...loads] as const);
   const { table, columnTypes } = await runModel(runtime, version, artifact, frame);
   const encoded = req.output_type === "json" ? null : encodeTable(table, req.output_type, { columnTypes });
   const latencyMs = Math.max(0, Math.round(Date.now() - startedMs));

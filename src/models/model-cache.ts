@@ -7,10 +7,10 @@
  */
 import type { Principal } from "../auth/principal";
 import { NotFound } from "../core/errors";
-import { MODEL_CACHE_MAX, MODEL_CACHE_TTL_MS } from "../core/limits";
+import { DELETED_REMEMBERED_MS, MODEL_CACHE_MAX, MODEL_CACHE_TTL_MS } from "../core/limits";
 import { TtlCache } from "../core/ttl-cache";
 import type { Db } from "../db/client";
-import { findModelWithVersions, latestReady, type ModelRow, type ModelVersionRow } from "./records";
+import { findModelWithVersions, type ModelRow, type ModelVersionRow } from "./records";
 
 type ModelWithVersions = { model: ModelRow; versions: ModelVersionRow[] };
 
@@ -25,6 +25,7 @@ export async function cachedModelWithVersions(
   replica?: () => Db,
 ): Promise<ModelWithVersions> {
   const key = keyOf(principal.orgId, modelId);
+  if (deletedHere.get(key)) throw new NotFound();
   const hit = models.get(key);
   if (hit && (!versionId || hit.versions.some((v) => v.id === versionId))) return hit;
   const fresh = await lookup(db, replica, principal, modelId, versionId);
@@ -33,9 +34,10 @@ export async function cachedModelWithVersions(
 }
 
 /**
- * From the nearest read replica when it already has what the call needs (the model, and the
- * pinned version or some version ready), else from the primary: a model, version or readiness
- * that is a moment old may not have reached the replica yet.
+ * From the nearest read replica when it already has what the call needs, else from the primary:
+ * a model, version or readiness that is a moment old may not have reached the replica yet. Without
+ * a pinned version the replica is trusted only when its newest version is ready: a newer version
+ * still training there may already be ready on the primary, and the newest ready one is served.
  */
 async function lookup(
   db: Db,
@@ -49,12 +51,20 @@ async function lookup(
       if (e instanceof NotFound) return null;
       throw e;
     });
-    const usable = near && (versionId ? near.versions.some((v) => v.id === versionId && v.status === "ready") : latestReady(near.versions));
+    const usable = near && (versionId ? near.versions.some((v) => v.id === versionId && v.status === "ready") : near.versions[0]?.status === "ready");
     if (usable) return near;
   }
   return findModelWithVersions(db, principal, modelId);
 }
 
+/**
+ * Models this isolate deleted, refused without a lookup: a read replica that has not yet seen the
+ * delete would otherwise hand the model back (and into the cache). A delete is final, so
+ * remembering it longer than any replica lag is safe.
+ */
+const deletedHere = new TtlCache<true>(DELETED_REMEMBERED_MS, MODEL_CACHE_MAX);
+
 export function forgetModel(orgId: string, modelId: string): void {
   models.delete(keyOf(orgId, modelId));
+  deletedHere.set(keyOf(orgId, modelId), true);
 }

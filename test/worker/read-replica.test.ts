@@ -7,7 +7,7 @@ import { beforeAll, expect, it } from "vitest";
 import { findPrincipal } from "../../src/auth/principal";
 import { createDb } from "../../src/db/client";
 import { cachedModelWithVersions } from "../../src/models/model-cache";
-import { newOrg, type TestOrg } from "./helpers";
+import { json, newOrg, type TestOrg } from "./helpers";
 import { readyDataset, trainAndWait } from "./model-helpers";
 
 /** A replica handle over the real database, with its queries counted; `lagging` answers no rows. */
@@ -37,6 +37,36 @@ function replica(opts: { lagging: boolean }) {
     },
   });
   return { db: createDb(d1), calls };
+}
+
+/**
+ * A replica frozen in the past: each query answers what it answered the first time it was asked
+ * (a replica that has not seen the writes since).
+ */
+function frozenReplica() {
+  const seen = new Map<string, unknown>();
+  const statement = (s: D1PreparedStatement, key: string): D1PreparedStatement =>
+    new Proxy(s, {
+      get(t, prop) {
+        if (prop === "bind") return (...args: unknown[]) => statement(t.bind(...args), key + JSON.stringify(args));
+        if (prop === "raw" || prop === "all")
+          return async (...args: unknown[]) => {
+            const k = `${String(prop)} ${key}`;
+            if (!seen.has(k)) seen.set(k, await (t[prop] as (...a: unknown[]) => Promise<unknown>).apply(t, args));
+            return seen.get(k);
+          };
+        const v = Reflect.get(t, prop);
+        return typeof v === "function" ? v.bind(t) : v;
+      },
+    });
+  const d1 = new Proxy(env.DB, {
+    get(t, prop) {
+      if (prop === "prepare") return (sql: string) => statement(t.prepare(sql), sql);
+      const v = Reflect.get(t, prop);
+      return typeof v === "function" ? v.bind(t) : v;
+    },
+  });
+  return createDb(d1);
 }
 
 let org: TestOrg;
@@ -70,4 +100,16 @@ it("finds a model (and its ready version) the replica does not have yet on the p
   expect(found.model.id).toBe(modelId);
   expect(found.versions.some((v) => v.status === "ready")).toBe(true);
   expect(r.calls.queries).toBe(1);
+});
+
+it("a model this isolate deleted is not served again from a replica that has not seen the delete", async () => {
+  const ds = await readyDataset(org);
+  const doomed = (await trainAndWait(org, { dataset_id: ds.id, label_column: "churned", params: { max_rounds: 3 } })).started.model.id;
+  const principal = (await findPrincipal(createDb(env.DB), org.key))!;
+  const stale = frozenReplica();
+  const before = await cachedModelWithVersions(createDb(env.DB), principal, doomed, undefined, () => stale);
+  expect(before.model.id).toBe(doomed);
+  expect((await json(`/models/${doomed}`, org, { method: "DELETE" })).status).toBe(204);
+  // the frozen replica still answers the model with its ready version
+  await expect(cachedModelWithVersions(createDb(env.DB), principal, doomed, undefined, () => stale)).rejects.toThrow(/not found/i);
 });
