@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { KEY_USE_RESOLUTION_MS, touchApiKey } from "../auth/key-admin";
+import { afterResponse } from "../core/after-response";
 import { PRINCIPAL_CACHE_MAX } from "../core/limits";
 import { TtlCache } from "../core/ttl-cache";
 import type { AppEnv } from "./context";
@@ -15,7 +16,13 @@ export const recordKeyUse: MiddlewareHandler<AppEnv> = async (c, next) => {
   const principal = c.get("principal");
   if (principal && !recorded.get(principal.apiKeyId)) {
     recorded.set(principal.apiKeyId, true);
-    c.executionCtx.waitUntil(touchApiKey(c.var.db, principal.apiKeyId).catch(() => recorded.delete(principal.apiKeyId)));
+    const db = c.var.db;
+    // started after the response: a write begun at once in waitUntil still delays it
+    c.executionCtx.waitUntil(
+      afterResponse()
+        .then(() => touchApiKey(db, principal.apiKeyId))
+        .catch(() => recorded.delete(principal.apiKeyId)),
+    );
   }
   await next();
 };
