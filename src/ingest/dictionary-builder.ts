@@ -65,7 +65,9 @@ export class DictionaryBuilder {
       }
       codes[i] = remap[c];
     }
-    this.dictionary.splice(0, this.dictionary.length, ...ordered);
+    // not splice(0, n, ...ordered): spreading a million values as arguments overflows the stack
+    this.dictionary.length = 0;
+    for (const v of ordered) this.dictionary.push(v);
     return codes;
   }
 
