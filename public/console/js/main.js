@@ -10,15 +10,17 @@ import { jobDetail, jobList } from "./views/jobs.js";
 import { keysView } from "./views/keys.js";
 import { modelDetail, modelList, trainForm } from "./views/models.js";
 
+// Ids in a route are letters, digits, "_" and "-" only (UUIDs, job_<hex>): a crafted link such as
+// #/jobs/..%2Fapi-keys must not turn into another API path called with the user's key.
 const ROUTES = [
   [/^\/datasets$/, datasetList],
-  [/^\/datasets\/([^/]+)$/, datasetDetail],
+  [/^\/datasets\/([\w-]+)$/, datasetDetail],
   [/^\/models$/, modelList],
   [/^\/models\/new$/, trainForm],
-  [/^\/models\/([^/]+)$/, modelDetail],
+  [/^\/models\/([\w-]+)$/, modelDetail],
   [/^\/infer$/, inferenceView],
   [/^\/jobs$/, jobList],
-  [/^\/jobs\/([^/]+)$/, jobDetail],
+  [/^\/jobs\/([\w-]+)$/, jobDetail],
   [/^\/keys$/, keysView],
 ];
 
