@@ -1,6 +1,7 @@
 import { MAX_FRAME_CELLS } from "../core/limits";
 import type { Column } from "../ml/frame";
-import { DictionaryBuilder } from "./dictionary-builder";
+import type { FieldSpans } from "./csv-tokenizer";
+import { DictionaryBuilder, SPAN_CACHE_ENTRIES } from "./dictionary-builder";
 import { IngestError, tooLargeError } from "./errors";
 import { validateHeader } from "./header";
 import { ID_COLUMN, keptIdFromStrings } from "./ids";
@@ -33,28 +34,64 @@ export class CsvTable {
     this.maxCells = options.maxCells ?? MAX_FRAME_CELLS;
   }
 
-  /** `quoted`: the batch's text contained a quote, so fields may hold line breaks. `final`: the
-   * batch ends the file; otherwise errors past the last complete record are about a record cut
-   * by the piece boundary, which is parsed again with the next piece. */
+  /** Papaparse's output for one piece. `quoted`: the batch's text contained a quote, so fields
+   * may hold line breaks. `final`: the batch ends the file; otherwise errors past the last
+   * complete record are about a record cut by the piece boundary, which is parsed again with the
+   * next piece. */
   add(records: string[][], allErrors: PapaError[], quoted: boolean, final: boolean): void {
     const errors = final ? allErrors : allErrors.filter((e) => (e.row ?? Infinity) < records.length);
     const errorRow = errors.length === 0 ? Infinity : Math.min(...errors.map((e) => e.row ?? Infinity));
     for (let r = 0; r < records.length; r++) {
+      if (r === errorRow) throw quoteError(errors[0].code, this.line);
       const fields = records[r];
-      const line = this.line;
-      this.line += 1 + (quoted ? this.breaksIn(fields) : 0);
-      if (r === errorRow) throw quoteError(errors[0].code, line);
-      if (fields.length === 1 && fields[0].trim() === "") continue; // blank line
-      if (this.names === undefined) {
-        this.start(fields);
-        continue;
-      }
-      if (fields.length !== this.builders.length) throw raggedError(line, fields.length, this.builders.length);
-      for (let j = 0; j < fields.length; j++) this.builders[j].push(fields[j]);
-      this.rowCount++;
+      this.recordStrings(fields, quoted ? this.breaksIn(fields) : 0);
     }
     if (errors.length > 0) throw quoteError(errors[0].code, this.line);
-    // Once per parsed piece: cheap, and over by at most one piece's cells (a cell takes a character).
+    this.checkSize();
+  }
+
+  /** One record from the tokenizer, in file order; `breaks`: line breaks inside its fields. */
+  record(fields: FieldSpans, breaks: number): void {
+    const line = this.line;
+    this.line += 1 + breaks;
+    const count = fields.count;
+    if (count === 1 && fields.get(0).trim() === "") return; // blank line
+    if (this.names === undefined) {
+      this.start(Array.from({ length: count }, (_, j) => fields.get(j)));
+      return;
+    }
+    const builders = this.builders;
+    if (count !== builders.length) throw raggedError(line, count, builders.length);
+    const { text, starts, ends, hashes } = fields;
+    for (let j = 0; j < count; j++) {
+      const s = starts[j];
+      if (s < 0) builders[j].push(fields.unescaped[j]);
+      else builders[j].pushSpan(text, s, ends[j], hashes[j]);
+    }
+    this.rowCount++;
+  }
+
+  /** The same for a record parsed by papaparse. */
+  private recordStrings(fields: string[], breaks: number): void {
+    const line = this.line;
+    this.line += 1 + breaks;
+    if (fields.length === 1 && fields[0].trim() === "") return; // blank line
+    if (this.names === undefined) {
+      this.start(fields);
+      return;
+    }
+    if (fields.length !== this.builders.length) throw raggedError(line, fields.length, this.builders.length);
+    for (let j = 0; j < fields.length; j++) this.builders[j].push(fields[j]);
+    this.rowCount++;
+  }
+
+  /** The record starting at the current line has a malformed quoted field. */
+  quoteError(code: string): never {
+    throw quoteError(code, this.line);
+  }
+
+  /** Once per parsed piece: cheap, and over by at most one piece's cells (a cell takes a character). */
+  checkSize(): void {
     const columns = this.builders.length;
     const idCells = this.names?.includes(ID_COLUMN) ? 0 : 1;
     if (this.rowCount * (columns + idCells) > this.maxCells) throw tooLargeError(this.rowCount, columns, this.maxCells, true);
@@ -81,7 +118,8 @@ export class CsvTable {
   private start(header: string[]): void {
     if (header[0]?.charCodeAt(0) === 0xfeff) header[0] = header[0].slice(1);
     this.names = validateHeader(header, "file", this.options.rawText ? 1 : undefined);
-    this.builders = this.names.map(() => new DictionaryBuilder());
+    const spanBudget = { left: SPAN_CACHE_ENTRIES };
+    this.builders = this.names.map(() => new DictionaryBuilder(1024, spanBudget));
   }
 
   private breaksIn(fields: string[]): number {

@@ -1,5 +1,17 @@
 import { normalizeCell } from "../ml/values";
 
+/** Raw cell texts remembered by pushSpan, at most, over all the columns sharing a budget (one
+ * table): a few MB whatever the number of columns. */
+export const SPAN_CACHE_ENTRIES = 1 << 18;
+/** After this many misses, a column whose cells miss more often than they hit stops looking. */
+const SPAN_GIVE_UP_MISSES = 4096;
+
+/** Whether text[start, start + key.length) equals key. */
+function sameText(key: string, text: string, start: number): boolean {
+  for (let k = 0; k < key.length; k++) if (key.charCodeAt(k) !== text.charCodeAt(start + k)) return false;
+  return true;
+}
+
 /**
  * Dictionary-encodes one column as rows stream in: a Map from value to code and a growing
  * Int32Array of codes (-1 = missing). Raw rows are never kept, only one code per cell plus each
@@ -8,11 +20,22 @@ import { normalizeCell } from "../ml/values";
 export class DictionaryBuilder {
   readonly dictionary: string[] = [];
   private readonly index = new Map<string, number>();
+  private spanKeys: Array<string | undefined> = new Array(64).fill(undefined);
+  private spanHashes = new Int32Array(64);
+  private spanCodes = new Int32Array(64);
+  private spanSize = 0;
+  private spanHits = 0;
+  private spanMisses = 0;
+  private spanOff = false;
   private codes: Int32Array;
   length = 0;
   missingCount = 0;
 
-  constructor(initialCapacity = 1024) {
+  /** `spanBudget`: entries pushSpan may still remember, shared by a table's columns. */
+  constructor(
+    initialCapacity = 1024,
+    private readonly spanBudget: { left: number } = { left: SPAN_CACHE_ENTRIES },
+  ) {
     this.codes = new Int32Array(Math.max(16, initialCapacity));
   }
 
@@ -20,6 +43,53 @@ export class DictionaryBuilder {
   push(raw: string): void {
     const s = normalizeCell(raw);
     this.pushCode(s === null ? -1 : this.codeOf(s));
+  }
+
+  /**
+   * Appends the raw cell text[start, end), whose spanHash is `h`: like push(text.slice(start,
+   * end)) but without making a string when the same raw text was seen before, as a small
+   * open-addressing table maps raw cell text (hash, then compared character by character) to its
+   * code. Hand-written for speed: the
+   * slice, trim and Map look-up per cell were most of CSV ingestion's time. The table stops
+   * growing when the shared budget (SPAN_CACHE_ENTRIES) is spent, and a column whose cells mostly
+   * miss it (a continuous number, an id) stops looking.
+   */
+  pushSpan(text: string, start: number, end: number, h: number): void {
+    if (this.spanOff) {
+      this.push(text.slice(start, end));
+      return;
+    }
+    if (this.spanMisses > SPAN_GIVE_UP_MISSES && this.spanMisses > this.spanHits) {
+      // Mostly distinct values: stop looking, and leave the memory to the other columns.
+      this.spanOff = true;
+      this.spanBudget.left += this.spanSize;
+      this.spanKeys = [];
+      this.spanHashes = new Int32Array(0);
+      this.spanCodes = new Int32Array(0);
+      this.push(text.slice(start, end));
+      return;
+    }
+    const mask = this.spanKeys.length - 1;
+    const len = end - start;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const key = this.spanKeys[slot];
+      if (key === undefined) break;
+      if (this.spanHashes[slot] === h && key.length === len && sameText(key, text, start)) {
+        this.spanHits++;
+        this.pushCode(this.spanCodes[slot]);
+        return;
+      }
+    }
+    this.spanMisses++;
+    // A copy, so that the key does not keep the whole piece of text alive (see codeOf).
+    const raw = ` ${text.slice(start, end)}`.slice(1);
+    const s = normalizeCell(raw);
+    const code = s === null ? -1 : this.codeOf(s);
+    this.pushCode(code);
+    if (this.spanBudget.left <= 0) return;
+    this.spanBudget.left--;
+    if (2 * (this.spanSize + 1) > this.spanKeys.length) this.growSpans();
+    this.insertSpan(raw, h, code);
   }
 
   /** Appends a value that is already known not to be a missing marker, or null for missing. */
@@ -82,6 +152,30 @@ export class DictionaryBuilder {
       this.dictionary.push(own);
     }
     return code;
+  }
+
+  private insertSpan(raw: string, h: number, code: number): void {
+    const mask = this.spanKeys.length - 1;
+    let slot = h & mask;
+    while (this.spanKeys[slot] !== undefined) slot = (slot + 1) & mask;
+    this.spanKeys[slot] = raw;
+    this.spanHashes[slot] = h;
+    this.spanCodes[slot] = code;
+    this.spanSize++;
+  }
+
+  private growSpans(): void {
+    const keys = this.spanKeys;
+    const hashes = this.spanHashes;
+    const codes = this.spanCodes;
+    this.spanKeys = new Array(keys.length * 2).fill(undefined);
+    this.spanHashes = new Int32Array(keys.length * 2);
+    this.spanCodes = new Int32Array(keys.length * 2);
+    this.spanSize = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (key !== undefined) this.insertSpan(key, hashes[i], codes[i]);
+    }
   }
 
   private pushCode(code: number): void {
