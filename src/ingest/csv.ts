@@ -33,7 +33,10 @@ export function readCsvWithPapaparse(input: ReadableStream<Uint8Array> | Uint8Ar
 async function read(input: ReadableStream<Uint8Array> | Uint8Array, options: ReadCsvOptions, papaparse: boolean): Promise<IngestResult> {
   const utf8 = new Utf8Stream();
   let reader: PieceReader | undefined;
-  let pending = "";
+  // The text not parsed yet, in pieces: joined into one flat string per parse, because reading
+  // characters of a string built by `+=` goes through its parts (≈ 30% slower tokenizing).
+  let pending: string[] = [];
+  let pendingLength = 0;
   let bytes = 0;
 
   const feed = (text: string, final: boolean): string => {
@@ -46,11 +49,17 @@ async function read(input: ReadableStream<Uint8Array> | Uint8Array, options: Rea
 
   for await (const chunk of byteChunks(input)) {
     bytes += chunk.length;
-    pending += utf8.decode(chunk);
-    if (pending.length >= PARSE_CHUNK_CHARS) pending = feed(pending, false);
+    const text = utf8.decode(chunk);
+    pending.push(text);
+    pendingLength += text.length;
+    if (pendingLength >= PARSE_CHUNK_CHARS) {
+      const rest = feed(pending.join(""), false);
+      pending = [rest];
+      pendingLength = rest.length;
+    }
   }
-  pending += utf8.end();
-  feed(pending, true);
+  pending.push(utf8.end());
+  feed(pending.join(""), true);
 
   const table = reader?.table;
   if (table?.names === undefined) throw new IngestError("empty_file", "The file is empty: it has no header row and no data.");
