@@ -13,7 +13,19 @@
  * Generated files stay in --dir (reused when present with the same rows and seed).
  */
 import { execFileSync, execSync } from "node:child_process";
-import { appendFileSync, closeSync, existsSync, mkdirSync, openAsBlob, openSync, readFileSync, renameSync, statSync, writeSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openAsBlob,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { loadavg, totalmem } from "node:os";
 import { performance } from "node:perf_hooks";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -372,6 +384,8 @@ try {
     .slice(-40)
     .join("\n");
   console.log(`[bench] trainer log (last lines):\n${trainerLog}`);
+  writeFileSync(`${DIR}/service-${ROWS}.log`, svc.output());
+  console.log(`[bench] the service's whole output: ${DIR}/service-${ROWS}.log`);
   if (/heap out of memory|exited \(code/.test(trainerLog))
     failures.push(
       `trainer log: ${trainerLog
