@@ -6,7 +6,7 @@
 
 import { binCount, type FeatureBins } from "./bins";
 import { buildHistogram, buildHistogramUnitHess, buildRootHistogram, countBins, countsToHess, subtractHistogram, zeroHistogram } from "./histogram";
-import type { Tree } from "./model";
+import { emptyTree, type Tree } from "./model";
 import { findBestSplit, type SplitParams, SplitSearch } from "./split";
 
 export interface GrowParams extends SplitParams {
@@ -85,19 +85,7 @@ export class TreeGrower {
     const m = bag ? bag.length : this.n;
     if (bag) this.rowIdx.set(bag);
     else for (let i = 0; i < m; i++) this.rowIdx[i] = i;
-    const tree: Tree = {
-      splitFeature: [],
-      threshold: [],
-      isCategorical: [],
-      leftCategories: [],
-      defaultLeft: [],
-      left: [],
-      right: [],
-      internalCover: [],
-      gain: [],
-      leafValue: [],
-      leafCover: [],
-    };
+    const tree = emptyTree();
     this.numLeaves = 1;
     this.numNodes = 0;
     this.leafStart[0] = 0;

@@ -28,6 +28,23 @@ export interface Tree {
   leafCover: number[];
 }
 
+/** A tree with no node yet, for a builder to push nodes into. */
+export function emptyTree(): Tree {
+  return {
+    splitFeature: [],
+    threshold: [],
+    isCategorical: [],
+    leftCategories: [],
+    defaultLeft: [],
+    left: [],
+    right: [],
+    internalCover: [],
+    gain: [],
+    leafValue: [],
+    leafCover: [],
+  };
+}
+
 export type Objective = "regression" | "binary" | "multiclass";
 
 export interface GbdtModel {

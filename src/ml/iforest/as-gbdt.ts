@@ -8,7 +8,7 @@
  * The split rules read the same: ../explain/evaluate's goesLeft compares Math.fround(x) <= t on
  * the float32 threshold and sends NaN by defaultLeft, as the forest does with nanLeft.
  */
-import type { GbdtModel, Tree } from "../gbdt/model";
+import { emptyTree, type GbdtModel, type Tree } from "../gbdt/model";
 import type { IsolationForest } from "./forest";
 
 export function forestAsGbdt(forest: IsolationForest): GbdtModel {
@@ -27,19 +27,7 @@ export function forestAsGbdt(forest: IsolationForest): GbdtModel {
 
 /** One isolation tree: internal nodes numbered depth-first from its root (0), leaves by ~index. */
 function treeOf(f: IsolationForest, root: number): Tree {
-  const t: Tree = {
-    splitFeature: [],
-    threshold: [],
-    isCategorical: [],
-    leftCategories: [],
-    defaultLeft: [],
-    left: [],
-    right: [],
-    internalCover: [],
-    gain: [],
-    leafValue: [],
-    leafCover: [],
-  };
+  const t = emptyTree();
   const visit = (nd: number): number => {
     if (f.feature[nd] < 0) {
       t.leafValue.push(f.pathLength[nd]);
