@@ -153,6 +153,12 @@ export const RESULT_LIMIT_DEFAULT = 100;
 /** Rows a batch inference job runs through the model at a time (bounds the graph's memory; progress between). */
 export const BATCH_CHUNK_ROWS = 50_000;
 /**
+ * A sync inference whose input file and JSON results together take at most this many bytes keeps
+ * them in D1 with its job record (one write after the answer) instead of as R2 objects (two more
+ * writes, and two billed R2 operations per call). Small enough that a page of such rows stays light.
+ */
+export const INLINE_JOB_FILES_MAX_BYTES = 16 * 1024;
+/**
  * Inference jobs' files (the input rows, kept so that they can be explained, and the results)
  * are deleted this long after the job finished, by the job's own object.
  */

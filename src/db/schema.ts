@@ -203,6 +203,15 @@ export const jobs = sqliteTable(
   ],
 );
 
+// A small sync inference's input file and results, kept beside its job row instead of in R2
+// (src/inference/inline-files.ts): written in the same batch as the job, one write per call.
+export const inlineJobFiles = sqliteTable("inline_job_files", {
+  jobId: text("job_id").primaryKey(),
+  orgId: text("org_id").notNull(),
+  inputBase64: text("input_base64").notNull(),
+  resultsJson: text("results_json").notNull(),
+});
+
 // Responses remembered per Idempotency-Key so that a retried upload creates nothing twice.
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",

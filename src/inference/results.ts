@@ -62,7 +62,14 @@ export async function storeResults(
     bytes[format] = body.byteLength;
     await sink.putFile(format, body, encoded.contentType);
   }
-  return { rows, columns, page_rows: RESULT_PAGE_ROWS, bytes, column_types: columnTypes };
+  return { ...summarizeResults(table, columnTypes), bytes };
+}
+
+/** What a job records about results that are kept elsewhere (inline in D1: no files, no pages). */
+export function summarizeResults(table: ResultTable, columnTypes: Record<string, ParquetColumnType>): StoredResults {
+  const columns = Object.keys(table);
+  const rows = table[columns[0]]?.length ?? 0;
+  return { rows, columns, page_rows: RESULT_PAGE_ROWS, bytes: {}, column_types: columnTypes };
 }
 
 export function writeResults(

@@ -34,9 +34,14 @@ export function fromRow(row: JobRow): JobRecord {
  * later revision: mirrors that land out of order never take the copy backwards.
  */
 export async function mirrorJob(db: Db, job: JobRecord, revision: number): Promise<void> {
+  await mirrorJobStatement(db, job, revision);
+}
+
+/** The statement of mirrorJob, for a batch that writes more with it. */
+export function mirrorJobStatement(db: Db, job: JobRecord, revision: number) {
   const row = toRow(job, revision);
   const { id, ...update } = row;
-  await db
+  return db
     .insert(jobs)
     .values(row)
     .onConflictDoUpdate({ target: jobs.id, set: update, setWhere: sql`${jobs.revision} < excluded.revision` });

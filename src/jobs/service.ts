@@ -1,4 +1,5 @@
 import { and, desc, eq, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Principal } from "../auth/principal";
 import { Conflict, NotFound } from "../core/errors";
 import { SERVICE_RUNTIME_VERSION } from "../core/version";
@@ -10,7 +11,7 @@ import { jobs } from "../db/schema";
 import { producedResourceStatus } from "./effects";
 import { parseJobId } from "./ids";
 import { type JobNamespace, jobObject } from "./job-object";
-import { fromRow, mirrorJob } from "./mirror";
+import { fromRow, mirrorJobStatement } from "./mirror";
 import type { JobRecord, JobStatus, JobType } from "./types";
 
 export interface JobDeps {
@@ -42,9 +43,17 @@ export async function createJob(
  * succeeded and never changes, so it needs no state machine — only its row in D1, which every
  * read of a job falls back to. Skipping the Durable Object keeps milliseconds off each call.
  */
-export async function recordFinishedJob(db: Db, principal: Principal, fields: NewJob & { status: JobStatus }): Promise<JobRecord> {
+export async function recordFinishedJob(
+  db: Db,
+  principal: Principal,
+  fields: NewJob & { status: JobStatus },
+  /** Rows written with the job, in the same batch (one round trip). */
+  alongside: BatchItem<"sqlite">[] = [],
+): Promise<JobRecord> {
   const job = newJobRecord(principal, fields, fields.status);
-  await mirrorJob(db, job, 1);
+  const record = mirrorJobStatement(db, job, 1);
+  if (alongside.length === 0) await record;
+  else await db.batch([record, ...alongside]);
   return job;
 }
 

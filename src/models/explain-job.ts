@@ -31,7 +31,7 @@ export async function runExplainJob(deps: { db: Db; bucket: R2Bucket }, job: Job
   }
   const artifact = await loadArtifact(workerModelRuntime(deps.bucket), version);
   const explain = await loadExplainer(deps.bucket, version.artifactKey, artifact);
-  const frame = await inferenceInput(deps.bucket, job);
+  const frame = await inferenceInput(deps, job);
   if (!frame) throw new JobInputError("The input rows of the inference job are no longer stored; run the inference again and explain that job.");
   await control.report({ progress: 30 });
   const ids = (job.input?.ids ?? []) as (string | number)[];

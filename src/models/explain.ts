@@ -39,7 +39,7 @@ export async function startExplanation(
       `The input rows of this inference job were deleted ${INFERENCE_FILES_RETENTION_DAYS} days after it finished; run the inference again and explain that job.`,
     );
   }
-  const frame = await inferenceInput(deps.bucket, parent);
+  const frame = await inferenceInput(deps, parent);
   if (!frame) throw new Conflict("The input rows of this inference job are no longer stored; run the inference again and explain that job.");
   const { missing } = rowsForIds(frame, ids);
   if (missing.length) {

@@ -51,7 +51,7 @@ export async function runInferBatchJob(deps: InferBatchDeps, job: JobRecord, con
       await deps.handToTrainer({ job_id: job.id, attempt: control.attempt });
       return { settled: true };
     }
-    const frame = await inferenceInput(deps.bucket, job);
+    const frame = await inferenceInput(deps, job);
     if (!frame)
       throw new JobInputError(
         input.source === "dataset" ? "The dataset version's data is gone." : "The uploaded file of this job is gone; upload it again.",

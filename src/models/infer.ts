@@ -11,8 +11,9 @@ import { Conflict, InvalidInput, TooLarge } from "../core/errors";
 import { DIRECT_UPLOAD_MAX_BYTES, INFER_MAX_CELLS } from "../core/limits";
 import { uploadedFileFormat } from "../datasets/upload-file";
 import type { Db } from "../db/client";
+import { type InlineFilesRow, inlineFilesRow, insertInlineFiles } from "../inference/inline-files";
 import { type EncodedOutput, encodeTable, type OutputFormat, type ResultTable } from "../inference/output";
-import { type StoredResults, type StoreOptions, writeResults } from "../inference/results";
+import { type StoredResults, type StoreOptions, summarizeResults, writeResults } from "../inference/results";
 import { loadArtifact, prepareSession, runModel } from "../inference/run-model";
 import { workerModelRuntime } from "../inference/worker-runtime";
 import { readCsv } from "../ingest/csv";
@@ -78,37 +79,32 @@ export async function inferSync(deps: InferDeps, principal: Principal, modelId: 
   const encoded = req.output_type === "json" ? null : encodeTable(table, req.output_type, { columnTypes });
   const latencyMs = Math.max(0, Math.round(Date.now() - startedMs));
   const jobId = crypto.randomUUID();
-  // After the response: the input rows and the results stay in R2 (the job's rows can be explained
-  // and its results read again, as for async jobs), then the job is recorded with their summary.
-  const inputKey = inferenceInputKey(principal.orgId, jobId, file.name);
-  deps.defer(
-    afterResponse()
-      .then(() =>
-        Promise.all([
-          deps.bucket.put(inputKey, bytes),
-          writeResults(deps.bucket, principal.orgId, jobId, table, columnTypes, syncForms(req.output_type, encoded)),
-        ]),
-      )
-      .then(([, stored]) => stored)
-      .catch((e) => {
-        console.error(`keeping the input and results of inference job ${jobId} failed`, e);
-        return null;
-      })
-      .then((stored) =>
-        recordJob(deps, principal, {
-          jobId,
-          model,
-          version,
-          filename: file.name,
-          rows: frame.rowCount,
-          latencyMs,
-          outputType: req.output_type,
-          format,
-          stored,
-          inputKey,
-        }),
-      ),
-  );
+  const common = { jobId, model, version, filename: file.name, rows: frame.rowCount, latencyMs, outputType: req.output_type, format };
+  // After the response: the input rows and the results are kept (the job's rows can be explained
+  // and its results read again, as for async jobs), in D1 with the job when they are small, else
+  // in R2 before the job is recorded with their summary.
+  const inline = inlineFilesRow(principal.orgId, jobId, bytes, table);
+  if (inline) {
+    const stored = summarizeResults(table, columnTypes);
+    deps.defer(afterResponse().then(() => recordJob(deps, principal, { ...common, stored, inline })));
+  } else {
+    const inputKey = inferenceInputKey(principal.orgId, jobId, file.name);
+    deps.defer(
+      afterResponse()
+        .then(() =>
+          Promise.all([
+            deps.bucket.put(inputKey, bytes),
+            writeResults(deps.bucket, principal.orgId, jobId, table, columnTypes, syncForms(req.output_type, encoded)),
+          ]),
+        )
+        .then(([, stored]) => stored)
+        .catch((e) => {
+          console.error(`keeping the input and results of inference job ${jobId} failed`, e);
+          return null;
+        })
+        .then((stored) => recordJob(deps, principal, { ...common, stored, inputKey })),
+    );
+  }
   return { jobId, latencyMs, model, version, table, encoded };
 }
 
@@ -177,27 +173,35 @@ async function recordJob(
     latencyMs: number;
     outputType: string;
     format: string;
-    inputKey: string;
     stored: StoredResults | null;
+    /** Where the input file is: an R2 key, or the inline row written with the job. */
+    inputKey?: string;
+    inline?: InlineFilesRow;
   },
 ): Promise<void> {
   const now = new Date();
+  const where = r.inline ? { inline_job_id: r.jobId } : { input_key: r.inputKey };
   try {
-    await recordFinishedJob(deps.db, principal, {
-      status: "succeeded",
-      id: r.jobId,
-      type: "infer_sync",
-      modelType: r.model.modelType,
-      modelId: r.model.id,
-      modelVersionId: r.version.id,
-      inputFilename: r.filename,
-      startedAt: new Date(now.getTime() - r.latencyMs).toISOString(),
-      finishedAt: now.toISOString(),
-      progress: 100,
-      creditsConsumed: creditsFor(r.rows, r.latencyMs / 1000),
-      input: { source: "file", input_key: r.inputKey, format: r.format, output_type: r.outputType, model_version_id: r.version.id },
-      output: { ...(r.stored ?? {}), output_type: r.outputType, rows: r.rows, latency_ms: r.latencyMs },
-    });
+    await recordFinishedJob(
+      deps.db,
+      principal,
+      {
+        status: "succeeded",
+        id: r.jobId,
+        type: "infer_sync",
+        modelType: r.model.modelType,
+        modelId: r.model.id,
+        modelVersionId: r.version.id,
+        inputFilename: r.filename,
+        startedAt: new Date(now.getTime() - r.latencyMs).toISOString(),
+        finishedAt: now.toISOString(),
+        progress: 100,
+        creditsConsumed: creditsFor(r.rows, r.latencyMs / 1000),
+        input: { source: "file", ...where, format: r.format, output_type: r.outputType, model_version_id: r.version.id },
+        output: { ...(r.stored ?? {}), ...(r.inline ? { inline: true } : {}), output_type: r.outputType, rows: r.rows, latency_ms: r.latencyMs },
+      },
+      r.inline ? [insertInlineFiles(deps.db, r.inline)] : [],
+    );
   } catch (e) {
     console.error(`recording inference job ${r.jobId} failed`, e);
   }

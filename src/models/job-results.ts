@@ -7,6 +7,7 @@ import type { Principal } from "../auth/principal";
 import { Conflict, InvalidInput } from "../core/errors";
 import { INFERENCE_FILES_RETENTION_DAYS } from "../core/limits";
 import type { Db } from "../db/client";
+import { readInlineFiles } from "../inference/inline-files";
 import { encodeTable, type OutputFormat, type ResultTable } from "../inference/output";
 import { readResultFile, readResultRows, type StoredResults } from "../inference/results";
 import { type JobNamespace, jobObject } from "../jobs/job-object";
@@ -47,7 +48,7 @@ export async function jobResults(
       `The job is ${job.status}; its results can be read once it has succeeded${job.status === "failed" ? " (it failed: see error_message, or retry it)" : ""}.`,
     );
   }
-  const stored = job.output as StoredResults & { output_type: OutputFormat; files_expired_at?: string };
+  const stored = job.output as StoredResults & { output_type: OutputFormat; files_expired_at?: string; inline?: boolean };
   if (stored?.files_expired_at) {
     throw new Conflict(
       `The results of this job were deleted on ${stored.files_expired_at.slice(0, 10)}, ${INFERENCE_FILES_RETENTION_DAYS} days after it finished; run the inference again.`,
@@ -56,7 +57,11 @@ export async function jobResults(
   if (!Array.isArray(stored?.columns)) throw new Conflict("This job's results were not stored; run the inference again.");
   const format = q.format ?? stored.output_type;
   const gone = () => new Conflict("The results of this job are no longer stored; run the inference again.");
+  // A small sync job's results are in D1 with it (../inference/inline-files), not in R2.
+  const inline = stored.inline === true ? await readInlineFiles(deps.db, job.orgId, job.id) : undefined;
+  if (inline === null) throw gone();
   if (format !== "json") {
+    if (inline) return encodedFile(inline.results, stored, format);
     if (stored.bytes?.[format] === undefined && stored.column_types) return encodedFromPages(deps.bucket, job, stored, format, gone);
     const obj = await readResultFile(deps.bucket, job.orgId, job.id, format);
     if (!obj) throw gone();
@@ -66,7 +71,9 @@ export async function jobResults(
   if (!Number.isSafeInteger(offset) || offset < 0 || offset > stored.rows) {
     throw InvalidInput.queryParam("cursor", "Not a cursor of this job's results; pass next_cursor from the previous page", q.cursor);
   }
-  const data = await readResultRows(deps.bucket, job.orgId, job.id, stored, offset, q.limit);
+  const data = inline
+    ? sliceRows(inline.results, stored.columns, offset, q.limit)
+    : await readResultRows(deps.bucket, job.orgId, job.id, stored, offset, q.limit);
   if (!data) throw gone();
   const next = offset + q.limit;
   return {
@@ -97,7 +104,15 @@ async function encodedFromPages(
 ): Promise<JobResults> {
   const table = await readResultRows(bucket, job.orgId, job.id, stored, 0, stored.rows);
   if (!table) throw gone();
+  return encodedFile(table, stored, format);
+}
+
+function encodedFile(table: ResultTable, stored: StoredResults, format: "csv" | "parquet"): JobResults {
   const encoded = encodeTable(table, format, { columnTypes: stored.column_types });
   const body = typeof encoded.body === "string" ? new TextEncoder().encode(encoded.body) : encoded.body;
   return { kind: "file", body: new Blob([body]).stream(), size: body.byteLength, format, contentType: encoded.contentType };
+}
+
+function sliceRows(table: ResultTable, columns: string[], offset: number, limit: number): ResultTable {
+  return Object.fromEntries(columns.map((c) => [c, (table[c] ?? []).slice(offset, offset + limit)]));
 }

@@ -1,7 +1,7 @@
 /**
  * Retention of inference files: a finished inference job's input rows (kept so that they can be
- * explained) and its results are deleted INFERENCE_FILES_RETENTION_DAYS after it finished, by a
- * daily sweep (the Worker's cron trigger). The job stays listed; its output gains
+ * explained) and its results (in R2, or in D1 for a small sync job) are deleted
+ * INFERENCE_FILES_RETENTION_DAYS after it finished, by a daily sweep (the Worker's cron trigger). The job stays listed; its output gains
  * `files_expired_at`, and results and explain then answer 409 saying so.
  *
  * One sweep for every kind of inference job: sync jobs are recorded in D1 only (no job object,
@@ -13,6 +13,7 @@ import { and, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import { INFERENCE_FILES_RETENTION_DAYS } from "../core/limits";
 import type { Db } from "../db/client";
 import { jobs } from "../db/schema";
+import { deleteInlineFiles } from "../inference/inline-files";
 import { deletePrefix, jobPrefix } from "../storage/keys";
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -39,6 +40,10 @@ export async function expireInferenceFiles(deps: { db: Db; bucket: R2Bucket }, n
         ),
       )
       .limit(SWEEP_BATCH);
+    await deleteInlineFiles(
+      deps.db,
+      due.map((j) => j.id),
+    );
     for (const job of due) {
       await deletePrefix(deps.bucket, jobPrefix(job.orgId, job.id));
       // A later revision, so that a late mirror from a batch job's object cannot undo it.

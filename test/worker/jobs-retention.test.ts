@@ -27,9 +27,10 @@ beforeAll(async () => {
   modelId = started.model.id;
 }, 120_000);
 
-/** A recorded sync inference job's uuid. */
-async function syncJob(): Promise<string> {
-  const r = await call(`/models/${modelId}/infer`, { method: "POST", headers: org.auth, body: inferForm("usage,plan\n10,pro\n80,team\n") });
+/** A recorded sync inference job's uuid: a small one (files kept in D1) or, with `rows`, one whose files go to R2. */
+async function syncJob(rows = 2): Promise<string> {
+  const lines = Array.from({ length: rows }, (_, i) => `${(i * 7) % 100},${i % 2 ? "pro" : "team"}`);
+  const r = await call(`/models/${modelId}/infer`, { method: "POST", headers: org.auth, body: inferForm(`usage,plan\n${lines.join("\n")}\n`) });
   const body = (await r.json()) as any;
   expect(r.status).toBe(200);
   for (let i = 0; i < 100 && (await json(`/jobs/${body.job_id}`, org)).status !== 200; i++) await new Promise((x) => setTimeout(x, 100));
@@ -43,20 +44,30 @@ async function batchJob(): Promise<string> {
   return uuidOfPublicJobId(r.body.id);
 }
 
-const filesOf = async (id: string) => (await env.BUCKET.list({ prefix: jobPrefix(org.orgId, id) })).objects.length;
+const BIG = 2000; // rows: input and results over INLINE_JOB_FILES_MAX_BYTES
+/** Files kept for a job: its R2 objects, plus one for a row of inline files in D1. */
+const filesOf = async (id: string) => {
+  const inR2 = (await env.BUCKET.list({ prefix: jobPrefix(org.orgId, id) })).objects.length;
+  const inline = await env.DB.prepare("SELECT count(*) AS n FROM inline_job_files WHERE job_id = ?").bind(id).first<{ n: number }>();
+  return inR2 + (inline?.n ?? 0);
+};
 const sweep = (daysLater: number) => expireInferenceFiles({ db: createDb(env.DB), bucket: env.BUCKET }, Date.now() + daysLater * DAY_MS);
 
 describe("inference files retention", () => {
-  it("keeps the files until the retention ends", async () => {
-    const id = await syncJob();
-    expect(await filesOf(id)).toBeGreaterThan(1);
+  it.each([
+    ["small sync (in D1)", () => syncJob(), 1],
+    ["large sync (in R2)", () => syncJob(BIG), 3], // input + two result pages of RESULT_PAGE_ROWS
+  ])("keeps a %s job's files until the retention ends", async (_kind, make, files) => {
+    const id = await make();
+    expect(await filesOf(id)).toBe(files);
     await sweep(INFERENCE_FILES_RETENTION_DAYS - 1);
-    expect(await filesOf(id)).toBeGreaterThan(1);
+    expect(await filesOf(id)).toBe(files);
     expect((await json(`/jobs/${id}/results`, org)).status).toBe(200);
   });
 
   it.each([
-    ["sync", syncJob],
+    ["small sync", () => syncJob()],
+    ["large sync", () => syncJob(BIG)],
     ["batch", batchJob],
   ])("deletes a %s job's files when it ends; results and explain then answer 409 saying so", async (_kind, make) => {
     const id = await make();
