@@ -8,7 +8,7 @@ export interface RetryOptions {
 
 /**
  * `fetch` that retries a 429, waiting what its `Retry-After` says (seconds or an HTTP date), else
- * 1 s, 2 s, 4 s… Other answers, errors included, are the caller's to judge. `make` builds the
+ * 1 s, 2 s, 4 s… (not one for failed authentications, `RateLimit-Scope: address`). Other answers, errors included, are the caller's to judge. `make` builds the
  * request anew for each attempt, since a body can be sent only once.
  */
 export async function fetchRetrying(make: () => Request, fetchImpl: typeof fetch, opts: RetryOptions = {}): Promise<Response> {
@@ -16,7 +16,8 @@ export async function fetchRetrying(make: () => Request, fetchImpl: typeof fetch
   const maxDelay = opts.maxDelayMs ?? 60_000;
   for (let attempt = 0; ; attempt++) {
     const res = await fetchImpl(make());
-    if (res.status !== 429 || attempt >= retries) return res;
+    // A 429 for failed authentications means the key is wrong: waiting would not help.
+    if (res.status !== 429 || attempt >= retries || res.headers.get("RateLimit-Scope") === "address") return res;
     await res.body?.cancel();
     await sleep(Math.min(maxDelay, retryAfterMs(res.headers.get("Retry-After")) ?? 1000 * 2 ** attempt));
   }

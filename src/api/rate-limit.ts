@@ -10,7 +10,7 @@ import { HttpError } from "./errors";
 /** Count a request of this API key; over the limit, a 429 saying when to retry. */
 export async function limitKey(env: Env, apiKeyId: string, now = Date.now()): Promise<void> {
   const { success } = await env.RATE_LIMITER.limit({ key: apiKeyId });
-  if (!success) throw tooMany("Rate limit exceeded for this API key", now);
+  if (!success) throw tooMany("Rate limit exceeded for this API key", now, "key");
 }
 
 /**
@@ -20,7 +20,7 @@ export async function limitKey(env: Env, apiKeyId: string, now = Date.now()): Pr
 export async function limitFailedAuth(env: Env, clientAddress: string | undefined, now = Date.now()): Promise<void> {
   if (!clientAddress) return;
   const { success } = await env.AUTH_FAILURE_LIMITER.limit({ key: clientAddress });
-  if (!success) throw tooMany("Too many failed authentications from this address", now);
+  if (!success) throw tooMany("Too many failed authentications from this address", now, "address");
 }
 
 /** Whole seconds until the current window ends (at least 1). */
@@ -29,7 +29,14 @@ export function secondsUntilWindowEnds(now: number): number {
   return Math.max(1, Math.ceil((periodMs - (now % periodMs)) / 1000));
 }
 
-function tooMany(what: string, now: number): HttpError {
+/**
+ * `RateLimit-Scope` says which limit answered: `key` (waiting helps) or `address` (failed
+ * authentications: the key is wrong, since a right one passes even then, so clients should not
+ * wait and retry but report it).
+ */
+export const RATE_LIMIT_SCOPE_HEADER = "RateLimit-Scope";
+
+function tooMany(what: string, now: number, scope: "key" | "address"): HttpError {
   const wait = secondsUntilWindowEnds(now);
-  return new HttpError(429, `${what}; retry after ${wait} s.`, { "Retry-After": String(wait) });
+  return new HttpError(429, `${what}; retry after ${wait} s.`, { "Retry-After": String(wait), [RATE_LIMIT_SCOPE_HEADER]: scope });
 }

@@ -3,14 +3,14 @@ import { describe, expect, it } from "vitest";
 import { TabularClient } from "../../sdk/src/index";
 import { fetchRetrying, retryAfterMs } from "../../sdk/src/retry";
 
-function scripted(statuses: number[], retryAfter = "0") {
+function scripted(statuses: number[], retryAfter = "0", scope = "key") {
   const seen: number[] = [];
   const impl = (async (req: Request) => {
     seen.push(Date.now());
     await req.text(); // a body can be read once per attempt: each attempt must bring its own
     const status = statuses.shift() ?? 200;
     const headers: Record<string, string> = { "Content-Type": "application/json" };
-    if (status === 429) headers["Retry-After"] = retryAfter;
+    if (status === 429) Object.assign(headers, { "Retry-After": retryAfter, "RateLimit-Scope": scope });
     return new Response(JSON.stringify(status === 200 ? { items: [], next_cursor: null } : { detail: "Rate limit exceeded" }), { status, headers });
   }) as typeof fetch;
   return { impl, seen };
@@ -37,6 +37,13 @@ describe("retries on 429", () => {
     const c = new TabularClient({ baseUrl: "http://x", apiKey: "sk_test", fetch: impl });
     await expect(c.call(c.api.POST("/api-keys", { body: { name: "k" } }))).resolves.toEqual({ items: [], next_cursor: null });
     expect(seen).toHaveLength(2);
+  });
+
+  it("does not retry a 429 for failed authentications (the key is wrong; waiting would not help)", async () => {
+    const { impl, seen } = scripted([429, 200], "0", "address");
+    const res = await fetchRetrying(() => new Request("http://x/"), impl);
+    expect(res.status).toBe(429);
+    expect(seen).toHaveLength(1);
   });
 
   it("reads Retry-After as seconds or an HTTP date", () => {

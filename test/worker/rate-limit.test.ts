@@ -25,6 +25,7 @@ describe("rate limit", () => {
     expect(limited, `no 429 after ${sent} requests`).toBeDefined();
     expect(sent).toBeGreaterThan(LIMIT);
     const retryAfter = Number(limited!.headers.get("Retry-After"));
+    expect(limited!.headers.get("RateLimit-Scope")).toBe("key");
     expect(Number.isInteger(retryAfter) && retryAfter > 0).toBe(true);
     // The real time until a request passes: what is left of the limiter's 60 s window, not a constant.
     const left = 60 - ((Date.now() / 1000) % 60);
@@ -74,6 +75,7 @@ describe("failed authentication", () => {
     expect(limited, "no 429 after 260 failed authentications").toBeDefined();
     expect(statuses.filter((s) => s === 401).length).toBeGreaterThanOrEqual(100);
     expect(Number(limited!.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(limited!.headers.get("RateLimit-Scope")).toBe("address");
     expect(((await limited!.json()) as any).detail).toMatch(/failed authentications/);
   });
 
