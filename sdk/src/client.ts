@@ -1,6 +1,7 @@
 import createClient, { type Client } from "openapi-fetch";
 import { blobBody, type CountedBody, multipartBody, type OnBytes } from "./body.js";
 import { apiError, errorOf, type Job, JobFailedError } from "./errors.js";
+import { DIRECT_UPLOAD_MAX_BYTES } from "./limits.js";
 import { fetchRetrying, type RetryOptions, sleep } from "./retry.js";
 import type { components, paths } from "./schema.js";
 
@@ -16,9 +17,6 @@ export interface ClientOptions {
   retry?: RetryOptions;
   fetch?: typeof fetch;
 }
-
-/** Files up to this size go in one multipart POST /datasets; larger ones through a signed URL (the service's 30 MB). */
-export const DIRECT_UPLOAD_MAX_BYTES = 30 * 1024 * 1024;
 
 export interface UploadOptions {
   /** Name of the new dataset (default: the file name). */

@@ -1,7 +1,6 @@
 export {
   type ClientOptions,
   contentTypeOf,
-  DIRECT_UPLOAD_MAX_BYTES,
   type Schemas,
   TabularClient,
   type TrainRequest,
@@ -10,5 +9,6 @@ export {
   type WaitOptions,
 } from "./client.js";
 export { ApiError, describeDetail, type Job, JobFailedError } from "./errors.js";
+export { DIRECT_UPLOAD_MAX_BYTES } from "./limits.js";
 export type { RetryOptions } from "./retry.js";
 export type { components, paths } from "./schema.js";

@@ -30,7 +30,7 @@ import {
   UploadCompleted,
 } from "../schemas/datasets";
 import { ModelPage } from "../schemas/models";
-import { idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
+import { directFile, idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
 
 const TAG = ["Datasets"];
 
@@ -40,7 +40,7 @@ const datasetIdParam = z.object({ id: z.string().openapi({ param: { name: "id", 
 const versionIdParam = z.object({ id: z.string().openapi({ param: { name: "id", in: "path" }, description: "Dataset version id" }) });
 
 const directUploadForm = z.object({
-  file: z.file().openapi({ type: "string", format: "binary", description: "CSV (.csv, .tsv, .txt) or Parquet, at most 30 MB" }),
+  file: directFile("CSV (.csv, .tsv, .txt) or Parquet"),
   dataset_name: name.optional().openapi({ description: "Name of the new dataset (required unless dataset_id is given)" }),
   dataset_id: z.uuid().optional().openapi({ description: "Add a version to this dataset instead of creating one" }),
   description,

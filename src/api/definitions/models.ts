@@ -18,7 +18,7 @@ import { jsonBody, jsonOrMultipart, limitBody, multipartOnly } from "../request-
 import { AUTH_ERRORS, errorResponses } from "../schemas/common";
 import { JobDetail } from "../schemas/jobs";
 import { CausalEffect, Model, ModelPage, ModelVersionList, SyncInferenceResult, TrainingStarted } from "../schemas/models";
-import { idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
+import { directFile, idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
 
 const TAG = ["Models"];
 
@@ -62,11 +62,7 @@ const retrainBody = z
   .openapi({ description: "Exactly one of dataset_id or dataset_version_id" });
 
 const inferForm = z.object({
-  file: z.file().openapi({
-    type: "string",
-    format: "binary",
-    description: "CSV or Parquet, at most 30 MB; extra columns are ignored, missing ones count as missing",
-  }),
+  file: directFile("CSV or Parquet", "; extra columns are ignored, missing ones count as missing"),
   output_type: z.enum(OUTPUT_FORMATS).default("json").openapi({ description: "json (predictions in the answer), csv or parquet (a file)" }),
   model_version_id: z.string().min(1).optional().openapi({ description: "Default: the latest ready version" }),
 });
@@ -207,7 +203,7 @@ const effectJson = z
   .openapi({ description: "{} (or no body): over the training data, cross-fitted. At most one of dataset_id, dataset_version_id." });
 
 const effectForm = z.object({
-  file: z.file().openapi({ type: "string", format: "binary", description: "CSV or Parquet, at most 30 MB" }),
+  file: directFile("CSV or Parquet"),
   group_by: groupBy,
   model_version_id: versionChoice,
 });

@@ -1,5 +1,6 @@
 /** Pieces every route definition uses. */
 import { z } from "@hono/zod-openapi";
+import { DIRECT_UPLOAD_MAX_BYTES } from "../../core/limits";
 
 /** A JSON answer with its schema. */
 export const jsonAnswer = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
@@ -11,3 +12,16 @@ export const jsonRequest = <T extends z.ZodType>(schema: T) => ({ required: true
 export const idempotencyKeyHeader = z.object({
   "idempotency-key": z.string().optional().openapi({ description: "Repeat the request safely: the first answer is returned again" }),
 });
+
+/**
+ * A file sent in a multipart body (upload, sync inference, effect), at most DIRECT_UPLOAD_MAX_BYTES:
+ * the limit is stated as the schema's maxLength, so the SDK reads it from the OpenAPI document
+ * instead of restating it.
+ */
+export const directFile = (what: string, more = "") =>
+  z.file().openapi({
+    type: "string",
+    format: "binary",
+    maxLength: DIRECT_UPLOAD_MAX_BYTES,
+    description: `${what}, at most ${DIRECT_UPLOAD_MAX_BYTES / 1024 / 1024} MB${more}`,
+  });
