@@ -1,12 +1,26 @@
 import { MAX_FRAME_CELLS } from "../core/limits";
 import type { Column } from "../ml/frame";
+import { parseNumber } from "../ml/values";
 import type { FieldSpans } from "./csv-tokenizer";
 import { DictionaryBuilder, SPAN_CACHE_ENTRIES } from "./dictionary-builder";
 import { IngestError, tooLargeError } from "./errors";
 import { validateHeader } from "./header";
 import { ID_COLUMN, keptIdFromStrings } from "./ids";
-import { inferColumn } from "./infer";
+import { inferColumn, inferNumericValues } from "./infer";
+import { NumericBuilder } from "./numeric-builder";
 import type { ReadOptions } from "./types";
+
+/**
+ * Records after which columns whose values so far are all numbers are read straight into numbers
+ * (NumericBuilder). A file of fewer records is dictionary-encoded throughout, as before; a larger
+ * one keeps the sample's dictionary work (milliseconds) and saves a string and a Map entry per
+ * distinct number on every later cell, the bulk of reading a large numeric table. 8192 records is
+ * enough for a text or code column to show a non-number (every value of 8192 would have to be a
+ * number first: then the column falls back, exactly, only its earlier spellings normalized; see
+ * NumericBuilder.toDictionary), and is twice the records after which the raw-text cache gives up
+ * on a mostly distinct column (SPAN_GIVE_UP_MISSES), so those have settled too.
+ */
+export const NUMERIC_SAMPLE_ROWS = 8192;
 
 interface PapaError {
   code: string;
@@ -15,21 +29,29 @@ interface PapaError {
 
 /**
  * Receives parsed records batch by batch, in file order: the first non-blank one is the header,
- * the rest are dictionary-encoded into one builder per column. Tracks physical line numbers
- * (records may span lines inside quotes) so errors can say where they are.
+ * the rest are dictionary-encoded into one builder per column; after NUMERIC_SAMPLE_ROWS records,
+ * a column whose distinct values are all numbers continues as numbers (see `typeColumns`). Tracks
+ * physical line numbers (records may span lines inside quotes) so errors can say where they are.
  */
 export class CsvTable {
   names: string[] | undefined;
   rowCount = 0;
   /** Line number at which the next record starts (1-based). */
   line = 1;
-  private builders: DictionaryBuilder[] = [];
+  /** Column j's dictionary builder, unless numbers[j] has taken over. */
+  private builders: Array<DictionaryBuilder | undefined> = [];
+  /** Column j's numeric builder once it reads numbers, else undefined. */
+  private numbers: Array<NumericBuilder | undefined> = [];
+  private readonly spanBudget = { left: SPAN_CACHE_ENTRIES };
 
   private readonly maxCells: number;
 
+  /** `typedNumbers`: false keeps every column dictionary-encoded to the end (the reader before
+   * numeric columns were typed during the pass: the reference for tests and benchmarks). */
   constructor(
     private readonly lineChar: string,
     private readonly options: ReadOptions = {},
+    private readonly typedNumbers = true,
   ) {
     this.maxCells = options.maxCells ?? MAX_FRAME_CELLS;
   }
@@ -61,14 +83,20 @@ export class CsvTable {
       return;
     }
     const builders = this.builders;
+    const numbers = this.numbers;
     if (count !== builders.length) throw raggedError(line, count, builders.length);
     const { text, starts, ends, hashes } = fields;
     for (let j = 0; j < count; j++) {
       const s = starts[j];
-      if (s < 0) builders[j].push(fields.unescaped[j]);
-      else builders[j].pushSpan(text, s, ends[j], hashes[j]);
+      const num = numbers[j];
+      if (num !== undefined) {
+        if (s < 0 ? num.push(fields.unescaped[j]) : num.pushSpan(text, s, ends[j])) continue;
+        this.toDictionary(j);
+      }
+      if (s < 0) builders[j]!.push(fields.unescaped[j]);
+      else builders[j]!.pushSpan(text, s, ends[j], hashes[j]);
     }
-    this.rowCount++;
+    if (++this.rowCount === NUMERIC_SAMPLE_ROWS) this.typeColumns();
   }
 
   /** The same for a record parsed by papaparse. */
@@ -81,8 +109,50 @@ export class CsvTable {
       return;
     }
     if (fields.length !== this.builders.length) throw raggedError(line, fields.length, this.builders.length);
-    for (let j = 0; j < fields.length; j++) this.builders[j].push(fields[j]);
-    this.rowCount++;
+    for (let j = 0; j < fields.length; j++) {
+      const num = this.numbers[j];
+      if (num !== undefined) {
+        if (num.push(fields[j])) continue;
+        this.toDictionary(j);
+      }
+      this.builders[j]!.push(fields[j]);
+    }
+    if (++this.rowCount === NUMERIC_SAMPLE_ROWS) this.typeColumns();
+  }
+
+  /**
+   * At NUMERIC_SAMPLE_ROWS records: every column whose distinct values so far all read as numbers
+   * (parseNumber, as inferColumn will) continues in a NumericBuilder, its codes so far expanded to
+   * numbers; not the file's `id` column (validated from its strings), nor anything with rawText.
+   * Such a column cannot be boolean-like: no number is a boolean spelling. A column with no value
+   * yet switches too (inferColumn would make it numeric; a later string makes it fall back).
+   */
+  private typeColumns(): void {
+    if (!this.typedNumbers || this.options.rawText) return;
+    const names = this.names ?? [];
+    for (let j = 0; j < names.length; j++) {
+      const b = this.builders[j];
+      if (b === undefined || names[j] === ID_COLUMN) continue;
+      const dictionary = b.dictionary;
+      const table = new Float64Array(dictionary.length);
+      let numeric = true;
+      for (let k = 0; k < dictionary.length && numeric; k++) {
+        const v = parseNumber(dictionary[k]);
+        if (v === undefined) numeric = false;
+        else table[k] = v;
+      }
+      if (!numeric) continue;
+      this.numbers[j] = NumericBuilder.fromCodes(b.finish(), table, b.missingCount);
+      b.releaseSpans();
+      this.builders[j] = undefined;
+    }
+  }
+
+  /** Column j, read as numbers so far, met a cell that is not one: it continues dictionary-encoded
+   * (its cells so far spelled as their numbers print: NumericBuilder.toDictionary). */
+  private toDictionary(j: number): void {
+    this.builders[j] = this.numbers[j]!.toDictionary(this.spanBudget);
+    this.numbers[j] = undefined;
   }
 
   /** The record starting at the current line has a malformed quoted field. */
@@ -103,9 +173,16 @@ export class CsvTable {
    * garbage, so codes and values of all columns are never alive at once (peak memory). */
   finish(): Column[] {
     const names = this.names ?? [];
-    const builders: Array<DictionaryBuilder | undefined> = this.builders;
+    const builders = this.builders;
+    const numbers = this.numbers;
     this.builders = [];
+    this.numbers = [];
     return names.map((name, j) => {
+      const num = numbers[j];
+      if (num !== undefined) {
+        numbers[j] = undefined;
+        return inferNumericValues(name, num.finish(), num.missingCount);
+      }
       const b = builders[j]!;
       builders[j] = undefined;
       const codes = b.finish();
@@ -118,8 +195,8 @@ export class CsvTable {
   private start(header: string[]): void {
     if (header[0]?.charCodeAt(0) === 0xfeff) header[0] = header[0].slice(1);
     this.names = validateHeader(header, "file", this.options.rawText ? 1 : undefined);
-    const spanBudget = { left: SPAN_CACHE_ENTRIES };
-    this.builders = this.names.map(() => new DictionaryBuilder(1024, spanBudget));
+    this.builders = this.names.map(() => new DictionaryBuilder(1024, this.spanBudget));
+    this.numbers = this.names.map(() => undefined);
   }
 
   private breaksIn(fields: string[]): number {

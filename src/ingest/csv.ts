@@ -18,19 +18,32 @@ const PARSE_CHUNK_CHARS = 256 * 1024;
  * (by CsvTokenizer, hand-written for speed, for a one-character delimiter; by papaparse for
  * any other forced delimiter), and the tokenizer tells where the last complete record ended; the
  * unfinished tail (possibly a quoted field spanning pieces) is carried into the next piece.
- * Only the per-column codes and distinct values are kept, never the rows.
+ * Only the per-column codes and distinct values are kept, never the rows; past a sample of
+ * records, columns of numbers are read straight into numbers instead (CsvTable).
  */
 export function readCsv(input: ReadableStream<Uint8Array> | Uint8Array, options: ReadCsvOptions = {}): Promise<IngestResult> {
-  return read(input, options, false);
+  return read(input, options, false, true);
 }
 
 /** readCsv with papaparse as the tokenizer whatever the delimiter: the reference the fast
  * tokenizer is tested against. */
 export function readCsvWithPapaparse(input: ReadableStream<Uint8Array> | Uint8Array, options: ReadCsvOptions = {}): Promise<IngestResult> {
-  return read(input, options, true);
+  return read(input, options, true, true);
 }
 
-async function read(input: ReadableStream<Uint8Array> | Uint8Array, options: ReadCsvOptions, papaparse: boolean): Promise<IngestResult> {
+/** readCsv with every column dictionary-encoded to the end, typed only by inferColumn (the reader
+ * before numeric columns were read into numbers during the pass): the reference typed reading is
+ * tested and benchmarked against. */
+export function readCsvAllDictionary(input: ReadableStream<Uint8Array> | Uint8Array, options: ReadCsvOptions = {}): Promise<IngestResult> {
+  return read(input, options, false, false);
+}
+
+async function read(
+  input: ReadableStream<Uint8Array> | Uint8Array,
+  options: ReadCsvOptions,
+  papaparse: boolean,
+  typedNumbers: boolean,
+): Promise<IngestResult> {
   const utf8 = new Utf8Stream();
   let reader: PieceReader | undefined;
   // The text not parsed yet, in pieces: joined into one flat string per parse, because reading
@@ -42,7 +55,7 @@ async function read(input: ReadableStream<Uint8Array> | Uint8Array, options: Rea
   const feed = (text: string, final: boolean): string => {
     if (reader === undefined) {
       if (!final && text.length < PARSE_CHUNK_CHARS) return text;
-      reader = new PieceReader(text, final, options, papaparse);
+      reader = new PieceReader(text, final, options, papaparse, typedNumbers);
     }
     return reader.parse(text, final);
   };
@@ -77,7 +90,7 @@ class PieceReader {
   private readonly parser: Papa.Parser | undefined;
   private readonly tokenizer: CsvTokenizer | undefined;
 
-  constructor(firstPiece: string, final: boolean, options: ReadCsvOptions, papaparse: boolean) {
+  constructor(firstPiece: string, final: boolean, options: ReadCsvOptions, papaparse: boolean, typedNumbers: boolean) {
     // NUL never occurs in text; without this check binary data that happens to be valid UTF-8
     // would fail later with a confusing "one column" or "ragged row" message.
     if (firstPiece.slice(0, 65536).includes("\u0000")) {
@@ -90,7 +103,7 @@ class PieceReader {
     // Sniff on complete lines only, at most the first 64k characters.
     const end = final ? firstPiece.length : firstPiece.lastIndexOf(newline, 65536);
     this.delimiter = options.delimiter ?? detectDelimiter(firstPiece.slice(0, end > 0 ? end : undefined), newline);
-    this.table = new CsvTable(newline === "\r" ? "\r" : "\n", options);
+    this.table = new CsvTable(newline === "\r" ? "\r" : "\n", options, typedNumbers);
     if (!papaparse && CsvTokenizer.handles(this.delimiter)) this.tokenizer = new CsvTokenizer(this.delimiter, newline, this.table);
     else this.parser = new Papa.Parser({ delimiter: this.delimiter, newline, quoteChar: '"' });
   }

@@ -61,11 +61,7 @@ export class DictionaryBuilder {
     }
     if (this.spanMisses > SPAN_GIVE_UP_MISSES && this.spanMisses > this.spanHits) {
       // Mostly distinct values: stop looking, and leave the memory to the other columns.
-      this.spanOff = true;
-      this.spanBudget.left += this.spanSize;
-      this.spanKeys = [];
-      this.spanHashes = new Int32Array(0);
-      this.spanCodes = new Int32Array(0);
+      this.releaseSpans();
       this.push(text.slice(start, end));
       return;
     }
@@ -90,6 +86,18 @@ export class DictionaryBuilder {
     this.spanBudget.left--;
     if (2 * (this.spanSize + 1) > this.spanKeys.length) this.growSpans();
     this.insertSpan(raw, h, code);
+  }
+
+  /** Stops remembering raw cell texts (pushSpan then slices every cell) and gives the entries
+   * back to the shared budget: for a column that mostly misses, or is no longer pushed to. */
+  releaseSpans(): void {
+    if (this.spanOff) return;
+    this.spanOff = true;
+    this.spanBudget.left += this.spanSize;
+    this.spanSize = 0;
+    this.spanKeys = [];
+    this.spanHashes = new Int32Array(0);
+    this.spanCodes = new Int32Array(0);
   }
 
   /** Appends a value that is already known not to be a missing marker, or null for missing. */

@@ -44,6 +44,20 @@ export function inferColumn(name: string, dictionary: string[], codes: Int32Arra
   return { name, kind: stringKind(name, dictionary, rowCount - missingCount, rowCount), storage: "dictionary", codes, dictionary };
 }
 
+/**
+ * What inferColumn makes of a column whose every non-missing value is a number (by parseNumber),
+ * given as one value per row (NaN = missing), as NumericBuilder reads it: numeric, or id for
+ * unique integers as above. The same column inferColumn gives for the same cells: there, `unique`
+ * (one distinct string per row, none missing) and then isIntegerIdColumn over the distinct
+ * values; here isIntegerIdColumn over the rows, which tests that their numbers are distinct —
+ * which they are exactly when their strings are distinct and isIntegerIdColumn holds (equal
+ * strings give equal numbers; and the distinct values are the rows' values in another order).
+ */
+export function inferNumericValues(name: string, values: Float64Array, missingCount: number): NumericColumn {
+  const kind = missingCount === 0 && isIntegerIdColumn(name, values) ? "id" : "numeric";
+  return { name, kind, storage: "numeric", values };
+}
+
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The kind of a column of strings that are not numbers, booleans or dates. */
