@@ -7,6 +7,7 @@ import { FAILURE_MESSAGE_MAX_CHARS } from "../core/limits";
 import type { ResultSink } from "../inference/results";
 import { decodeFrame } from "../ingest/columnar";
 import { JobCanceledError } from "../jobs/errors";
+import { framePart, framePartCount } from "../storage/frame-parts";
 import { resultPageName } from "../storage/keys";
 import type { BatchTask } from "../training/batch-control";
 import type { IngestTask } from "../training/ingest-control";
@@ -34,9 +35,10 @@ export class ControlClient {
     private attempt: number,
   ) {}
 
-  private async call(method: string, path: string, body?: BodyInit, contentType?: string): Promise<Response> {
+  private async call(method: string, path: string, body?: BodyInit, contentType?: string, query: Record<string, string> = {}): Promise<Response> {
     const url = new URL(`/internal/jobs/${this.jobId}/${path}`, this.config.baseUrl);
     if (method !== "POST") url.searchParams.set("attempt", String(this.attempt));
+    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
     const headers: Record<string, string> = {};
     if (this.config.secret) headers.Authorization = `Bearer ${this.config.secret}`;
     if (contentType) headers["Content-Type"] = contentType;
@@ -45,7 +47,12 @@ export class ControlClient {
       try {
         res = await fetch(url, { method, headers, body });
       } catch (e) {
-        if (i >= RETRIES) throw e;
+        // Also the stale keep-alive socket: after seconds of synchronous work (finishing the
+        // columns of a large table) the server has closed it, and the next request fails at once
+        // (EPIPE, "other side closed"). A fresh connection then works.
+        const what = `control ${method} ${path}: ${fetchFailure(e)}`;
+        if (i >= RETRIES) throw new Error(`${what} (${i + 1} tries)`, { cause: e });
+        log(`${what}; trying again`);
         await sleep(250 * 2 ** i);
         continue;
       }
@@ -85,23 +92,32 @@ export class ControlClient {
     return res.body;
   }
 
-  /** Streams an ingest's output (`frame` or `preview`) of `byteLength` bytes, from its chunks. */
-  async putIngested(part: "frame" | "preview", byteLength: number, chunks: Uint8Array[]): Promise<void> {
-    let i = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (i < chunks.length) controller.enqueue(chunks[i++]);
-        else controller.close();
-      },
-    });
-    // A stream body is sent once: no retries here (a failure fails the attempt, which is retried).
-    const url = new URL(`/internal/jobs/${this.jobId}/${part}`, this.config.baseUrl);
-    url.searchParams.set("attempt", String(this.attempt));
-    const headers: Record<string, string> = { "Content-Type": "application/octet-stream", "Content-Length": String(byteLength) };
-    if (this.config.secret) headers.Authorization = `Bearer ${this.config.secret}`;
-    const res = await fetch(url, { method: "PUT", headers, body, duplex: "half" } as RequestInit);
-    if (res.status === 409) throw new JobCanceledError();
-    if (!res.ok) throw new Error(`could not store the ${part}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+  /**
+   * Stores an ingest's frame of `byteLength` bytes (the concatenation of `chunks`) as an R2
+   * multipart upload: one part of FRAME_PART_BYTES copied and sent at a time, each retried alone
+   * by `call`; on any failure the upload is aborted (best effort) and the error rethrown.
+   */
+  async putFrame(byteLength: number, chunks: Uint8Array[]): Promise<void> {
+    const { upload_id } = await this.json<{ upload_id: string }>("POST", "frame/uploads", {});
+    try {
+      const parts: { part_number: number; etag: string }[] = [];
+      for (let n = 1; n <= framePartCount(byteLength); n++) {
+        const bytes = framePart(chunks, byteLength, n - 1);
+        const res = await this.call("PUT", `frame/parts/${n}`, bytes, "application/octet-stream", { upload_id });
+        if (!res.ok) throw new Error(`could not store part ${n} of the frame: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+        parts.push((await res.json()) as { part_number: number; etag: string });
+      }
+      await this.json("POST", "frame/complete", { upload_id, parts, bytes: byteLength });
+    } catch (e) {
+      await this.json("POST", "frame/abort", { upload_id }).catch((err) => log(`could not abort the frame upload: ${err}`));
+      throw e;
+    }
+  }
+
+  /** Stores an ingest's preview (its first rows, small: one request, retried like the others). */
+  async putPreview(bytes: Uint8Array): Promise<void> {
+    const res = await this.call("PUT", "preview", bytes, "application/octet-stream");
+    if (!res.ok) throw new Error(`could not store the preview: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
   }
 
   /** Where a batch inference's result files go. */
@@ -155,3 +171,14 @@ export class ControlClient {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const log = (msg: string) => console.log(`[trainer] ${new Date().toISOString()} ${msg}`);
+
+/** undici says only "fetch failed"; what failed is in `cause` (its code and message). */
+export function fetchFailure(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const cause = e instanceof Error ? (e.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  if (!cause) return message;
+  const detail = [cause.code, cause.message].filter((x) => typeof x === "string" && x).join(": ");
+  return detail ? `${message} (${detail})` : message;
+}

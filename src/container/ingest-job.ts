@@ -1,8 +1,8 @@
 /**
  * A dataset_ingest job in the trainer (uploads larger than the Worker can hold): the uploaded
  * files streamed from the control routes through the shared reader (../ingest/read-sources, CSV
- * parsed as it arrives), progress in bytes read, then the frame and its preview streamed back and
- * the summary (shape, profile) handed to `succeed`, which records it on the dataset version.
+ * parsed as it arrives), progress in bytes read, then the frame (in parts) and its preview sent
+ * back and the summary (shape, profile) handed to `succeed`, which records it on the version.
  */
 import { PREVIEW_ROWS } from "../core/limits";
 import { ingestSummary } from "../datasets/ingest-job";
@@ -29,9 +29,8 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
   );
   const summary = ingestSummary(frame, idGenerated);
   const { byteLength, chunks } = frameChunks(frame);
-  await client.putIngested("frame", byteLength, chunks);
-  const preview = encodeFrame(headFrame(frame, PREVIEW_ROWS));
-  await client.putIngested("preview", preview.byteLength, [preview]);
+  await client.putFrame(byteLength, chunks);
+  await client.putPreview(encodeFrame(headFrame(frame, PREVIEW_ROWS)));
   await io.report({ progress: 95, rows_processed: frame.rowCount });
   return {
     row_count: frame.rowCount,

@@ -2,7 +2,8 @@
  * What the trainer may do, through the Worker's internal control routes: everything is scoped to
  * one running job and checked against the attempt token the trainer was given (./control-scope),
  * so a trainer whose job was canceled or restarted can no longer read or write anything. Training
- * jobs are served here; batch inference jobs by ./batch-control, ingest jobs by ./ingest-control.
+ * jobs are served here; batch inference jobs by ./batch-control, ingest jobs by ./ingest-control
+ * (their frame by ./frame-upload-control).
  */
 import { NotFound } from "../core/errors";
 import { type Failure, recordFailure } from "../jobs/attempts";
@@ -12,7 +13,7 @@ import { ARTIFACT_FILES } from "../storage/keys";
 import { batchTask, readBatchArtifact, readBatchFrame, succeedBatch, writeBatchResult } from "./batch-control";
 import { type ControlDeps, resolveOrFail, runningJob, stopWork, trainerJobObject } from "./control-scope";
 import { completeTraining } from "./finalize";
-import { ingestTask, readIngestSource, succeedIngest, writeIngestOutput } from "./ingest-control";
+import { ingestTask, readIngestSource, succeedIngest, writeIngestPreview } from "./ingest-control";
 import { type TrainingTarget, trainingTarget } from "./target";
 
 export type { ControlDeps } from "./control-scope";
@@ -72,11 +73,11 @@ export async function readSource(deps: ControlDeps, jobId: string, attempt: numb
   return readIngestSource(deps, jobObj, job, attempt, index);
 }
 
-/** An ingest job writes the dataset version's frame and preview. */
-export async function writeIngested(deps: ControlDeps, jobId: string, attempt: number, part: "frame" | "preview", body: ReadableStream<Uint8Array>) {
+/** An ingest job writes the dataset version's preview (its frame goes in parts: ./frame-upload-control). */
+export async function writePreview(deps: ControlDeps, jobId: string, attempt: number, body: ReadableStream<Uint8Array>) {
   const { jobObj, job } = await runningJob(deps, jobId, attempt);
   if (job.type !== "dataset_ingest") throw new NotFound();
-  await writeIngestOutput(deps, jobObj, job, attempt, part, body);
+  await writeIngestPreview(deps, jobObj, job, attempt, body);
 }
 
 /** A batch inference job reads its model version's files. */

@@ -34,18 +34,10 @@ export async function readIngestSource(deps: ControlDeps, jobObj: JobObject, job
   return resolveOrFail(jobObj, attempt, () => openSource(deps.bucket, f));
 }
 
-/** The encoded frame (`frame`) or its first rows (`preview`), streamed into R2. */
-export async function writeIngestOutput(
-  deps: ControlDeps,
-  jobObj: JobObject,
-  job: JobRecord,
-  attempt: number,
-  part: "frame" | "preview",
-  body: ReadableStream<Uint8Array>,
-) {
+/** The frame's first rows, streamed into R2 (the frame itself is stored in parts: ./frame-upload-control). */
+export async function writeIngestPreview(deps: ControlDeps, jobObj: JobObject, job: JobRecord, attempt: number, body: ReadableStream<Uint8Array>) {
   const { version } = await sources(deps, jobObj, job, attempt);
-  const key = (part === "frame" ? frameKey : previewKey)(version.orgId, version.datasetId, version.id);
-  await deps.bucket.put(key, body);
+  await deps.bucket.put(previewKey(version.orgId, version.datasetId, version.id), body);
 }
 
 /** `output.summary` (the frame's shape and profile) is recorded on the version; the rest is the job's output. */

@@ -1,47 +1,38 @@
 /**
  * Ingestion in the trainer, through the internal control routes: a running dataset_ingest job
  * (begun by hand so no consumer takes it) is driven as the trainer drives it, with the shared
- * reader, and its dataset version becomes ready with what the trainer stored.
+ * reader, and its dataset version becomes ready with what the trainer stored. The frame's parts
+ * are tested in ./internal-frame-upload.test.ts.
  */
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ingestSummary } from "../../src/datasets/ingest-job";
 import { encodeFrame, frameChunks } from "../../src/ingest/columnar";
 import { headFrame } from "../../src/ingest/head";
 import { portableCompressors } from "../../src/ingest/portable-compressors";
 import { readSources } from "../../src/ingest/read-sources";
-import { call, json, newOrg, sha256Hex, type TestOrg } from "./helpers";
+import { call, json, newOrg, type TestOrg } from "./helpers";
+import { preparedIngest, SECRET } from "./ingest-helpers";
 import { runningCopy } from "./model-helpers";
 
-const SECRET = { Authorization: "Bearer test-internal-secret" };
 const PARTS = ["id,x,label\n0,1.5,a\n1,2.5,b\n", "id,x,label\n2,3.5,a\n3,4.5,b\n4,5.5,a\n"];
 
 let org: TestOrg;
-let prepared: any;
+let prepared: { job_id: string; dataset_id: string };
 
-/** A batch upload whose files are in the bucket and marked uploaded, never completed (no consumer runs it). */
 beforeAll(async () => {
   org = await newOrg();
-  const r = await json<any>("/api/datasets/batch", org, {
-    method: "POST",
-    body: {
-      dataset_name: "trainer ingest",
-      files: await Promise.all(
-        PARTS.map(async (p, i) => ({ filename: `part${i}.csv`, bytes: p.length, content_type: "text/csv", checksum_sha256: await sha256Hex(p) })),
-      ),
-    },
-  });
-  expect(r.status, JSON.stringify(r.body)).toBe(201);
-  prepared = r.body;
-  for (const [i, u] of prepared.uploads.entries()) {
-    await env.BUCKET.put(u.object_name, PARTS[i], { httpMetadata: { contentType: "text/csv" } });
-    await env.DB.prepare("UPDATE dataset_files SET status = 'uploaded' WHERE id = ?").bind(u.file_id).run();
-  }
+  prepared = await preparedIngest(org, PARTS);
 });
 
 const get = (id: string, path: string, attempt: number) => call(`/internal/jobs/${id}/${path}?attempt=${attempt}`, { headers: SECRET });
-const put = (id: string, path: string, attempt: number, body: Uint8Array) =>
-  call(`/internal/jobs/${id}/${path}?attempt=${attempt}`, { method: "PUT", headers: { ...SECRET, "Content-Length": String(body.byteLength) }, body });
+const put = (id: string, path: string, attempt: number, body: Uint8Array, query: Record<string, string> = {}) =>
+  call(`/internal/jobs/${id}/${path}?${new URLSearchParams({ attempt: String(attempt), ...query })}`, {
+    method: "PUT",
+    headers: { ...SECRET, "Content-Length": String(body.byteLength) },
+    body,
+  });
+const postJson = (id: string, path: string, body: object) =>
+  call(`/internal/jobs/${id}/${path}`, { method: "POST", headers: { ...SECRET, "Content-Type": "application/json" }, body: JSON.stringify(body) });
 
 describe("a dataset_ingest job in the trainer", () => {
   it("reads the files, stores the frame and preview, and makes the version ready", async () => {
@@ -64,7 +55,9 @@ describe("a dataset_ingest job in the trainer", () => {
       whole.set(c, at);
       at += c.length;
     }
-    expect((await put(id, "frame", attempt, whole)).status).toBe(204);
+    const { upload_id } = await (await postJson(id, "frame/uploads", { attempt })).json<{ upload_id: string }>();
+    const part = await (await put(id, `frame/parts/1`, attempt, whole, { upload_id })).json();
+    expect((await postJson(id, "frame/complete", { attempt, upload_id, parts: [part], bytes: byteLength })).status).toBe(200);
     expect((await put(id, "preview", attempt, encodeFrame(headFrame(frame, 500)))).status).toBe(204);
     const summary = ingestSummary(frame, idGenerated);
     const ok = await call(`/internal/jobs/${id}/succeed`, {
@@ -83,7 +76,7 @@ describe("a dataset_ingest job in the trainer", () => {
     expect(JSON.stringify(preview.body)).toContain("5.5");
   });
 
-  it("refuses a succeed without the stored frame or summary, and a frame without its length", async () => {
+  it("refuses a succeed without the stored frame or summary, and a preview without its length", async () => {
     const { id, attempt } = await runningCopy(prepared.job_id);
     const succeed = (output: unknown) =>
       call(`/internal/jobs/${id}/succeed`, {
@@ -92,7 +85,7 @@ describe("a dataset_ingest job in the trainer", () => {
         body: JSON.stringify({ attempt, output }),
       });
     expect((await succeed({ row_count: 5 })).status).toBe(400);
-    const noLength = await call(`/internal/jobs/${id}/frame?attempt=${attempt}`, {
+    const noLength = await call(`/internal/jobs/${id}/preview?attempt=${attempt}`, {
       method: "PUT",
       headers: SECRET,
       body: new ReadableStream({ start: (c) => (c.enqueue(new Uint8Array([1, 2])), c.close()) }),

@@ -6,6 +6,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { FAILURE_MESSAGE_MAX_CHARS } from "../../core/limits";
 import { progressReportSchema } from "../../jobs/types";
+import { MAX_FRAME_PARTS } from "../../storage/frame-parts";
 import { internalJsonBody } from "../request-body";
 import { jsonRequest } from "./parts";
 
@@ -28,9 +29,27 @@ const post = <T extends z.ZodType>(path: string, body: T) =>
 
 export const task = read("/internal/jobs/{id}/task");
 export const frame = read("/internal/jobs/{id}/frame");
-/** An ingest job writes the version's frame and preview (streamed; Content-Length required). */
-export const writeFrame = write("/internal/jobs/{id}/frame");
+/** An ingest job writes the version's preview (streamed; Content-Length required); its frame, in parts (below). */
 export const writePreview = write("/internal/jobs/{id}/preview");
+/**
+ * An ingest job stores a large frame in parts (an R2 multipart upload, ../../training/frame-upload-control):
+ * begin, PUT each part (Content-Length required), then complete or abort.
+ */
+const uploadId = z.string().min(1).max(1024);
+const uploadedPart = z.object({ part_number: z.number().int().min(1), etag: z.string().min(1) });
+export const beginFrameUpload = post("/internal/jobs/{id}/frame/uploads", z.object({ attempt }));
+export const writeFramePart = createRoute({
+  hide: true,
+  method: "put",
+  path: "/internal/jobs/{id}/frame/parts/{part}",
+  request: { params: params.extend({ part: z.coerce.number().int().min(1) }), query: query.extend({ upload_id: uploadId }) },
+  responses: ok,
+});
+export const completeFrameUpload = post(
+  "/internal/jobs/{id}/frame/complete",
+  z.object({ attempt, upload_id: uploadId, bytes: z.number().int().min(0), parts: z.array(uploadedPart).min(1).max(MAX_FRAME_PARTS) }),
+);
+export const abortFrameUpload = post("/internal/jobs/{id}/frame/abort", z.object({ attempt, upload_id: uploadId }));
 export const readRepresentation = read("/internal/jobs/{id}/representation");
 export const writeRepresentation = write("/internal/jobs/{id}/representation");
 const withFile = (method: "get" | "put", path: string) =>

@@ -7,6 +7,7 @@ import { bearerToken, sameSecret } from "../../auth/secrets";
 import { LengthRequired, NotFound } from "../../core/errors";
 import { createDb } from "../../db/client";
 import * as control from "../../training/control-service";
+import * as frames from "../../training/frame-upload-control";
 import { restartLostJobs } from "../../training/trainer-restart";
 import type { AppEnv } from "../context";
 import * as def from "../definitions/internal";
@@ -42,16 +43,40 @@ internalApp.openapi(def.readSource, async (c) => {
   });
 });
 
-for (const [route, part] of [
-  [def.writeFrame, "frame"],
-  [def.writePreview, "preview"],
-] as const) {
-  internalApp.openapi(route, async (c) => {
-    if (!c.req.raw.body || !c.req.header("Content-Length")) throw new LengthRequired("Content-Length header required.");
-    await control.writeIngested(deps(c), c.req.valid("param").id, c.req.valid("query").attempt, part, c.req.raw.body);
-    return c.body(null, 204);
-  });
+/** A streamed body of announced length (R2 stores a stream only when its length is known). */
+function sizedBody(c: Context<AppEnv>): { body: ReadableStream<Uint8Array>; length: number } {
+  const length = Number(c.req.header("Content-Length"));
+  if (!c.req.raw.body || !c.req.header("Content-Length") || !Number.isSafeInteger(length)) {
+    throw new LengthRequired("Content-Length header required.");
+  }
+  return { body: c.req.raw.body, length };
 }
+
+internalApp.openapi(def.writePreview, async (c) => {
+  await control.writePreview(deps(c), c.req.valid("param").id, c.req.valid("query").attempt, sizedBody(c).body);
+  return c.body(null, 204);
+});
+
+internalApp.openapi(def.beginFrameUpload, async (c) =>
+  c.json(await frames.beginFrameUpload(deps(c), c.req.valid("param").id, c.req.valid("json").attempt)),
+);
+
+internalApp.openapi(def.writeFramePart, async (c) => {
+  const { id, part } = c.req.valid("param");
+  const { attempt, upload_id } = c.req.valid("query");
+  const { body, length } = sizedBody(c);
+  return c.json(await frames.putFramePart(deps(c), id, attempt, upload_id, part, length, body));
+});
+
+internalApp.openapi(def.completeFrameUpload, async (c) => {
+  const { attempt, upload_id, parts, bytes } = c.req.valid("json");
+  return c.json(await frames.completeFrameUpload(deps(c), c.req.valid("param").id, attempt, upload_id, parts, bytes));
+});
+
+internalApp.openapi(def.abortFrameUpload, async (c) => {
+  const { attempt, upload_id } = c.req.valid("json");
+  return c.json(await frames.abortFrameUpload(deps(c), c.req.valid("param").id, attempt, upload_id));
+});
 
 internalApp.openapi(def.readRepresentation, async (c) => {
   const obj = await control.readRepresentation(deps(c), c.req.valid("param").id, c.req.valid("query").attempt);

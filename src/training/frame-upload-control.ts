@@ -1,0 +1,87 @@
+/**
+ * An ingest job stores its frame as an R2 multipart upload (../storage/frame-parts): begun, sent
+ * part by part (each part retried alone by the trainer), then completed into the one object at
+ * the version's frame key that everything else reads, or aborted. Every step is checked against
+ * the attempt token like the other control routes, so a stale attempt gets 409.
+ */
+import { BadRequest, NotFound, TooLarge } from "../core/errors";
+import { ingestSources } from "../datasets/ingest-job";
+import { FRAME_PART_BYTES, MAX_FRAME_PARTS } from "../storage/frame-parts";
+import { frameKey } from "../storage/keys";
+import { type ControlDeps, resolveOrFail, runningJob } from "./control-scope";
+
+export interface UploadedPart {
+  part_number: number;
+  etag: string;
+}
+
+/** The running ingest job's frame key (404 for other jobs, 409 for a stale attempt). */
+async function frameKeyOf(deps: ControlDeps, jobId: string, attempt: number): Promise<string> {
+  const { jobObj, job } = await runningJob(deps, jobId, attempt);
+  if (job.type !== "dataset_ingest") throw new NotFound();
+  const { version } = await resolveOrFail(jobObj, attempt, () => ingestSources(deps.db, job));
+  return frameKey(version.orgId, version.datasetId, version.id);
+}
+
+export async function beginFrameUpload(deps: ControlDeps, jobId: string, attempt: number): Promise<{ upload_id: string }> {
+  const key = await frameKeyOf(deps, jobId, attempt);
+  const upload = await deps.bucket.createMultipartUpload(key);
+  return { upload_id: upload.uploadId };
+}
+
+export async function putFramePart(
+  deps: ControlDeps,
+  jobId: string,
+  attempt: number,
+  uploadId: string,
+  partNumber: number,
+  length: number,
+  body: ReadableStream<Uint8Array>,
+): Promise<UploadedPart> {
+  if (length > FRAME_PART_BYTES) throw new TooLarge(`A frame part holds at most ${FRAME_PART_BYTES} bytes.`, FRAME_PART_BYTES);
+  if (partNumber > MAX_FRAME_PARTS) throw new BadRequest(`A frame has at most ${MAX_FRAME_PARTS} parts.`);
+  const key = await frameKeyOf(deps, jobId, attempt);
+  // An R2 error here is answered 500, which the trainer retries: the part is sent again alone.
+  const part = await deps.bucket.resumeMultipartUpload(key, uploadId).uploadPart(partNumber, body);
+  return { part_number: part.partNumber, etag: part.etag };
+}
+
+/**
+ * Joins the parts into the frame. The parts must be numbered 1..n with none missing, and the
+ * result must be `bytes` long: a frame with a hole would decode to wrong columns, not fail.
+ */
+export async function completeFrameUpload(
+  deps: ControlDeps,
+  jobId: string,
+  attempt: number,
+  uploadId: string,
+  parts: UploadedPart[],
+  bytes: number,
+): Promise<{ bytes: number }> {
+  parts.forEach((p, i) => {
+    if (p.part_number !== i + 1) throw new BadRequest(`Frame part ${i + 1} is missing: parts must be numbered 1..n in order.`);
+  });
+  const key = await frameKeyOf(deps, jobId, attempt);
+  const upload = deps.bucket.resumeMultipartUpload(key, uploadId);
+  const obj = await r2Step("join the frame's parts", () => upload.complete(parts.map((p) => ({ partNumber: p.part_number, etag: p.etag }))));
+  if (obj.size !== bytes) {
+    await deps.bucket.delete(key);
+    throw new BadRequest(`The joined frame has ${obj.size} bytes, not the ${bytes} announced; it was discarded.`);
+  }
+  return { bytes: obj.size };
+}
+
+export async function abortFrameUpload(deps: ControlDeps, jobId: string, attempt: number, uploadId: string): Promise<{ ok: true }> {
+  const key = await frameKeyOf(deps, jobId, attempt);
+  await r2Step("abort the frame upload", () => deps.bucket.resumeMultipartUpload(key, uploadId).abort());
+  return { ok: true };
+}
+
+/** R2 refuses an unknown upload, part or etag with a plain Error: the trainer's mistake, so a 400 naming it. */
+async function r2Step<T>(what: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    throw new BadRequest(`Could not ${what}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
