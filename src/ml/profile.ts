@@ -48,8 +48,11 @@ export function profileColumn(column: Column): ColumnProfile {
     return { ...base, missing_count: missing, distinct_count: distinct, top_values: top };
   }
 
-  // Numeric storage: a sorted copy of the present values gives the distinct count, min and max.
-  const present = column.values.filter((v) => !Number.isNaN(v)).sort();
+  // Numeric storage: the present values in ascending order give the distinct count, min and max
+  // (and the order of Welford's pass below).
+  const runs = ascendingRuns(column.values);
+  if (runs) return profileRuns(column, base, runs);
+  const present = presentValues(column.values).sort();
   const n = present.length;
   let distinct = n > 0 ? 1 : 0;
   for (let i = 1; i < n; i++) if (present[i] !== present[i - 1]) distinct++;
@@ -74,6 +77,186 @@ export function profileColumn(column: Column): ColumnProfile {
   if (!s) return summary;
   const numeric = { ...summary, min: s.min, max: s.max, mean: s.mean, std: s.count > 1 ? Math.sqrt(s.m2 / (s.count - 1)) : null };
   return column.kind === "numeric" ? { ...numeric, integer_valued: s.integers } : numeric;
+}
+
+type Base = Pick<ColumnProfile, "name" | "type" | "min" | "max" | "mean" | "std" | "top_values">;
+
+/**
+ * The profile of a numeric-storage column from its distinct present values in ascending order
+ * with their counts: the same numbers, bit for bit, as from the sorted copy of its present values
+ * (Welford's pass repeats each value `count` times, in the same order), without sorting.
+ */
+function profileRuns(column: Column & { storage: "numeric" }, base: Base, runs: Runs): ColumnProfile {
+  const { values: distinctValues, counts, n } = runs;
+  const distinct = distinctValues.length;
+  const summary = { ...base, missing_count: column.values.length - n, distinct_count: distinct };
+  if (n === 0) return summary;
+  if (column.kind === "boolean") {
+    let trues = 0;
+    for (let r = 0; r < distinct; r++) if (distinctValues[r] !== 0) trues += counts[r];
+    const top = [
+      { value: true, count: trues },
+      { value: false, count: n - trues },
+    ]
+      .filter((t) => t.count > 0)
+      .sort((a, b) => b.count - a.count);
+    return { ...summary, mean: trues / n, top_values: top };
+  }
+  if (column.kind === "datetime") {
+    return { ...summary, min: new Date(distinctValues[0]).toISOString(), max: new Date(distinctValues[distinct - 1]).toISOString() };
+  }
+  let count = 0;
+  let mean = 0;
+  let m2 = 0;
+  let integers = true;
+  let min = NaN;
+  let max = NaN;
+  for (let r = 0; r < distinct; r++) {
+    const x = distinctValues[r];
+    if (x === Infinity || x === -Infinity) continue;
+    if (count === 0) min = x;
+    max = x;
+    if (integers && !Number.isInteger(x)) integers = false;
+    for (let k = counts[r]; k > 0; k--) {
+      count++;
+      const d = x - mean;
+      mean += d / count;
+      m2 += d * (x - mean);
+    }
+  }
+  if (count === 0) return summary;
+  const numeric = { ...summary, min, max, mean, std: count > 1 ? Math.sqrt(m2 / (count - 1)) : null };
+  return column.kind === "numeric" ? { ...numeric, integer_valued: integers } : numeric;
+}
+
+/** The values that are not NaN, in order (a loop: Float64Array.filter with a callback is ~25× slower). */
+function presentValues(values: Float64Array): Float64Array {
+  let n = 0;
+  for (let i = 0; i < values.length; i++) if (values[i] === values[i]) n++;
+  const out = new Float64Array(n);
+  let k = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v === v) out[k++] = v;
+  }
+  return out;
+}
+
+/** Distinct present values, ascending, with how often each occurs; n = present values. */
+interface Runs {
+  values: Float64Array;
+  counts: Float64Array;
+  n: number;
+}
+
+const DAY_MS = 86_400_000;
+/** Units tried for counting: integers, decimals of 1 to 4 places (× 10^k), whole days in ms. */
+const COUNTING_UNITS: ReadonlyArray<{ times: number } | { per: number }> = [
+  { times: 1 },
+  { times: 10 },
+  { times: 100 },
+  { times: 1000 },
+  { times: 10000 },
+  { per: DAY_MS },
+];
+
+/**
+ * The present values as ascending runs without a sort, when that is cheap: values already in
+ * ascending order (a row counter, a generated id), or all of them on a grid of at most
+ * 2n + 65,536 points k/10^p (p ≤ 4) or k·day, counted per grid point (integers, prices,
+ * dates). Undefined otherwise, and for any -0 (a sort puts -0 before 0 and counts them as one
+ * value; that case stays with the sort). Exact: a value joins grid point k only if k's value is
+ * that very double, so points are distinct values, in ascending order.
+ */
+function ascendingRuns(values: Float64Array): Runs | undefined {
+  let n = 0;
+  let ascending = true;
+  let prev = -Infinity;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v !== v) continue;
+    if (v === 0 && 1 / v < 0) return undefined;
+    n++;
+    if (v < prev) ascending = false;
+    prev = v;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (n === 0) return { values: new Float64Array(0), counts: new Float64Array(0), n };
+  if (ascending) return runsOfAscending(values, n);
+  if (min === -Infinity || max === Infinity) return undefined;
+  return countedRuns(values, n, min, max);
+}
+
+function runsOfAscending(values: Float64Array, n: number): Runs {
+  let distinct = 0;
+  let prev = NaN;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v === v && v !== prev) {
+      distinct++;
+      prev = v;
+    }
+  }
+  const out = new Float64Array(distinct);
+  const counts = new Float64Array(distinct);
+  let r = -1;
+  prev = NaN;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v !== v) continue;
+    if (v !== prev) out[++r] = prev = v;
+    counts[r]++;
+  }
+  return { values: out, counts, n };
+}
+
+function countedRuns(values: Float64Array, n: number, min: number, max: number): Runs | undefined {
+  const limit = 2 * n + 65536;
+  for (const unit of COUNTING_UNITS) {
+    const times = "times" in unit ? unit.times : 0;
+    const per = "per" in unit ? unit.per : 0;
+    const point = (v: number) => (times ? Math.round(v * times) : v / per);
+    const value = (k: number) => (times ? k / times : k * per);
+    const lo = point(min);
+    const hi = point(max);
+    if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi) || value(lo) !== min || value(hi) !== max || hi - lo + 1 > limit) continue;
+    // A look at the first values before allocating the counts (a float column fails here).
+    let fits = true;
+    for (let i = 0, seen = 0; i < values.length && seen < 1024 && fits; i++) {
+      const v = values[i];
+      if (v !== v) continue;
+      seen++;
+      if (value(point(v)) !== v) fits = false;
+    }
+    if (!fits) continue;
+    const counts = new Int32Array(hi - lo + 1);
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v !== v) continue;
+      const k = point(v);
+      if (value(k) !== v || !Number.isInteger(k)) {
+        fits = false;
+        break;
+      }
+      counts[k - lo]++;
+    }
+    if (!fits) continue;
+    let distinct = 0;
+    for (let i = 0; i < counts.length; i++) if (counts[i] > 0) distinct++;
+    const out = new Float64Array(distinct);
+    const outCounts = new Float64Array(distinct);
+    let r = 0;
+    for (let i = 0; i < counts.length; i++) {
+      if (counts[i] === 0) continue;
+      out[r] = value(lo + i);
+      outCounts[r++] = counts[i];
+    }
+    return { values: out, counts: outCounts, n };
+  }
+  return undefined;
 }
 
 /** Welford's running mean and sum of squared deviations over the finite values (sorted input). */
