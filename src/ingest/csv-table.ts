@@ -2,7 +2,7 @@ import { MAX_FRAME_CELLS } from "../core/limits";
 import type { Column } from "../ml/frame";
 import { parseNumber } from "../ml/values";
 import type { FieldSpans } from "./csv-tokenizer";
-import { DictionaryBuilder, SPAN_CACHE_ENTRIES } from "./dictionary-builder";
+import { DictionaryBuilder } from "./dictionary-builder";
 import { IngestError, tooLargeError } from "./errors";
 import { validateHeader } from "./header";
 import { ID_COLUMN, keptIdFromStrings } from "./ids";
@@ -13,12 +13,11 @@ import type { ReadOptions } from "./types";
 /**
  * Records after which columns whose values so far are all numbers are read straight into numbers
  * (NumericBuilder). A file of fewer records is dictionary-encoded throughout, as before; a larger
- * one keeps the sample's dictionary work (milliseconds) and saves a string and a Map entry per
- * distinct number on every later cell, the bulk of reading a large numeric table. 8192 records is
+ * one keeps the sample's dictionary work (milliseconds) and saves a string and an index entry per
+ * distinct number, and a hash look-up per cell, the bulk of reading a large numeric table. 8192 records is
  * enough for a text or code column to show a non-number (every value of 8192 would have to be a
  * number first: then the column falls back, exactly, only its earlier spellings normalized; see
- * NumericBuilder.toDictionary), and is twice the records after which the raw-text cache gives up
- * on a mostly distinct column (SPAN_GIVE_UP_MISSES), so those have settled too.
+ * NumericBuilder.toDictionary).
  */
 export const NUMERIC_SAMPLE_ROWS = 8192;
 
@@ -42,7 +41,6 @@ export class CsvTable {
   private builders: Array<DictionaryBuilder | undefined> = [];
   /** Column j's numeric builder once it reads numbers, else undefined. */
   private numbers: Array<NumericBuilder | undefined> = [];
-  private readonly spanBudget = { left: SPAN_CACHE_ENTRIES };
 
   private readonly maxCells: number;
 
@@ -143,7 +141,6 @@ export class CsvTable {
       }
       if (!numeric) continue;
       this.numbers[j] = NumericBuilder.fromCodes(b.finish(), table, b.missingCount);
-      b.releaseSpans();
       this.builders[j] = undefined;
     }
   }
@@ -151,7 +148,7 @@ export class CsvTable {
   /** Column j, read as numbers so far, met a cell that is not one: it continues dictionary-encoded
    * (its cells so far spelled as their numbers print: NumericBuilder.toDictionary). */
   private toDictionary(j: number): void {
-    this.builders[j] = this.numbers[j]!.toDictionary(this.spanBudget);
+    this.builders[j] = this.numbers[j]!.toDictionary();
     this.numbers[j] = undefined;
   }
 
@@ -195,7 +192,7 @@ export class CsvTable {
   private start(header: string[]): void {
     if (header[0]?.charCodeAt(0) === 0xfeff) header[0] = header[0].slice(1);
     this.names = validateHeader(header, "file", this.options.rawText ? 1 : undefined);
-    this.builders = this.names.map(() => new DictionaryBuilder(1024, this.spanBudget));
+    this.builders = this.names.map(() => new DictionaryBuilder(1024));
     this.numbers = this.names.map(() => undefined);
   }
 

@@ -1,10 +1,10 @@
 import { normalizeCell } from "../ml/values";
 
-/** Raw cell texts remembered by pushSpan, at most, over all the columns sharing a budget (one
- * table): a few MB whatever the number of columns. */
-export const SPAN_CACHE_ENTRIES = 1 << 18;
-/** After this many misses, a column whose cells miss more often than they hit stops looking. */
-const SPAN_GIVE_UP_MISSES = 4096;
+/** Raw cell texts other than a dictionary value (padded with whitespace, missing markers) that
+ * pushSpan remembers per column, at most: beyond that they are sliced and trimmed every time. */
+const MAX_ALIASES = 65536;
+/** find's answer when the text is not in the index. */
+const ABSENT = -2;
 
 /** Whether text[start, start + key.length) equals key. */
 function sameText(key: string, text: string, start: number): boolean {
@@ -12,30 +12,54 @@ function sameText(key: string, text: string, start: number): boolean {
   return true;
 }
 
+/** The hash of text[start, end): the tokenizer's (csv-tokenizer spanHash), computed here for
+ * strings pushed whole. */
+function textHash(text: string): number {
+  let h = 0;
+  for (let k = 0; k < text.length; k++) h = (Math.imul(h, 31) + text.charCodeAt(k)) | 0;
+  return h;
+}
+
+/** Spreads a hash over the slots (murmur3's finalizer): the tokenizer's polynomial hash puts
+ * values that differ in their last characters (user_0001, user_0002) in neighbouring slots. */
+function mix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+/** A copy of s as a flat string of its own: a substring would keep its whole piece of text alive. */
+const own = (s: string) => ` ${s}`.slice(1);
+
 /**
- * Dictionary-encodes one column as rows stream in: a Map from value to code and a growing
- * Int32Array of codes (-1 = missing). Raw rows are never kept, only one code per cell plus each
- * distinct string once, which is what makes inference cheap (it looks at distinct values only).
+ * Dictionary-encodes one column as rows stream in: the distinct values in order of first
+ * appearance and a growing Int32Array of codes (-1 = missing). Raw rows are never kept, only one
+ * code per cell plus each distinct string once, which is what makes inference cheap (it looks at
+ * distinct values only).
+ *
+ * The index from value to code is an open-addressing table of (hash, entry) pairs in one
+ * Int32Array, hashed with the tokenizer's span hash, so that pushSpan finds a cell's code by
+ * comparing the text of the piece with the dictionary value in place: a cell repeating a value
+ * makes no string, no trim, no Map look-up (those were most of CSV ingestion's time; a Map was
+ * also the larger part of a high-cardinality column's memory). An entry is a dictionary code + 1,
+ * or -(a + 1) for an alias: a raw text that is not itself a value (" a ", "NA") with the code it
+ * normalizes to (-1 for missing).
  */
 export class DictionaryBuilder {
   readonly dictionary: string[] = [];
-  private readonly index = new Map<string, number>();
-  private spanKeys: Array<string | undefined> = new Array(64).fill(undefined);
-  private spanHashes = new Int32Array(64);
-  private spanCodes = new Int32Array(64);
-  private spanSize = 0;
-  private spanHits = 0;
-  private spanMisses = 0;
-  private spanOff = false;
+  /** Pairs (hash, entry), entry 0 = empty; load at most 1/2. Empty (length 0) after
+   * finishInRowOrder renumbered the codes: rebuilt if anything is pushed after that. */
+  private slots = new Int32Array(2 * 64);
+  private used = 0;
+  private readonly aliasKeys: string[] = [];
+  private readonly aliasCodes: number[] = [];
   private codes: Int32Array;
   length = 0;
   missingCount = 0;
 
-  /** `spanBudget`: entries pushSpan may still remember, shared by a table's columns. */
-  constructor(
-    initialCapacity = 1024,
-    private readonly spanBudget: { left: number } = { left: SPAN_CACHE_ENTRIES },
-  ) {
+  constructor(initialCapacity = 1024) {
     this.codes = new Int32Array(Math.max(16, initialCapacity));
   }
 
@@ -47,57 +71,13 @@ export class DictionaryBuilder {
 
   /**
    * Appends the raw cell text[start, end), whose spanHash is `h`: like push(text.slice(start,
-   * end)) but without making a string when the same raw text was seen before, as a small
-   * open-addressing table maps raw cell text (hash, then compared character by character) to its
-   * code. Hand-written for speed: the
-   * slice, trim and Map look-up per cell were most of CSV ingestion's time. The table stops
-   * growing when the shared budget (SPAN_CACHE_ENTRIES) is spent, and a column whose cells mostly
-   * miss it (a continuous number, an id) stops looking.
+   * end)) but, when the same raw text was seen before, without making a string: the index is
+   * probed with `h` and compared with the text in place. Hand-written for speed.
    */
   pushSpan(text: string, start: number, end: number, h: number): void {
-    if (this.spanOff) {
-      this.push(text.slice(start, end));
-      return;
-    }
-    if (this.spanMisses > SPAN_GIVE_UP_MISSES && this.spanMisses > this.spanHits) {
-      // Mostly distinct values: stop looking, and leave the memory to the other columns.
-      this.releaseSpans();
-      this.push(text.slice(start, end));
-      return;
-    }
-    const mask = this.spanKeys.length - 1;
-    const len = end - start;
-    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
-      const key = this.spanKeys[slot];
-      if (key === undefined) break;
-      if (this.spanHashes[slot] === h && key.length === len && sameText(key, text, start)) {
-        this.spanHits++;
-        this.pushCode(this.spanCodes[slot]);
-        return;
-      }
-    }
-    this.spanMisses++;
-    // A copy, so that the key does not keep the whole piece of text alive (see codeOf).
-    const raw = ` ${text.slice(start, end)}`.slice(1);
-    const s = normalizeCell(raw);
-    const code = s === null ? -1 : this.codeOf(s);
-    this.pushCode(code);
-    if (this.spanBudget.left <= 0) return;
-    this.spanBudget.left--;
-    if (2 * (this.spanSize + 1) > this.spanKeys.length) this.growSpans();
-    this.insertSpan(raw, h, code);
-  }
-
-  /** Stops remembering raw cell texts (pushSpan then slices every cell) and gives the entries
-   * back to the shared budget: for a column that mostly misses, or is no longer pushed to. */
-  releaseSpans(): void {
-    if (this.spanOff) return;
-    this.spanOff = true;
-    this.spanBudget.left += this.spanSize;
-    this.spanSize = 0;
-    this.spanKeys = [];
-    this.spanHashes = new Int32Array(0);
-    this.spanCodes = new Int32Array(0);
+    if (this.slots.length === 0) this.reindex();
+    const code = this.find(text, start, end, h);
+    this.pushCode(code !== ABSENT ? code : this.addSpan(text, start, end, h));
   }
 
   /** Appends a value that is already known not to be a missing marker, or null for missing. */
@@ -146,44 +126,87 @@ export class DictionaryBuilder {
     // not splice(0, n, ...ordered): spreading a million values as arguments overflows the stack
     this.dictionary.length = 0;
     for (const v of ordered) this.dictionary.push(v);
+    // The index holds the old codes: dropped (memory), rebuilt if anything is pushed after this.
+    this.slots = new Int32Array(0);
+    this.used = 0;
     return codes;
   }
 
-  private codeOf(s: string): number {
-    let code = this.index.get(s);
-    if (code === undefined) {
-      code = this.dictionary.length;
-      // Papa hands out substrings of its chunk; V8 keeps the whole chunk alive behind each one.
-      // Flattening a NEW distinct value into its own string lets every chunk be collected.
-      const own = ` ${s}`.slice(1);
-      this.index.set(own, code);
-      this.dictionary.push(own);
+  /** The code of text[start, end) (hash h) if it is a dictionary value or a known alias, else ABSENT. */
+  private find(text: string, start: number, end: number, h: number): number {
+    const slots = this.slots;
+    const mask = (slots.length >>> 1) - 1;
+    const len = end - start;
+    for (let i = mix(h) & mask; ; i = (i + 1) & mask) {
+      const entry = slots[2 * i + 1];
+      if (entry === 0) return ABSENT;
+      if (slots[2 * i] !== h) continue;
+      if (entry > 0) {
+        const key = this.dictionary[entry - 1];
+        if (key.length === len && sameText(key, text, start)) return entry - 1;
+      } else {
+        const key = this.aliasKeys[-entry - 1];
+        if (key.length === len && sameText(key, text, start)) return this.aliasCodes[-entry - 1];
+      }
+    }
+  }
+
+  /** A raw cell not in the index: its code, remembering it as a value or an alias. */
+  private addSpan(text: string, start: number, end: number, h: number): number {
+    const raw = text.slice(start, end);
+    const s = normalizeCell(raw);
+    if (s === raw) return this.add(own(raw), h); // a new value (find would have found it)
+    const code = s === null ? -1 : this.codeOf(s);
+    if (this.aliasKeys.length < MAX_ALIASES) {
+      this.aliasKeys.push(own(raw));
+      this.aliasCodes.push(code);
+      this.insert(h, -this.aliasKeys.length);
     }
     return code;
   }
 
-  private insertSpan(raw: string, h: number, code: number): void {
-    const mask = this.spanKeys.length - 1;
-    let slot = h & mask;
-    while (this.spanKeys[slot] !== undefined) slot = (slot + 1) & mask;
-    this.spanKeys[slot] = raw;
-    this.spanHashes[slot] = h;
-    this.spanCodes[slot] = code;
-    this.spanSize++;
+  /** The code of a normalized value, added if new. */
+  private codeOf(s: string): number {
+    if (this.slots.length === 0) this.reindex();
+    const h = textHash(s);
+    const code = this.find(s, 0, s.length, h);
+    // Papa and the tokenizer hand out substrings of their piece of text; V8 keeps the whole piece
+    // alive behind each one. A NEW distinct value gets a string of its own (own).
+    return code !== ABSENT ? code : this.add(own(s), h);
   }
 
-  private growSpans(): void {
-    const keys = this.spanKeys;
-    const hashes = this.spanHashes;
-    const codes = this.spanCodes;
-    this.spanKeys = new Array(keys.length * 2).fill(undefined);
-    this.spanHashes = new Int32Array(keys.length * 2);
-    this.spanCodes = new Int32Array(keys.length * 2);
-    this.spanSize = 0;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
-      if (key !== undefined) this.insertSpan(key, hashes[i], codes[i]);
-    }
+  private add(value: string, h: number): number {
+    const code = this.dictionary.length;
+    this.dictionary.push(value);
+    this.insert(h, code + 1);
+    return code;
+  }
+
+  private insert(h: number, entry: number): void {
+    if (2 * (this.used + 1) > this.slots.length >>> 1) this.grow();
+    const slots = this.slots;
+    const mask = (slots.length >>> 1) - 1;
+    let i = mix(h) & mask;
+    while (slots[2 * i + 1] !== 0) i = (i + 1) & mask;
+    slots[2 * i] = h;
+    slots[2 * i + 1] = entry;
+    this.used++;
+  }
+
+  private grow(): void {
+    const old = this.slots;
+    this.slots = new Int32Array(Math.max(2 * 64, old.length * 2));
+    this.used = 0;
+    for (let i = 0; i < old.length; i += 2) if (old[i + 1] !== 0) this.insert(old[i], old[i + 1]);
+  }
+
+  /** The index again, from the dictionary and the aliases (after finishInRowOrder dropped it). */
+  private reindex(): void {
+    this.slots = new Int32Array(2 * 64);
+    this.used = 0;
+    this.dictionary.forEach((v, code) => this.insert(textHash(v), code + 1));
+    this.aliasKeys.length = 0;
+    this.aliasCodes.length = 0;
   }
 
   private pushCode(code: number): void {

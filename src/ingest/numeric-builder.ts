@@ -145,8 +145,8 @@ export class NumericBuilder {
    * become "1.5", "1e3" becomes "1000", "-0" stays "-0"): the original spelling is not kept, only
    * a spelling that parseNumber reads back as the same number.
    */
-  toDictionary(spanBudget?: { left: number }): DictionaryBuilder {
-    const b = new DictionaryBuilder(this.values.length, spanBudget);
+  toDictionary(): DictionaryBuilder {
+    const b = new DictionaryBuilder(this.values.length);
     const values = this.values;
     for (let i = 0; i < this.length; i++) {
       const v = values[i];
