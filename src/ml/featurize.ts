@@ -213,18 +213,32 @@ export function applyFeaturizer(spec: FeaturizerSpec, frame: Frame): FeatureMatr
   const n = frame.rowCount;
   const F = spec.features.length;
   const data = new Float32Array(n * F);
+  const fill = featureFiller(spec, frame);
+  for (let j = 0; j < F; j++) fill(j, data, F, j);
+  return { data, numRows: n, numFeatures: F };
+}
+
+/**
+ * Fills feature j of every row of `frame` into `out` (out[i * stride + offset]; by default the
+ * feature's own column: stride 1). One feature at a time: a large table can be binned feature by
+ * feature without its whole float matrix (./prediction-data).
+ */
+export type FeatureFiller = (j: number, out: Float32Array, stride?: number, offset?: number) => void;
+
+export function featureFiller(spec: FeaturizerSpec, frame: Frame): FeatureFiller {
+  const n = frame.rowCount;
   const byName = new Map<string, Column>();
   for (const c of frame.columns) if (!byName.has(c.name)) byName.set(c.name, c);
   // per-distinct parsed values of a dictionary column, shared by the parts of one datetime
   const parsed = new Map<Column, Float64Array>();
-  for (let j = 0; j < F; j++) {
+  return (j, data, F = 1, at = 0) => {
     const def = spec.features[j];
     const col = byName.get(def.source);
     const t = def.transform;
     if (!col) {
-      for (let i = 0; i < n; i++) data[i * F + j] = NaN;
+      for (let i = 0; i < n; i++) data[i * F + at] = NaN;
     } else if (t === "category") {
-      fillCategory(data, F, j, n, col, def.vocabulary!);
+      fillCategory(data, F, at, n, col, def.vocabulary!);
     } else if (col.storage === "dictionary") {
       const type = t === "numeric" || t === "boolean" ? t : "datetime";
       let values = parsed.get(col);
@@ -232,21 +246,20 @@ export function applyFeaturizer(spec: FeaturizerSpec, frame: Frame): FeatureMatr
       const table = type === "datetime" ? values.map((x) => (x === x ? datePart(t, x) : NaN)) : values;
       for (let i = 0; i < n; i++) {
         const c = col.codes[i];
-        data[i * F + j] = c < 0 ? NaN : clampF32(table[c]);
+        data[i * F + at] = c < 0 ? NaN : clampF32(table[c]);
       }
     } else {
       const v = col.values;
       if (t === "numeric" || t === "boolean") {
-        for (let i = 0; i < n; i++) data[i * F + j] = clampF32(v[i]);
+        for (let i = 0; i < n; i++) data[i * F + at] = clampF32(v[i]);
       } else {
         for (let i = 0; i < n; i++) {
           const x = v[i];
-          data[i * F + j] = x === x ? clampF32(datePart(t, x)) : NaN;
+          data[i * F + at] = x === x ? clampF32(datePart(t, x)) : NaN;
         }
       }
     }
-  }
-  return { data, numRows: n, numFeatures: F };
+  };
 }
 
 function clampF32(x: number): number {

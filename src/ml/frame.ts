@@ -75,3 +75,20 @@ export function frameRows(frame: Frame, start: number, end: number): Frame {
     ),
   };
 }
+
+/** The given rows of a frame (row indexes, in the order given), copied: a sample of a large table. */
+export function pickRows(frame: Frame, rows: Int32Array): Frame {
+  const take = <T extends Float64Array | Int32Array>(a: T): T => {
+    const out = new (a.constructor as new (n: number) => T)(rows.length);
+    for (let i = 0; i < rows.length; i++) out[i] = a[rows[i]];
+    return out;
+  };
+  return {
+    rowCount: rows.length,
+    columns: frame.columns.map((c) =>
+      c.storage === "numeric"
+        ? { ...c, values: take(c.values), ...(c.spellings && { spellings: { ...c.spellings, codes: take(c.spellings.codes) } }) }
+        : { ...c, codes: take(c.codes) },
+    ),
+  };
+}

@@ -56,7 +56,6 @@ export function extractLabel(col: Column, rowCount: number, task?: Task): Label 
   }
   const inferred = task ?? inferTask(summarize(col, rowCount));
   const y = new Float64Array(rowCount).fill(NaN);
-  const rows: number[] = [];
   if (inferred === "regression") {
     if (col.storage === "dictionary") {
       const parsed = col.dictionary.map((s) => (s.trim() === "" ? NaN : Number(s)));
@@ -64,20 +63,11 @@ export function extractLabel(col: Column, rowCount: number, task?: Task): Label 
       if (bad !== undefined) throw new MlInputError(`regression label "${name}" has a non-numeric value: "${bad}"`);
       for (let i = 0; i < rowCount; i++) if (col.codes[i] >= 0) y[i] = parsed[col.codes[i]];
     } else y.set(col.values.subarray(0, rowCount));
-    for (let i = 0; i < rowCount; i++) if (y[i] === y[i]) rows.push(i);
-    return { task: "regression", y, rows: Int32Array.from(rows), classes: null };
+    return { task: "regression", y, rows: presentRows(y), classes: null };
   }
-  // classification: class strings
-  const str: (string | null)[] = new Array(rowCount);
-  for (let i = 0; i < rowCount; i++) {
-    if (col.storage === "dictionary") str[i] = col.codes[i] >= 0 ? col.dictionary[col.codes[i]] : null;
-    else {
-      const v = col.values[i];
-      const [no, yes] = col.booleanLabels ?? ["false", "true"];
-      str[i] = v !== v ? null : col.kind === "boolean" ? (v !== 0 ? yes : no) : String(v);
-    }
-  }
-  const distinct = [...new Set(str.filter((s): s is string => s !== null))];
+  // classification: class strings, one per distinct stored value (not per row: large tables)
+  const { keys, keyOf } = classKeys(col, rowCount);
+  const distinct = [...new Set(keys)];
   if (distinct.length > MAX_CLASSES) {
     throw new MlInputError(`label column "${name}" has ${distinct.length} distinct classes; the limit for classification is ${MAX_CLASSES}`);
   }
@@ -85,14 +75,50 @@ export function extractLabel(col: Column, rowCount: number, task?: Task): Label 
   const allNumeric = distinct.every((s) => s.trim() !== "" && Number.isFinite(Number(s)));
   const classes = allNumeric ? distinct.sort((a, b) => Number(a) - Number(b)) : distinct.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const index = new Map(classes.map((c, k) => [c, k]));
+  const classOfKey = Float64Array.from(keys, (s) => index.get(s)!);
   for (let i = 0; i < rowCount; i++) {
-    const s = str[i];
-    if (s !== null) {
-      y[i] = index.get(s)!;
-      rows.push(i);
-    }
+    const k = keyOf(i);
+    if (k >= 0) y[i] = classOfKey[k];
   }
-  return { task: "classification", y, rows: Int32Array.from(rows), classes };
+  return { task: "classification", y, rows: presentRows(y), classes };
+}
+
+/** Rows whose value is not NaN, in order. */
+function presentRows(y: Float64Array): Int32Array {
+  let n = 0;
+  for (let i = 0; i < y.length; i++) if (y[i] === y[i]) n++;
+  const rows = new Int32Array(n);
+  for (let i = 0, m = 0; i < y.length; i++) if (y[i] === y[i]) rows[m++] = i;
+  return rows;
+}
+
+/**
+ * The class string of each distinct value present in the column, in order of first appearance,
+ * and each row's index into it (-1 = missing). A dictionary column's keys are its used codes, a
+ * numeric column's its distinct values (booleans: their spellings).
+ */
+function classKeys(col: Column, rowCount: number): { keys: string[]; keyOf: (row: number) => number } {
+  const keys: string[] = [];
+  if (col.storage === "dictionary") {
+    const keyOfCode = new Int32Array(col.dictionary.length).fill(-1);
+    for (let i = 0; i < rowCount; i++) {
+      const c = col.codes[i];
+      if (c >= 0 && keyOfCode[c] < 0) {
+        keyOfCode[c] = keys.length;
+        keys.push(col.dictionary[c]);
+      }
+    }
+    return { keys, keyOf: (i) => (col.codes[i] >= 0 ? keyOfCode[col.codes[i]] : -1) };
+  }
+  const [no, yes] = col.booleanLabels ?? ["false", "true"];
+  const keyOfValue = new Map<number, number>();
+  for (let i = 0; i < rowCount; i++) {
+    const v = col.values[i];
+    if (v !== v || keyOfValue.has(v)) continue;
+    keyOfValue.set(v, keys.length);
+    keys.push(col.kind === "boolean" ? (v !== 0 ? yes : no) : String(v));
+  }
+  return { keys, keyOf: (i) => (col.values[i] === col.values[i] ? keyOfValue.get(col.values[i])! : -1) };
 }
 
 /** The label's summary for {@link inferTask}, read off the data (counting stops past what the rule needs). */

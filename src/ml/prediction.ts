@@ -5,17 +5,18 @@
  */
 
 import { MlInputError } from "./errors";
-import { applyFeaturizer, buildFeaturizer, type FeaturizerSpec, featureKinds } from "./featurize";
+import { applyFeaturizer, buildFeaturizer, type FeaturizerSpec } from "./featurize";
 import type { Frame } from "./frame";
 import { findColumn } from "./frame";
+import type { FeatureBins } from "./gbdt/bins";
 import type { GbdtModel } from "./gbdt/model";
 import { transformScores } from "./gbdt/objective";
 import { predict } from "./gbdt/predict";
-import { Rng } from "./gbdt/random";
 import { defaultLearningRate } from "./gbdt/schedule";
-import { DEFAULT_GBDT_PARAMS, type GbdtParams, type IterationInfo, type StopReason, type TrainGbdtResult, trainGbdtSteps } from "./gbdt/train";
-import { extractLabel, type Task } from "./label";
+import { DEFAULT_GBDT_PARAMS, type GbdtParams, type IterationInfo, type StopReason, type TrainGbdtResult, trainGbdtBinnedSteps } from "./gbdt/train";
+import { extractLabel, type Label, type Task } from "./label";
 import { classificationMetrics, type MetricValue, regressionMetrics } from "./metrics";
+import { type BinnedRows, binRows, splitRows } from "./prediction-data";
 import { buildRepresentationSteps, deriveModelFeatures, type Representation, type RepresentationStep } from "./representation";
 
 export interface PredictionParams {
@@ -74,7 +75,16 @@ export interface TrainPredictionOptions {
   shouldStop?: () => boolean;
   /** Clock of the time budget, in milliseconds (default performance.now); tests inject one. */
   now?: () => number;
+  /** Called as each stage of the work starts (logs and the memory bench, bench/large/train-memory.ts). */
+  onStage?: (stage: PredictionStage) => void;
 }
+
+/**
+ * The stages of a prediction model's training, in order: the shared representation's profile,
+ * featurizer and bins, its encoder's steps (only when it is built here), the model's features,
+ * their bins, the boosting rounds.
+ */
+export type PredictionStage = "representation" | "ssl" | "featurize" | "bin" | "boost";
 
 export interface PredictionModelResult {
   model: GbdtModel;
@@ -130,16 +140,43 @@ export function trainPredictionModel(frame: Frame, opts: TrainPredictionOptions)
 }
 
 /**
- * Train a prediction model step by step and return the result. Without `opts.representation`
- * it first builds the shared one, yielding its `ssl` steps (plannedSslSteps(frame) of them; the
- * result's `representation` is then the one to cache); then one `finetune` step per boosting
- * round. Input errors (MlInputError) are thrown by the first `next()`, before any ssl step.
- * `opts.shouldStop` and `opts.onIteration` are consulted after each finetune step (see
- * trainGbdtSteps), so an async caller can await a cancel check between steps and stop boosting
- * through a flag read by `shouldStop`; during the ssl phase they are not consulted (an encoder cut
- * short must not be cached): to cancel there, abandon the generator (`return()`).
+ * Train a prediction model step by step and return the result: {@link preparePredictionSteps}
+ * then {@link boostPredictionSteps}. Without `opts.representation` it first builds the shared
+ * one, yielding its `ssl` steps (plannedSslSteps(frame) of them; the result's `representation` is
+ * then the one to cache); then one `finetune` step per boosting round. Input errors
+ * (MlInputError) are thrown by the first `next()`, before any ssl step. `opts.shouldStop` and
+ * `opts.onIteration` are consulted after each finetune step (see trainGbdtSteps), so an async
+ * caller can await a cancel check between steps and stop boosting through a flag read by
+ * `shouldStop`; during the ssl phase they are not consulted (an encoder cut short must not be
+ * cached): to cancel there, abandon the generator (`return()`).
  */
 export function* trainPredictionModelSteps(frame: Frame, opts: TrainPredictionOptions): Generator<TrainingStep, PredictionModelResult, void> {
+  const prepared = yield* preparePredictionSteps(frame, opts);
+  return yield* boostPredictionSteps(prepared, opts);
+}
+
+/**
+ * Everything boosting needs, and nothing of the frame: once it is prepared, a caller that lets go
+ * of the frame (and of the preparing generator) frees the table's memory during boosting.
+ */
+export interface PreparedPrediction {
+  representation: Representation;
+  featurizer: FeaturizerSpec;
+  bins: FeatureBins[];
+  label: Label;
+  train: Int32Array;
+  val: Int32Array;
+  binned: BinnedRows;
+  method: PredictionModelResult["validation"]["method"];
+  droppedRows: number;
+}
+
+/**
+ * The first part of the training: checks, the shared representation (its `ssl` steps when built
+ * here), the model's features, the split and the rows' bins (feature by feature: the float
+ * matrix of the table is never built).
+ */
+export function* preparePredictionSteps(frame: Frame, opts: TrainPredictionOptions): Generator<RepresentationStep, PreparedPrediction, void> {
   if (frame.rowCount === 0) throw new MlInputError("the dataset has no rows");
   const labelCol = findColumn(frame, opts.labelColumn);
   if (!labelCol) throw new MlInputError(`label column "${opts.labelColumn}" not found`);
@@ -147,8 +184,7 @@ export function* trainPredictionModelSteps(frame: Frame, opts: TrainPredictionOp
     const unknown = opts.inputColumns.filter((c) => !findColumn(frame, c));
     if (unknown.length) throw new MlInputError(`input columns not found: ${unknown.join(", ")}`);
   }
-  const p = { ...DEFAULT_PREDICTION_PARAMS, ...stripUndefined(opts.params ?? {}) };
-  validateParams(p);
+  const p = predictionParams(opts);
   const lab = extractLabel(labelCol, frame.rowCount, opts.task);
   // The representation is shared by every model on this dataset, so it must not depend on which
   // model happens to build it: a fixed seed, never the model's (above 200k rows the bin sample
@@ -157,19 +193,21 @@ export function* trainPredictionModelSteps(frame: Frame, opts: TrainPredictionOp
   if (!rep) {
     // fail before spending the ssl phase (same features as deriveModelFeatures gives below)
     checkFeatures(buildFeaturizer(frame, { labelColumn: opts.labelColumn, inputColumns: opts.inputColumns }), opts.labelColumn);
+    opts.onStage?.("representation");
     const build = buildRepresentationSteps(frame, { seed: REPRESENTATION_SEED });
-    for (;;) {
+    for (let first = true; ; first = false) {
       const r = build.next();
       if (r.done) {
         rep = r.value;
         break;
       }
+      if (first) opts.onStage?.("ssl");
       yield r.value;
     }
   }
+  opts.onStage?.("featurize");
   const { featurizer, bins } = deriveModelFeatures(rep, opts.labelColumn, opts.inputColumns);
   checkFeatures(featurizer, opts.labelColumn);
-  const m = applyFeaturizer(featurizer, frame);
 
   // split
   let train: Int32Array;
@@ -191,7 +229,18 @@ export function* trainPredictionModelSteps(frame: Frame, opts: TrainPredictionOp
     ({ train, val } = splitRows(labelled, lab.task === "classification" ? lab.y : null, p.validation_fraction, p.seed));
     method = lab.task === "classification" ? "stratified" : "random";
   }
+  opts.onStage?.("bin");
+  const binned = binRows(featurizer, bins, frame, train, val);
+  return { representation: rep, featurizer, bins, label: lab, train, val, binned, method, droppedRows: frame.rowCount - labelled.length };
+}
 
+/** The second part: boosting on the prepared rows (one `finetune` step per round), then the validation metrics. */
+export function* boostPredictionSteps(
+  prepared: PreparedPrediction,
+  opts: TrainPredictionOptions,
+): Generator<TrainingStep, PredictionModelResult, void> {
+  const { featurizer, label: lab, train, val } = prepared;
+  const p = predictionParams(opts);
   const K = lab.classes ? lab.classes.length : 1;
   const objective = lab.task === "regression" ? "regression" : K === 2 ? "binary" : "multiclass";
   const explicitMinData = opts.params?.min_data_in_leaf !== undefined;
@@ -211,16 +260,15 @@ export function* trainPredictionModelSteps(frame: Frame, opts: TrainPredictionOp
     seed: p.seed,
   };
   if (!explicitMinData) params.minDataPerGroup = Math.min(DEFAULT_GBDT_PARAMS.minDataPerGroup, params.minDataInLeaf!);
-  const boosting = trainGbdtSteps({
-    data: m.data,
-    numRows: m.numRows,
-    numFeatures: m.numFeatures,
-    categorical: featureKinds(featurizer).map((k) => k.type === "categorical"),
+  const boosting = trainGbdtBinnedSteps({
+    numFeatures: featurizer.features.length,
     featureNames: featurizer.features.map((f) => f.name),
     label: lab.y,
     trainRows: train,
     valRows: val,
-    bins,
+    bins: prepared.bins,
+    trainBins: prepared.binned.trainBins,
+    valBins: prepared.binned.valBins,
     classes: lab.classes ?? undefined,
     params,
     onIteration: opts.onIteration,
@@ -229,6 +277,7 @@ export function* trainPredictionModelSteps(frame: Frame, opts: TrainPredictionOp
     now: opts.now,
   });
   let res: TrainGbdtResult;
+  opts.onStage?.("boost");
   for (;;) {
     const r = boosting.next();
     if (r.done) {
@@ -239,22 +288,26 @@ export function* trainPredictionModelSteps(frame: Frame, opts: TrainPredictionOp
   }
 
   const evalRows = val.length > 0 ? val : train;
-  const pred = evalPredictions(res, evalRows === val, m.data, m.numFeatures, evalRows);
+  // training kept the raw scores of these rows: of the validation rows when there are some, else
+  // of the training rows, whose every round is then kept (no early stopping without validation)
+  const raw = val.length > 0 ? res.valRaw : res.trainRaw;
+  if (!raw) throw new Error("boosting returned no raw scores for the evaluation rows");
+  const pred = transformScores(res.model.objective, Float64Array.from(raw), res.model.numOutputs);
   const yEval = Float64Array.from(evalRows, (r) => lab.y[r]);
   const metrics: Record<string, MetricValue> =
     lab.task === "regression" ? { ...regressionMetrics(yEval, pred) } : { ...classificationMetrics(yEval, pred, K) };
   return {
     model: res.model,
     featurizer,
-    representation: rep,
+    representation: prepared.representation,
     task: lab.task,
     classes: lab.classes,
     metrics,
     validation: {
-      method,
+      method: prepared.method,
       trainRows: train.length,
       valRows: val.length,
-      droppedRows: frame.rowCount - labelled.length,
+      droppedRows: prepared.droppedRows,
       metricsOn: val.length > 0 ? "validation" : "train",
     },
     history: res.history,
@@ -263,32 +316,17 @@ export function* trainPredictionModelSteps(frame: Frame, opts: TrainPredictionOp
   };
 }
 
+/** The model's parameters: the request's over the defaults, checked. */
+function predictionParams(opts: TrainPredictionOptions): Required<PredictionParams> {
+  const p = { ...DEFAULT_PREDICTION_PARAMS, ...stripUndefined(opts.params ?? {}) };
+  validateParams(p);
+  return p;
+}
+
 function checkFeatures(featurizer: FeaturizerSpec, labelColumn: string): void {
   if (featurizer.features.length > 0) return;
   const why = featurizer.columns.filter((c) => c.name !== labelColumn).map((c) => `${c.name}: ${c.reason ?? "unused"}`);
   throw new MlInputError(`no usable feature columns${why.length ? ` (${why.join("; ")})` : ""}`);
-}
-
-/** Deterministic split; stratified by class when `cls` is given (each class keeps its share). */
-function splitRows(rows: Int32Array, cls: Float64Array | null, fraction: number, seed: number): { train: Int32Array; val: Int32Array } {
-  const rng = new Rng(seed ^ 0x5eed);
-  const groups = new Map<number, number[]>();
-  for (const r of rows) {
-    const k = cls ? cls[r] : 0;
-    let g = groups.get(k);
-    if (!g) groups.set(k, (g = []));
-    g.push(r);
-  }
-  const val: number[] = [];
-  const train: number[] = [];
-  for (const k of [...groups.keys()].sort((a, b) => a - b)) {
-    const g = Int32Array.from(groups.get(k)!);
-    rng.shuffle(g);
-    // at least one validation row per class when the class has >= 2 rows
-    const nv = g.length >= 2 ? Math.max(1, Math.round(g.length * fraction)) : 0;
-    for (let i = 0; i < g.length; i++) (i < nv ? val : train).push(g[i]);
-  }
-  return { train: Int32Array.from(train).sort(), val: Int32Array.from(val).sort() };
 }
 
 export interface FramePredictions {
@@ -339,18 +377,6 @@ function validateParams(p: Required<PredictionParams>): void {
   check("seed", p.seed, Number.isInteger(p.seed));
   check("validation_fraction", p.validation_fraction, p.validation_fraction >= 0 && p.validation_fraction < 1);
   check("time_budget_s", p.time_budget_s, p.time_budget_s > 0 && p.time_budget_s <= MAX_TIME_BUDGET_S);
-}
-
-/**
- * Predictions on the rows the metrics are computed on: from the raw scores training kept up to
- * date when it has them (no second pass over the trees), else by predicting again.
- */
-function evalPredictions(res: TrainGbdtResult, onVal: boolean, data: Float32Array, F: number, rows: Int32Array): Float64Array {
-  const raw = onVal ? res.valRaw : res.trainRaw;
-  if (raw) return transformScores(res.model.objective, Float64Array.from(raw), res.model.numOutputs);
-  const ev = new Float32Array(rows.length * F);
-  for (let i = 0; i < rows.length; i++) ev.set(data.subarray(rows[i] * F, rows[i] * F + F), i * F);
-  return predict(res.model, ev, rows.length);
 }
 
 export type { Label, Task } from "./label";

@@ -4,7 +4,8 @@
  * over them (the `ssl` phase, ./ssl/encoder). Built once per dataset version and stored as JSON;
  * every later model on the same data derives its own featurizer (label and non-input columns
  * removed) and reuses the bins instead of binning again, and the embedding-based models (embedding,
- * clustering, search, anomaly) reuse the encoder instead of training one.
+ * clustering, search, anomaly) reuse the encoder instead of training one. The profile covers every
+ * row; the bins and the encoder are fitted on a seeded sample of at most SAMPLE_ROWS rows.
  *
  * Stored form: `JSON.stringify(rep)` (plain JSON; the encoder's weights are one base64 string),
  * read back with `parseRepresentation`, which returns null for anything it cannot use (an older
@@ -12,8 +13,8 @@
  */
 
 import { applyFeaturizer, buildFeaturizer, type FeaturizerSpec, featureKinds, selectFeatures } from "./featurize";
-import type { Frame } from "./frame";
-import { computeBins, type FeatureBins } from "./gbdt/bins";
+import { type Frame, pickRows } from "./frame";
+import { binSampleRows, computeBins, type FeatureBins } from "./gbdt/bins";
 import { type ColumnProfile, profileFrame } from "./profile";
 import { encodeRows, parseEncoder, planEncoder, type SslEncoder, type SslStep, trainEncoderSteps } from "./ssl/encoder";
 
@@ -33,8 +34,15 @@ export interface Representation {
   encoder: SslEncoder | null;
 }
 
+/**
+ * Rows the bins and the encoder are fitted on, at most: a seeded sample above it. The bins'
+ * quantiles need no more (computeBins' own sample), and the encoder sees at most 384k rows drawn
+ * with replacement (./ssl/encoder planEncoder) whatever the table's size.
+ */
+export const SAMPLE_ROWS = 200_000;
+
 export interface BuildRepresentationOptions {
-  /** Seed of the bin sample (above 200k rows) and of the encoder. */
+  /** Seed of the row sample (above SAMPLE_ROWS rows) and of the encoder. */
   seed?: number;
   maxBins?: number;
 }
@@ -58,12 +66,16 @@ export function buildRepresentation(frame: Frame, opts: BuildRepresentationOptio
 export function* buildRepresentationSteps(frame: Frame, opts: BuildRepresentationOptions = {}): Generator<RepresentationStep, Representation, void> {
   const seed = opts.seed ?? 0;
   const featurizer = buildFeaturizer(frame, { labelColumn: null });
-  const m = applyFeaturizer(featurizer, frame);
+  // Bins and encoder are fitted on a seeded sample of at most SAMPLE_ROWS rows: the very rows
+  // computeBins would sample, so the bins are the same as from the whole table's matrix, which is
+  // never built (on 20M rows it would take 64 bytes a row per 16 features).
+  const sample = frame.rowCount > SAMPLE_ROWS ? pickRows(frame, binSampleRows(frame.rowCount, SAMPLE_ROWS, seed)) : frame;
+  const m = applyFeaturizer(featurizer, sample);
   const isCat = featureKinds(featurizer).map((k) => k.type === "categorical");
-  const bins = computeBins(m.data, m.numRows, m.numFeatures, isCat, { seed, maxBins: opts.maxBins });
+  const bins = computeBins(m.data, m.numRows, m.numFeatures, isCat, { seed, maxBins: opts.maxBins, sampleSize: SAMPLE_ROWS });
   const profile = profileFrame(frame);
   let encoder: SslEncoder | null = null;
-  if (planEncoder(frame.rowCount, featurizer)) {
+  if (planEncoder(m.numRows, featurizer)) {
     const ssl = trainEncoderSteps(featurizer, m, { seed });
     for (;;) {
       const r = ssl.next();
@@ -84,7 +96,7 @@ export function plannedSslSteps(frame: Frame): number {
 
 /** Same, from the row count and the representation featurizer (buildFeaturizer(frame, { labelColumn: null })). */
 function plannedSslStepsFor(rowCount: number, featurizer: FeaturizerSpec): number {
-  return planEncoder(rowCount, featurizer)?.steps ?? 0;
+  return planEncoder(Math.min(rowCount, SAMPLE_ROWS), featurizer)?.steps ?? 0;
 }
 
 /**

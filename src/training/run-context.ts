@@ -1,5 +1,6 @@
 /** What every model type's run gets and gives back (./run-training dispatches by type). */
 import type { Frame } from "../ml/frame";
+import type { PredictionStage } from "../ml/prediction";
 import type { Representation } from "../ml/representation";
 import type { TrainingIO, TrainingTask } from "./io";
 import type { Reporter } from "./reporter";
@@ -19,15 +20,24 @@ export interface TrainingOutput {
   [typeSpecific: string]: unknown;
 }
 
+/** The stages of a run: loading the data, the model type's own (a prediction model's: PredictionStage), storing the artifacts. */
+export type RunStage = "load" | PredictionStage | "export";
+
 /** What every model type's run gets. */
 export interface RunContext {
   task: TrainingTask;
   io: TrainingIO;
-  frame: Frame;
+  /**
+   * The table, handed over once (a second call throws): the runner keeps no reference to it, so a
+   * run can let go of it as soon as it no longer needs it (a prediction model once its rows are
+   * binned: on a large table the frame is most of the job's memory).
+   */
+  takeFrame: () => Frame;
   /** The dataset version's cached representation, null when none is stored (or it is unusable). */
   representation: Representation | null;
   reporter: Reporter;
   now: () => number;
+  onStage: (stage: RunStage) => void;
   /** When the data was loaded (the ssl part starts there). */
   loadedAt: number;
   /** The seconds block of the output from the end times of the ssl, fit and export parts. */

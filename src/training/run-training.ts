@@ -6,19 +6,22 @@
  * canceled job stops within about that long.
  */
 import { MlInputError } from "../ml/errors";
+import type { Frame } from "../ml/frame";
 import { parseRepresentation } from "../ml/representation";
 import { UNSUPERVISED_MODEL_TYPES, type UnsupervisedModelType } from "../ml/unsupervised/model";
 import type { TrainingIO, TrainingTask } from "./io";
 import { Reporter } from "./reporter";
-import type { RunContext, TrainingOutput } from "./run-context";
+import type { RunContext, RunStage, TrainingOutput } from "./run-context";
 import { runPrediction } from "./run-prediction";
 import { runUnsupervised } from "./run-unsupervised";
 
-export type { TrainingOutput } from "./run-context";
+export type { RunStage, TrainingOutput } from "./run-context";
 
 export interface RunOptions {
   reportEveryMs?: number;
   now?: () => number;
+  /** Called as each stage of the run starts (logs and the memory bench, bench/large/train-memory.ts). */
+  onStage?: (stage: RunStage) => void;
 }
 
 export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunOptions = {}): Promise<TrainingOutput> {
@@ -27,18 +30,25 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
   const now = opts.now ?? (() => performance.now());
   const t0 = now();
   const reporter = new Reporter(io, opts.reportEveryMs ?? 500, now);
+  opts.onStage?.("load");
   await io.report({ progress: 0, current_step: 0 });
-  const frame = await io.loadFrame();
+  let frame: Frame | null = await io.loadFrame();
   const cached = await io.loadRepresentation();
   const tLoaded = now();
   const sec = (a: number, b: number) => Math.round(b - a) / 1000;
   const ctx: RunContext = {
     task,
     io,
-    frame,
+    takeFrame: () => {
+      const f = frame;
+      if (!f) throw new Error("the frame was already taken");
+      frame = null;
+      return f;
+    },
     representation: cached ? parseRepresentation(cached) : null,
     reporter,
     now,
+    onStage: opts.onStage ?? (() => {}),
     loadedAt: tLoaded,
     seconds: (t) => ({ load: sec(t0, tLoaded), ssl: sec(tLoaded, t.ssl), fit: sec(t.ssl, t.fit), export: sec(t.fit, t.end), total: sec(t0, t.end) }),
   };

@@ -11,7 +11,7 @@ import { SERVICE_RUNTIME_VERSION } from "../core/version";
 import { UNSUPERVISED_FORMAT, type UnsupervisedArtifact } from "../inference/artifact";
 import { MlInputError } from "../ml/errors";
 import { buildFeaturizer } from "../ml/featurize";
-import { findColumn } from "../ml/frame";
+import { type Frame, findColumn } from "../ml/frame";
 import { appendMetadata } from "../ml/onnx/onnx-proto";
 import { buildRepresentationSteps, plannedSslSteps, type Representation } from "../ml/representation";
 import type { UnsupervisedModel, UnsupervisedModelType } from "../ml/unsupervised/model";
@@ -24,10 +24,11 @@ import type { RunContext, TrainingOutput } from "./run-context";
 const REPRESENTATION_SEED = 0;
 
 export async function runUnsupervised(ctx: RunContext, modelType: UnsupervisedModelType): Promise<TrainingOutput> {
-  const { task, io, frame, reporter, now } = ctx;
+  const { task, io, reporter, now } = ctx;
+  const frame = ctx.takeFrame();
   const trainer = UNSUPERVISED_TRAINERS[modelType];
   const inputColumns = task.input_columns ?? null;
-  checkData(ctx, inputColumns);
+  checkData(ctx, frame, inputColumns);
 
   let rep = ctx.representation;
   const reused = rep !== null;
@@ -101,8 +102,7 @@ export async function runUnsupervised(ctx: RunContext, modelType: UnsupervisedMo
 }
 
 /** What only the data shows, checked before the ssl phase is spent on it. */
-function checkData(ctx: RunContext, inputColumns: string[] | null): void {
-  const { frame } = ctx;
+function checkData(ctx: RunContext, frame: Frame, inputColumns: string[] | null): void {
   if (frame.rowCount < 2)
     throw new MlInputError(
       `the dataset has ${frame.rowCount} row${frame.rowCount === 1 ? "" : "s"}; a ${ctx.task.model_type} model needs at least 2`,

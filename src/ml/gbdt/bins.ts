@@ -39,11 +39,8 @@ export function computeBins(
   let rows = opts.rows;
   const total = rows ? rows.length : numRows;
   if (total > sampleSize) {
-    // deterministic sample without replacement, kept in row order
-    const all = new Int32Array(total);
-    for (let i = 0; i < total; i++) all[i] = rows ? rows[i] : i;
-    new Rng(opts.seed ?? 0).shuffle(all);
-    rows = all.subarray(0, sampleSize).sort();
+    const picked = binSampleRows(total, sampleSize, opts.seed ?? 0);
+    rows = opts.rows ? picked.map((i) => opts.rows![i]) : picked;
   }
   const n = rows ? rows.length : numRows;
   const out: FeatureBins[] = [];
@@ -60,6 +57,18 @@ export function computeBins(
     out.push(isCategorical[f] ? categoricalBins(vals, maxBins - 1) : numericBins(vals, maxBins));
   }
   return out;
+}
+
+/**
+ * The rows computeBins places its edges on when there are more than `sampleSize` (indexes into
+ * 0..total-1): a deterministic sample without replacement, in row order. Exported so that a caller
+ * can featurize just these rows and bin them with the same result (../representation).
+ */
+export function binSampleRows(total: number, sampleSize: number, seed: number): Int32Array {
+  const all = new Int32Array(total);
+  for (let i = 0; i < total; i++) all[i] = i;
+  new Rng(seed).shuffle(all);
+  return all.slice(0, sampleSize).sort();
 }
 
 /** LSD radix sort (2 x 16 bits) of NaN-free float32 values, in place; returns `vals`. */
@@ -161,23 +170,31 @@ function edge(a: number, b: number): number {
 /** Bin matrix [rows x numFeatures] (row-major Uint8) for the given rows (default all). */
 export function applyBins(data: Float32Array, numRows: number, numFeatures: number, bins: FeatureBins[], rows?: Int32Array): Uint8Array {
   const idx = rows ?? Int32Array.from({ length: numRows }, (_, i) => i);
-  const n = idx.length;
-  const F = numFeatures;
-  const out = new Uint8Array(n * F);
-  for (let f = 0; f < F; f++) {
-    const b = bins[f];
-    if (b.kind === "numeric") binNumeric(data, F, f, idx, Float64Array.from(b.upper), out);
-    else {
-      const maxCode = b.codes.length ? b.codes[b.codes.length - 1] : -1;
-      const lookup = new Uint8Array(maxCode + 1).fill(b.codes.length + 1);
-      b.codes.forEach((c, k) => (lookup[c] = k + 1));
-      binCategorical(data, F, f, idx, lookup, b.codes.length + 1, out);
-    }
-  }
+  const out = new Uint8Array(idx.length * numFeatures);
+  for (let f = 0; f < numFeatures; f++) binInto(data, numFeatures, f, bins[f], idx, out, numFeatures, f);
   return out;
 }
 
-function binNumeric(data: Float32Array, F: number, f: number, rows: Int32Array, up: Float64Array, out: Uint8Array): void {
+/**
+ * Bins one feature's column (`values[r]` for frame row r) of the given rows into column f of a
+ * row-major bin matrix `out` [rows.length x F]: binning a large table feature by feature.
+ */
+export function binColumn(values: Float32Array, b: FeatureBins, rows: Int32Array, out: Uint8Array, F: number, f: number): void {
+  binInto(values, 1, 0, b, rows, out, F, f);
+}
+
+/** out[i * F + f] = bin of data[rows[i] * S + s]. */
+function binInto(data: Float32Array, S: number, s: number, b: FeatureBins, rows: Int32Array, out: Uint8Array, F: number, f: number): void {
+  if (b.kind === "numeric") binNumeric(data, S, s, rows, Float64Array.from(b.upper), out, F, f);
+  else {
+    const maxCode = b.codes.length ? b.codes[b.codes.length - 1] : -1;
+    const lookup = new Uint8Array(maxCode + 1).fill(b.codes.length + 1);
+    b.codes.forEach((c, k) => (lookup[c] = k + 1));
+    binCategorical(data, S, s, rows, lookup, b.codes.length + 1, out, F, f);
+  }
+}
+
+function binNumeric(data: Float32Array, S: number, s0: number, rows: Int32Array, up: Float64Array, out: Uint8Array, F: number, f: number): void {
   const n = rows.length;
   const last = up.length;
   // a bucket table over [up[0], up[last-1]] narrows the search to a few edges
@@ -197,7 +214,7 @@ function binNumeric(data: Float32Array, F: number, f: number, rows: Int32Array, 
     start[B] = last;
   }
   for (let i = 0; i < n; i++) {
-    const x = data[rows[i] * F + f];
+    const x = data[rows[i] * S + s0];
     if (x !== x) continue; // bin 0
     let s = 0;
     let e = last;
@@ -226,11 +243,21 @@ function binNumeric(data: Float32Array, F: number, f: number, rows: Int32Array, 
   }
 }
 
-function binCategorical(data: Float32Array, F: number, f: number, rows: Int32Array, lookup: Uint8Array, other: number, out: Uint8Array): void {
+function binCategorical(
+  data: Float32Array,
+  S: number,
+  s: number,
+  rows: Int32Array,
+  lookup: Uint8Array,
+  other: number,
+  out: Uint8Array,
+  F: number,
+  f: number,
+): void {
   const n = rows.length;
   const maxCode = lookup.length - 1;
   for (let i = 0; i < n; i++) {
-    const x = data[rows[i] * F + f];
+    const x = data[rows[i] * S + s];
     if (x !== x) continue;
     out[i * F + f] = x >= 0 && x <= maxCode && x === Math.floor(x) ? lookup[x] : other;
   }

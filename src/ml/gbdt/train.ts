@@ -156,18 +156,47 @@ export function trainGbdt(input: TrainGbdtInput): TrainGbdtResult {
  * stopReason "cancelled" and a usable model. Abandoning the generator (`return()`) discards it.
  */
 export function* trainGbdtSteps(input: TrainGbdtInput): Generator<IterationInfo, TrainGbdtResult, void> {
+  const p = { ...DEFAULT_GBDT_PARAMS, ...input.params };
+  const F = input.numFeatures;
+  const all = input.trainRows ?? Int32Array.from({ length: input.numRows }, (_, i) => i);
+  const bins = input.bins ?? computeBins(input.data, input.numRows, F, input.categorical, { rows: all, maxBins: p.maxBins, seed: p.seed });
+  if (bins.length !== F) throw new Error(`bins for ${bins.length} features, data has ${F}`);
+  const trainBins = applyBins(input.data, input.numRows, F, bins, all);
+  const valRows = input.valRows && input.valRows.length > 0 ? input.valRows : undefined;
+  const valBins = valRows ? applyBins(input.data, input.numRows, F, bins, valRows) : null;
+  const { data: _data, numRows: _numRows, categorical: _categorical, ...rest } = input;
+  return yield* trainGbdtBinnedSteps({ ...rest, bins, trainRows: all, valRows, trainBins, valBins });
+}
+
+/**
+ * What trainGbdtSteps needs once the rows are binned: the bins and the row-major Uint8 bin
+ * matrices of the training and validation rows (in `trainRows` / `valRows` order) instead of the
+ * float matrix, so a caller can bin a large table without ever holding its float matrix.
+ */
+export interface BinnedGbdtInput extends Omit<TrainGbdtInput, "data" | "numRows" | "categorical" | "bins" | "trainRows"> {
+  bins: FeatureBins[];
+  trainRows: Int32Array;
+  /** [trainRows.length x numFeatures]. */
+  trainBins: Uint8Array;
+  /** [valRows.length x numFeatures], null without validation rows. */
+  valBins: Uint8Array | null;
+}
+
+/** The boosting loop over binned rows (see trainGbdtSteps, which bins and calls it). */
+export function* trainGbdtBinnedSteps(input: BinnedGbdtInput): Generator<IterationInfo, TrainGbdtResult, void> {
   const p: GbdtParams = { ...DEFAULT_GBDT_PARAMS, numClasses: 2, ...input.params } as GbdtParams;
   const obj = p.objective;
   const K = obj === "multiclass" ? p.numClasses : 1;
   if (obj === "multiclass" && !(K >= 2)) throw new Error("multiclass needs numClasses >= 2");
   const F = input.numFeatures;
-  const all = input.trainRows ?? Int32Array.from({ length: input.numRows }, (_, i) => i);
+  const { bins, trainBins } = input;
+  const all = input.trainRows;
   const n = all.length;
-  const bins = input.bins ?? computeBins(input.data, input.numRows, F, input.categorical, { rows: all, maxBins: p.maxBins, seed: p.seed });
-  if (bins.length !== F) throw new Error(`bins for ${bins.length} features, data has ${F}`);
-  const trainBins = applyBins(input.data, input.numRows, F, bins, all);
   const valRows = input.valRows && input.valRows.length > 0 ? input.valRows : null;
-  const valBins = valRows ? applyBins(input.data, input.numRows, F, bins, valRows) : null;
+  const valBins = valRows ? input.valBins : null;
+  if (bins.length !== F || trainBins.length !== n * F || (valRows && valBins?.length !== valRows.length * F)) {
+    throw new Error(`binned input does not match ${F} features, ${n} training and ${valRows?.length ?? 0} validation rows`);
+  }
   const nv = valRows ? valRows.length : 0;
   const y = Float64Array.from(all, (r) => input.label[r]);
   const yv = valRows ? Float64Array.from(valRows, (r) => input.label[r]) : new Float64Array(0);
