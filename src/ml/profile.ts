@@ -50,8 +50,8 @@ export function profileColumn(column: Column): ColumnProfile {
 
   // Numeric storage: the present values in ascending order give the distinct count, min and max
   // (and the order of Welford's pass below).
-  const runs = ascendingRuns(column.values);
-  if (runs) return profileRuns(column, base, runs);
+  const fast = profileRuns(column, base);
+  if (fast) return fast;
   const present = presentValues(column.values).sort();
   const n = present.length;
   let distinct = n > 0 ? 1 : 0;
@@ -83,17 +83,44 @@ type Base = Pick<ColumnProfile, "name" | "type" | "min" | "max" | "mean" | "std"
 
 /**
  * The profile of a numeric-storage column from its distinct present values in ascending order
- * with their counts: the same numbers, bit for bit, as from the sorted copy of its present values
- * (Welford's pass repeats each value `count` times, in the same order), without sorting.
+ * with their counts (forEachRun): the same numbers, bit for bit, as from the sorted copy of its
+ * present values (Welford's pass repeats each value `count` times, in the same order), without
+ * sorting. Undefined when forEachRun does not apply.
  */
-function profileRuns(column: Column & { storage: "numeric" }, base: Base, runs: Runs): ColumnProfile {
-  const { values: distinctValues, counts, n } = runs;
-  const distinct = distinctValues.length;
+function profileRuns(column: Column & { storage: "numeric" }, base: Base): ColumnProfile | undefined {
+  let distinct = 0;
+  let first = NaN;
+  let last = NaN;
+  let trues = 0;
+  let count = 0;
+  let mean = 0;
+  let m2 = 0;
+  let integers = true;
+  let min = NaN;
+  let max = NaN;
+  const kind = column.kind;
+  const n = forEachRun(column.values, (x, times) => {
+    if (distinct++ === 0) first = x;
+    last = x;
+    if (kind === "boolean") {
+      if (x !== 0) trues += times;
+      return;
+    }
+    if (kind === "datetime" || x === Infinity || x === -Infinity) return;
+    if (count === 0) min = x;
+    max = x;
+    if (integers && !Number.isInteger(x)) integers = false;
+    for (let k = times; k > 0; k--) {
+      count++;
+      const d = x - mean;
+      mean += d / count;
+      m2 += d * (x - mean);
+    }
+  });
+  if (n === undefined) return undefined;
   const summary = { ...base, missing_count: column.values.length - n, distinct_count: distinct };
   if (n === 0) return summary;
-  if (column.kind === "boolean") {
-    let trues = 0;
-    for (let r = 0; r < distinct; r++) if (distinctValues[r] !== 0) trues += counts[r];
+  if (kind === "boolean") {
     const top = [
       { value: true, count: trues },
       { value: false, count: n - trues },
@@ -102,31 +129,10 @@ function profileRuns(column: Column & { storage: "numeric" }, base: Base, runs: 
       .sort((a, b) => b.count - a.count);
     return { ...summary, mean: trues / n, top_values: top };
   }
-  if (column.kind === "datetime") {
-    return { ...summary, min: new Date(distinctValues[0]).toISOString(), max: new Date(distinctValues[distinct - 1]).toISOString() };
-  }
-  let count = 0;
-  let mean = 0;
-  let m2 = 0;
-  let integers = true;
-  let min = NaN;
-  let max = NaN;
-  for (let r = 0; r < distinct; r++) {
-    const x = distinctValues[r];
-    if (x === Infinity || x === -Infinity) continue;
-    if (count === 0) min = x;
-    max = x;
-    if (integers && !Number.isInteger(x)) integers = false;
-    for (let k = counts[r]; k > 0; k--) {
-      count++;
-      const d = x - mean;
-      mean += d / count;
-      m2 += d * (x - mean);
-    }
-  }
+  if (kind === "datetime") return { ...summary, min: new Date(first).toISOString(), max: new Date(last).toISOString() };
   if (count === 0) return summary;
   const numeric = { ...summary, min, max, mean, std: count > 1 ? Math.sqrt(m2 / (count - 1)) : null };
-  return column.kind === "numeric" ? { ...numeric, integer_valued: integers } : numeric;
+  return kind === "numeric" ? { ...numeric, integer_valued: integers } : numeric;
 }
 
 /** The values that are not NaN, in order (a loop: Float64Array.filter with a callback is ~25× slower). */
@@ -142,16 +148,9 @@ function presentValues(values: Float64Array): Float64Array {
   return out;
 }
 
-/** Distinct present values, ascending, with how often each occurs; n = present values. */
-interface Runs {
-  values: Float64Array;
-  counts: Float64Array;
-  n: number;
-}
-
 const DAY_MS = 86_400_000;
-/** Units tried for counting: integers, decimals of 1 to 4 places (× 10^k), whole days in ms. */
-const COUNTING_UNITS: ReadonlyArray<{ times: number } | { per: number }> = [
+/** Grids tried for counting: integers, decimals of 1 to 4 places (k / 10^p), whole days in ms. */
+const GRIDS: ReadonlyArray<{ times: number } | { per: number }> = [
   { times: 1 },
   { times: 10 },
   { times: 100 },
@@ -161,14 +160,15 @@ const COUNTING_UNITS: ReadonlyArray<{ times: number } | { per: number }> = [
 ];
 
 /**
- * The present values as ascending runs without a sort, when that is cheap: values already in
+ * Calls visit(value, count) for each distinct present (non-NaN) value in ascending order and
+ * returns how many values are present, when that is cheap without a sort: values already in
  * ascending order (a row counter, a generated id), or all of them on a grid of at most
- * 2n + 65,536 points k/10^p (p ≤ 4) or k·day, counted per grid point (integers, prices,
- * dates). Undefined otherwise, and for any -0 (a sort puts -0 before 0 and counts them as one
- * value; that case stays with the sort). Exact: a value joins grid point k only if k's value is
- * that very double, so points are distinct values, in ascending order.
+ * 2n + 65,536 points k/10^p (p ≤ 4) or k·day, counted per grid point (integers, prices, dates).
+ * Otherwise, and for any -0 (a sort puts -0 before 0 and counts them as one value: that case
+ * stays with the sort), returns undefined before visiting anything. Exact: a value joins grid
+ * point k only if k's value is that very double, so points are distinct values, in order.
  */
-function ascendingRuns(values: Float64Array): Runs | undefined {
+function forEachRun(values: Float64Array, visit: (value: number, count: number) => void): number | undefined {
   let n = 0;
   let ascending = true;
   let prev = -Infinity;
@@ -184,40 +184,42 @@ function ascendingRuns(values: Float64Array): Runs | undefined {
     if (v < min) min = v;
     if (v > max) max = v;
   }
-  if (n === 0) return { values: new Float64Array(0), counts: new Float64Array(0), n };
-  if (ascending) return runsOfAscending(values, n);
-  if (min === -Infinity || max === Infinity) return undefined;
-  return countedRuns(values, n, min, max);
-}
-
-function runsOfAscending(values: Float64Array, n: number): Runs {
-  let distinct = 0;
-  let prev = NaN;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (v === v && v !== prev) {
-      distinct++;
-      prev = v;
+  if (n === 0) return 0;
+  if (ascending) {
+    let run = NaN;
+    let times = 0;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v !== v) continue;
+      if (v === run) times++;
+      else {
+        if (times > 0) visit(run, times);
+        run = v;
+        times = 1;
+      }
     }
+    visit(run, times);
+    return n;
   }
-  const out = new Float64Array(distinct);
-  const counts = new Float64Array(distinct);
-  let r = -1;
-  prev = NaN;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (v !== v) continue;
-    if (v !== prev) out[++r] = prev = v;
-    counts[r]++;
-  }
-  return { values: out, counts, n };
+  if (min === -Infinity || max === Infinity) return undefined;
+  const counts = gridCounts(values, n, min, max);
+  if (!counts) return undefined;
+  const { lo, value, perPoint } = counts;
+  for (let i = 0; i < perPoint.length; i++) if (perPoint[i] > 0) visit(value(lo + i), perPoint[i]);
+  return n;
 }
 
-function countedRuns(values: Float64Array, n: number, min: number, max: number): Runs | undefined {
+/** The present values counted per point of the first grid that holds them all (see forEachRun). */
+function gridCounts(
+  values: Float64Array,
+  n: number,
+  min: number,
+  max: number,
+): { lo: number; value: (k: number) => number; perPoint: Int32Array } | undefined {
   const limit = 2 * n + 65536;
-  for (const unit of COUNTING_UNITS) {
-    const times = "times" in unit ? unit.times : 0;
-    const per = "per" in unit ? unit.per : 0;
+  for (const grid of GRIDS) {
+    const times = "times" in grid ? grid.times : 0;
+    const per = "per" in grid ? grid.per : 0;
     const point = (v: number) => (times ? Math.round(v * times) : v / per);
     const value = (k: number) => (times ? k / times : k * per);
     const lo = point(min);
@@ -232,29 +234,26 @@ function countedRuns(values: Float64Array, n: number, min: number, max: number):
       if (value(point(v)) !== v) fits = false;
     }
     if (!fits) continue;
-    const counts = new Int32Array(hi - lo + 1);
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i];
-      if (v !== v) continue;
-      const k = point(v);
-      if (value(k) !== v || !Number.isInteger(k)) {
-        fits = false;
-        break;
+    const perPoint = new Int32Array(hi - lo + 1);
+    // point and value written out (the hot loop of a large column).
+    if (times) {
+      for (let i = 0; i < values.length && fits; i++) {
+        const v = values[i];
+        if (v !== v) continue;
+        const k = Math.round(v * times);
+        if (k / times !== v) fits = false;
+        else perPoint[k - lo]++;
       }
-      counts[k - lo]++;
+    } else {
+      for (let i = 0; i < values.length && fits; i++) {
+        const v = values[i];
+        if (v !== v) continue;
+        const k = v / per;
+        if (k * per !== v || !Number.isInteger(k)) fits = false;
+        else perPoint[k - lo]++;
+      }
     }
-    if (!fits) continue;
-    let distinct = 0;
-    for (let i = 0; i < counts.length; i++) if (counts[i] > 0) distinct++;
-    const out = new Float64Array(distinct);
-    const outCounts = new Float64Array(distinct);
-    let r = 0;
-    for (let i = 0; i < counts.length; i++) {
-      if (counts[i] === 0) continue;
-      out[r] = value(lo + i);
-      outCounts[r++] = counts[i];
-    }
-    return { values: out, counts: outCounts, n };
+    if (fits) return { lo, value, perPoint };
   }
   return undefined;
 }
