@@ -25,7 +25,8 @@ async function frameKeyOf(deps: ControlDeps, jobId: string, attempt: number): Pr
 
 export async function beginFrameUpload(deps: ControlDeps, jobId: string, attempt: number): Promise<{ upload_id: string }> {
   const key = await frameKeyOf(deps, jobId, attempt);
-  const upload = await deps.bucket.createMultipartUpload(key);
+  // Marks the frame as this attempt's, so that a repeated complete can recognize it (below).
+  const upload = await deps.bucket.createMultipartUpload(key, { customMetadata: storedBy(jobId, attempt) });
   return { upload_id: upload.uploadId };
 }
 
@@ -63,7 +64,17 @@ export async function completeFrameUpload(
   });
   const key = await frameKeyOf(deps, jobId, attempt);
   const upload = deps.bucket.resumeMultipartUpload(key, uploadId);
-  const obj = await r2Step("join the frame's parts", () => upload.complete(parts.map((p) => ({ partNumber: p.part_number, etag: p.etag }))));
+  const obj = await r2Step(
+    "join the frame's parts",
+    () => upload.complete(parts.map((p) => ({ partNumber: p.part_number, etag: p.etag }))),
+    async () => {
+      // A complete sent again (its first answer lost on the network) finds the upload gone and
+      // this attempt's frame stored: done.
+      const stored = await deps.bucket.head(key);
+      const mine = stored?.customMetadata?.job === jobId && stored.customMetadata.attempt === String(attempt);
+      return mine && stored.size === bytes ? stored : null;
+    },
+  );
   if (obj.size !== bytes) {
     await deps.bucket.delete(key);
     throw new BadRequest(`The joined frame has ${obj.size} bytes, not the ${bytes} announced; it was discarded.`);
@@ -77,11 +88,18 @@ export async function abortFrameUpload(deps: ControlDeps, jobId: string, attempt
   return { ok: true };
 }
 
-/** R2 refuses an unknown upload, part or etag with a plain Error: the trainer's mistake, so a 400 naming it. */
-async function r2Step<T>(what: string, step: () => Promise<T>): Promise<T> {
+const storedBy = (jobId: string, attempt: number) => ({ job: jobId, attempt: String(attempt) });
+
+/**
+ * R2 refuses an unknown upload, part or etag with a plain Error: the trainer's mistake, so a 400
+ * naming it, unless `settled` finds that the step had already been done.
+ */
+async function r2Step<T>(what: string, step: () => Promise<T>, settled: () => Promise<T | null> = async () => null): Promise<T> {
   try {
     return await step();
   } catch (e) {
+    const done = await settled();
+    if (done) return done;
     throw new BadRequest(`Could not ${what}: ${e instanceof Error ? e.message : String(e)}`);
   }
 }

@@ -68,6 +68,19 @@ describe("the frame stored in parts", () => {
     expect(firstDifference(bytes.subarray(first.length), last)).toBe(-1);
   });
 
+  it("answers a repeated complete (the first answer lost) as done, the frame unchanged", async () => {
+    const { id, attempt, record } = await runningCopy(jobId);
+    const uploadId = await begin(id, attempt);
+    const bytes = pattern(1000, 6);
+    const part = await (await putPart(id, attempt, uploadId, 1, bytes)).json<{ part_number: number; etag: string }>();
+    const complete = { attempt, upload_id: uploadId, parts: [part], bytes: bytes.length };
+    expect((await post(id, "complete", complete)).status).toBe(200);
+    const again = await post(id, "complete", complete);
+    expect(again.status, await again.clone().text()).toBe(200);
+    const stored = await env.BUCKET.get(await frameKeyOfVersion(record.datasetVersionId!));
+    expect(firstDifference(new Uint8Array(await stored!.arrayBuffer()), bytes)).toBe(-1);
+  });
+
   it("answers 409 to every step of a stale attempt", async () => {
     const { id, attempt } = await runningCopy(jobId);
     const uploadId = await begin(id, attempt);
