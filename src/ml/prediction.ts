@@ -17,50 +17,8 @@ import { DEFAULT_GBDT_PARAMS, type GbdtParams, type IterationInfo, type StopReas
 import { extractLabel, type Label, type Task } from "./label";
 import { classificationMetrics, type MetricValue, regressionMetrics } from "./metrics";
 import { type BinnedRows, binRows, splitRows } from "./prediction-data";
+import { type PredictionParams, predictionParams } from "./prediction-params";
 import { buildRepresentationSteps, deriveModelFeatures, type Representation, type RepresentationStep } from "./representation";
-
-export interface PredictionParams {
-  /** Default: by training rows, see defaultLearningRate (0.1 up to 50k rows, 0.5 from 150k). */
-  learning_rate?: number;
-  num_leaves?: number;
-  max_depth?: number;
-  max_rounds?: number;
-  early_stopping_rounds?: number;
-  min_data_in_leaf?: number;
-  l2?: number;
-  subsample?: number;
-  feature_fraction?: number;
-  seed?: number;
-  /** Fraction of labelled rows held out for validation when no explicit split is given. */
-  validation_fraction?: number;
-  /**
-   * Wall-clock seconds boosting may take (from its first round; building the shared
-   * representation is not counted): boosting then stops with stop reason "time_budget" and the
-   * model keeps its best round so far. At least one round is always done.
-   */
-  time_budget_s?: number;
-}
-
-/** Default boosting time budget: a training job's boosting ends within about five minutes. */
-export const DEFAULT_TIME_BUDGET_S = 300;
-/** Largest time budget a request may ask for (six hours). */
-export const MAX_TIME_BUDGET_S = 6 * 60 * 60;
-
-export const DEFAULT_PREDICTION_PARAMS: Required<PredictionParams> = {
-  // the rate for small data; unset, the rate grows with the training rows (defaultLearningRate)
-  learning_rate: DEFAULT_GBDT_PARAMS.learningRate,
-  num_leaves: DEFAULT_GBDT_PARAMS.numLeaves,
-  max_depth: DEFAULT_GBDT_PARAMS.maxDepth,
-  max_rounds: DEFAULT_GBDT_PARAMS.maxRounds,
-  early_stopping_rounds: DEFAULT_GBDT_PARAMS.earlyStoppingRounds,
-  min_data_in_leaf: DEFAULT_GBDT_PARAMS.minDataInLeaf,
-  l2: DEFAULT_GBDT_PARAMS.lambdaL2,
-  subsample: DEFAULT_GBDT_PARAMS.subsample,
-  feature_fraction: DEFAULT_GBDT_PARAMS.featureFraction,
-  seed: 0,
-  validation_fraction: 0.1,
-  time_budget_s: DEFAULT_TIME_BUDGET_S,
-};
 
 export interface TrainPredictionOptions {
   labelColumn: string;
@@ -184,7 +142,7 @@ export function* preparePredictionSteps(frame: Frame, opts: TrainPredictionOptio
     const unknown = opts.inputColumns.filter((c) => !findColumn(frame, c));
     if (unknown.length) throw new MlInputError(`input columns not found: ${unknown.join(", ")}`);
   }
-  const p = predictionParams(opts);
+  const p = predictionParams(opts.params);
   const lab = extractLabel(labelCol, frame.rowCount, opts.task);
   // The representation is shared by every model on this dataset, so it must not depend on which
   // model happens to build it: a fixed seed, never the model's (above 200k rows the bin sample
@@ -240,7 +198,7 @@ export function* boostPredictionSteps(
   opts: TrainPredictionOptions,
 ): Generator<TrainingStep, PredictionModelResult, void> {
   const { featurizer, label: lab, train, val } = prepared;
-  const p = predictionParams(opts);
+  const p = predictionParams(opts.params);
   const K = lab.classes ? lab.classes.length : 1;
   const objective = lab.task === "regression" ? "regression" : K === 2 ? "binary" : "multiclass";
   const explicitMinData = opts.params?.min_data_in_leaf !== undefined;
@@ -316,13 +274,6 @@ export function* boostPredictionSteps(
   };
 }
 
-/** The model's parameters: the request's over the defaults, checked. */
-function predictionParams(opts: TrainPredictionOptions): Required<PredictionParams> {
-  const p = { ...DEFAULT_PREDICTION_PARAMS, ...stripUndefined(opts.params ?? {}) };
-  validateParams(p);
-  return p;
-}
-
 function checkFeatures(featurizer: FeaturizerSpec, labelColumn: string): void {
   if (featurizer.features.length > 0) return;
   const why = featurizer.columns.filter((c) => c.name !== labelColumn).map((c) => `${c.name}: ${c.reason ?? "unused"}`);
@@ -357,26 +308,5 @@ export function predictFrame(model: GbdtModel, featurizer: FeaturizerSpec, frame
   return { predictions, probabilities: probs };
 }
 
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-function validateParams(p: Required<PredictionParams>): void {
-  const check = (name: string, v: number, ok: boolean) => {
-    if (typeof v !== "number" || !Number.isFinite(v) || !ok) throw new MlInputError(`invalid parameter ${name}: ${v}`);
-  };
-  check("learning_rate", p.learning_rate, p.learning_rate > 0 && p.learning_rate <= 1);
-  check("num_leaves", p.num_leaves, Number.isInteger(p.num_leaves) && p.num_leaves >= 2 && p.num_leaves <= 4096);
-  check("max_depth", p.max_depth, Number.isInteger(p.max_depth));
-  check("max_rounds", p.max_rounds, Number.isInteger(p.max_rounds) && p.max_rounds >= 1 && p.max_rounds <= 100_000);
-  check("early_stopping_rounds", p.early_stopping_rounds, Number.isInteger(p.early_stopping_rounds) && p.early_stopping_rounds >= 0);
-  check("min_data_in_leaf", p.min_data_in_leaf, Number.isInteger(p.min_data_in_leaf) && p.min_data_in_leaf >= 1);
-  check("l2", p.l2, p.l2 >= 0);
-  check("subsample", p.subsample, p.subsample > 0 && p.subsample <= 1);
-  check("feature_fraction", p.feature_fraction, p.feature_fraction > 0 && p.feature_fraction <= 1);
-  check("seed", p.seed, Number.isInteger(p.seed));
-  check("validation_fraction", p.validation_fraction, p.validation_fraction >= 0 && p.validation_fraction < 1);
-  check("time_budget_s", p.time_budget_s, p.time_budget_s > 0 && p.time_budget_s <= MAX_TIME_BUDGET_S);
-}
-
 export type { Label, Task } from "./label";
+export { DEFAULT_PREDICTION_PARAMS, DEFAULT_TIME_BUDGET_S, MAX_TIME_BUDGET_S, type PredictionParams } from "./prediction-params";

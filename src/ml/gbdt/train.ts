@@ -3,6 +3,7 @@
  * validation, early stopping, progress callback, cancellation). Deterministic for a seed.
  */
 
+import { addTreeBinned, addTreeByLeaf } from "./add-tree";
 import { applyBins, computeBins, type FeatureBins } from "./bins";
 import { TreeGrower } from "./grower";
 import type { GbdtModel, Objective, Tree } from "./model";
@@ -323,34 +324,5 @@ function sampleSorted(rng: Rng, n: number, bag: Int32Array): void {
       bag[m++] = i;
       need--;
     }
-  }
-}
-
-function addTreeByLeaf(tree: Tree, g: TreeGrower, scores: Float64Array, K: number, k: number): void {
-  const rows = g.rowIdx;
-  for (let l = 0; l < tree.leafValue.length; l++) {
-    const v = tree.leafValue[l];
-    const s = g.leafStart[l];
-    const e = s + g.leafCount[l];
-    for (let i = s; i < e; i++) scores[rows[i] * K + k] += v;
-  }
-}
-
-/** Add a just-grown tree's output using the grower's per-node bin tables. */
-function addTreeBinned(tree: Tree, g: TreeGrower, bins: Uint8Array, F: number, n: number, scores: Float64Array, K: number, k: number): void {
-  const leafValue = Float64Array.from(tree.leafValue);
-  if (tree.left.length === 0) {
-    for (let i = 0; i < n; i++) scores[i * K + k] += leafValue[0];
-    return;
-  }
-  const left = Int32Array.from(tree.left);
-  const right = Int32Array.from(tree.right);
-  const table = g.nodeTable;
-  const feat = g.nodeFeature;
-  for (let i = 0; i < n; i++) {
-    const base = i * F;
-    let node = 0;
-    while (node >= 0) node = table[node * 256 + bins[base + feat[node]]] ? left[node] : right[node];
-    scores[i * K + k] += leafValue[~node];
   }
 }
