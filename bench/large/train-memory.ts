@@ -6,8 +6,9 @@
  * 1. Ingest, in a child process (the trainer's ingest job is another job): readCsv of
  *    /tmp/bench-large/mixed2_{N}_s13.csv (bench/large/run.ts writes it), encodeFrame, written to
  *    mixed2_{N}_s13.frame beside it (reused when present; --reingest to redo it).
- * 2. Training, in this process: the frame file read into one buffer (as the trainer's
- *    `res.arrayBuffer()` holds the download), loadFrame = decodeFrame of it (views, no copy),
+ * 2. Training, in this process: loadFrame as the trainer's (ControlClient.io): the frame file
+ *    served over HTTP from this process, fetched, its body read by bodyBytes into one buffer and
+ *    decoded (views, no copy); `--array-buffer`: read by `res.arrayBuffer()` instead (before),
  *    no cached representation (the first model on a dataset builds it: the ssl phase), the
  *    params of bench/large/run.ts (max_rounds 100, early_stopping_rounds 100, time_budget_s
  *    21600), label `label`.
@@ -19,13 +20,16 @@
  *
  * Run it as the trainer runs (src/container/Dockerfile: --max-old-space-size=6144):
  *   node_modules/node/bin/node --max-old-space-size=6144 --import tsx bench/large/train-memory.ts --rows 1000000
- * Options: --dir /tmp/bench-large, --rows N, --reingest, --json (one JSON line at the end).
+ * Options: --dir /tmp/bench-large, --rows N, --reingest, --array-buffer, --json (one JSON line at the end).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { decodeFrame, encodeFrame } from "../../src/ingest/codec";
 import { readCsv } from "../../src/ingest/csv";
+import { bodyBytes } from "../../src/training/body-bytes";
 import type { TrainingIO, TrainingTask } from "../../src/training/io";
 import { type RunStage, runTraining } from "../../src/training/run-training";
 
@@ -96,6 +100,13 @@ async function train(): Promise<void> {
     resetPeak();
     current = { stage, t: performance.now() };
   };
+  // the frame served over HTTP from this process (a file stream: 64 KiB at a time)
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { "Content-Type": "application/octet-stream", "Content-Length": String(statSync(FRAME).size) });
+    createReadStream(FRAME).pipe(res);
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const frameUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/frame`;
   const before = status();
   resetPeak();
   const t0 = performance.now();
@@ -104,10 +115,12 @@ async function train(): Promise<void> {
   const io: TrainingIO = {
     loadFrame: async () => {
       // the trainer holds the downloaded body as one ArrayBuffer; the frame's columns view it
-      // (not kept here: the job may let go of the frame, and with it of these bytes)
-      const b = readFileSync(FRAME);
-      frameBytes = b.byteLength;
-      return decodeFrame(new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
+      // as the trainer's ControlClient.io(): an HTTP GET, the body read by bodyBytes, decodeFrame
+      // (the bytes are not kept here: the job may let go of the frame, and with it of them)
+      const res = await fetch(frameUrl);
+      const bytes = argv.includes("--array-buffer") ? new Uint8Array(await res.arrayBuffer()) : await bodyBytes(res);
+      frameBytes = bytes.byteLength;
+      return decodeFrame(bytes);
     },
     loadRepresentation: async () => null,
     saveRepresentation: async (json) => void (saved.representation = json.length),
@@ -124,6 +137,7 @@ async function train(): Promise<void> {
   };
   const out = await runTraining(task, io, { onStage });
   close();
+  server.close();
   const total = (performance.now() - t0) / 1000;
   const peak = Math.max(...rows.map((r) => r.peakMiB));
   const lines = [

@@ -10,6 +10,7 @@ import { JobCanceledError } from "../jobs/errors";
 import { framePart, framePartCount } from "../storage/frame-parts";
 import { resultPageName } from "../storage/keys";
 import type { BatchTask } from "../training/batch-control";
+import { bodyBytes } from "../training/body-bytes";
 import type { IngestTask } from "../training/ingest-control";
 import type { TrainingIO, TrainingReport, TrainingTask } from "../training/io";
 
@@ -146,7 +147,8 @@ export class ControlClient {
       loadFrame: async () => {
         const res = await this.call("GET", "frame");
         if (!res.ok) throw new Error(`could not read the job's data: HTTP ${res.status}`);
-        return decodeFrame(new Uint8Array(await res.arrayBuffer()));
+        // not res.arrayBuffer(): it holds a large frame about three times over (training/body-bytes)
+        return decodeFrame(await bodyBytes(res));
       },
       loadRepresentation: async () => {
         const res = await this.call("GET", "representation");
