@@ -39,21 +39,25 @@ const own = (s: string) => ` ${s}`.slice(1);
  * code per cell plus each distinct string once, which is what makes inference cheap (it looks at
  * distinct values only).
  *
- * The index from value to code is an open-addressing table of (hash, entry) pairs in one
- * Int32Array, hashed with the tokenizer's span hash, so that pushSpan finds a cell's code by
- * comparing the text of the piece with the dictionary value in place: a cell repeating a value
- * makes no string, no trim, no Map look-up (those were most of CSV ingestion's time; a Map was
- * also the larger part of a high-cardinality column's memory). An entry is a dictionary code + 1,
- * or -(a + 1) for an alias: a raw text that is not itself a value (" a ", "NA") with the code it
- * normalizes to (-1 for missing).
+ * The index from value to code is an open-addressing table (slot-parallel arrays of hash, entry
+ * and key), hashed with the tokenizer's span hash, so that pushSpan finds a cell's code by
+ * comparing the text of the piece with the key in place: a cell repeating a value makes no
+ * string, no trim, no Map look-up (those were most of CSV ingestion's time; a Map was also the
+ * larger part of a high-cardinality column's memory). An entry is a dictionary code + 1 (its key
+ * the value), or -(a + 1) for alias a: a raw text that is not itself a value (" a ", "NA"), whose
+ * code (what it normalizes to, -1 for missing) is aliasCodes[a].
  */
 export class DictionaryBuilder {
   readonly dictionary: string[] = [];
-  /** Pairs (hash, entry), entry 0 = empty; load at most 1/2. Empty (length 0) after
-   * finishInRowOrder renumbered the codes: rebuilt if anything is pushed after that. */
-  private slots = new Int32Array(2 * 64);
+  /** The index, load at most 1/2: per slot the hash, the entry (0 = empty slot) and the key. */
+  private hashes = new Int32Array(64);
+  private entries = new Int32Array(64);
+  private keys: string[] = new Array<string>(64).fill("");
+  private mask = 63;
   private used = 0;
-  private readonly aliasKeys: string[] = [];
+  /** Set by finishInRowOrder, which renumbers the codes: the index is rebuilt before more pushes. */
+  private stale = false;
+  private aliases = 0;
   private readonly aliasCodes: number[] = [];
   private codes: Int32Array;
   length = 0;
@@ -75,9 +79,20 @@ export class DictionaryBuilder {
    * probed with `h` and compared with the text in place. Hand-written for speed.
    */
   pushSpan(text: string, start: number, end: number, h: number): void {
-    if (this.slots.length === 0) this.reindex();
-    const code = this.find(text, start, end, h);
-    this.pushCode(code !== ABSENT ? code : this.addSpan(text, start, end, h));
+    // find, written out here: this is the per-cell path of every dictionary-encoded CSV column.
+    const { hashes, entries, keys, mask } = this;
+    const len = end - start;
+    for (let i = mix(h) & mask; ; i = (i + 1) & mask) {
+      const entry = entries[i];
+      if (entry === 0) break;
+      if (hashes[i] !== h) continue;
+      const key = keys[i];
+      if (key.length === len && sameText(key, text, start)) {
+        this.pushCode(entry > 0 ? entry - 1 : this.aliasCodes[-entry - 1]);
+        return;
+      }
+    }
+    this.pushCode(this.addSpan(text, start, end, h));
   }
 
   /** Appends a value that is already known not to be a missing marker, or null for missing. */
@@ -127,47 +142,45 @@ export class DictionaryBuilder {
     this.dictionary.length = 0;
     for (const v of ordered) this.dictionary.push(v);
     // The index holds the old codes: dropped (memory), rebuilt if anything is pushed after this.
-    this.slots = new Int32Array(0);
-    this.used = 0;
+    this.clearIndex(64);
+    this.stale = true;
     return codes;
   }
 
   /** The code of text[start, end) (hash h) if it is a dictionary value or a known alias, else ABSENT. */
   private find(text: string, start: number, end: number, h: number): number {
-    const slots = this.slots;
-    const mask = (slots.length >>> 1) - 1;
+    const { hashes, entries, keys, mask } = this;
     const len = end - start;
     for (let i = mix(h) & mask; ; i = (i + 1) & mask) {
-      const entry = slots[2 * i + 1];
+      const entry = entries[i];
       if (entry === 0) return ABSENT;
-      if (slots[2 * i] !== h) continue;
-      if (entry > 0) {
-        const key = this.dictionary[entry - 1];
-        if (key.length === len && sameText(key, text, start)) return entry - 1;
-      } else {
-        const key = this.aliasKeys[-entry - 1];
-        if (key.length === len && sameText(key, text, start)) return this.aliasCodes[-entry - 1];
-      }
+      if (hashes[i] !== h) continue;
+      const key = keys[i];
+      if (key.length === len && sameText(key, text, start)) return entry > 0 ? entry - 1 : this.aliasCodes[-entry - 1];
     }
   }
 
   /** A raw cell not in the index: its code, remembering it as a value or an alias. */
   private addSpan(text: string, start: number, end: number, h: number): number {
+    if (this.stale) {
+      this.reindex();
+      const code = this.find(text, start, end, h);
+      if (code !== ABSENT) return code;
+    }
     const raw = text.slice(start, end);
     const s = normalizeCell(raw);
     if (s === raw) return this.add(own(raw), h); // a new value (find would have found it)
     const code = s === null ? -1 : this.codeOf(s);
-    if (this.aliasKeys.length < MAX_ALIASES) {
-      this.aliasKeys.push(own(raw));
+    if (this.aliases < MAX_ALIASES) {
       this.aliasCodes.push(code);
-      this.insert(h, -this.aliasKeys.length);
+      this.insert(h, -++this.aliases, own(raw));
     }
     return code;
   }
 
   /** The code of a normalized value, added if new. */
   private codeOf(s: string): number {
-    if (this.slots.length === 0) this.reindex();
+    if (this.stale) this.reindex();
     const h = textHash(s);
     const code = this.find(s, 0, s.length, h);
     // Papa and the tokenizer hand out substrings of their piece of text; V8 keeps the whole piece
@@ -178,35 +191,42 @@ export class DictionaryBuilder {
   private add(value: string, h: number): number {
     const code = this.dictionary.length;
     this.dictionary.push(value);
-    this.insert(h, code + 1);
+    this.insert(h, code + 1, value);
     return code;
   }
 
-  private insert(h: number, entry: number): void {
-    if (2 * (this.used + 1) > this.slots.length >>> 1) this.grow();
-    const slots = this.slots;
-    const mask = (slots.length >>> 1) - 1;
+  private insert(h: number, entry: number, key: string): void {
+    if (2 * (this.used + 1) > this.entries.length) this.grow();
+    const { entries, mask } = this;
     let i = mix(h) & mask;
-    while (slots[2 * i + 1] !== 0) i = (i + 1) & mask;
-    slots[2 * i] = h;
-    slots[2 * i + 1] = entry;
+    while (entries[i] !== 0) i = (i + 1) & mask;
+    this.hashes[i] = h;
+    entries[i] = entry;
+    this.keys[i] = key;
     this.used++;
   }
 
   private grow(): void {
-    const old = this.slots;
-    this.slots = new Int32Array(Math.max(2 * 64, old.length * 2));
-    this.used = 0;
-    for (let i = 0; i < old.length; i += 2) if (old[i + 1] !== 0) this.insert(old[i], old[i + 1]);
+    const { hashes, entries, keys } = this;
+    this.clearIndex(entries.length * 2);
+    for (let i = 0; i < entries.length; i++) if (entries[i] !== 0) this.insert(hashes[i], entries[i], keys[i]);
   }
 
-  /** The index again, from the dictionary and the aliases (after finishInRowOrder dropped it). */
-  private reindex(): void {
-    this.slots = new Int32Array(2 * 64);
+  private clearIndex(slots: number): void {
+    this.hashes = new Int32Array(slots);
+    this.entries = new Int32Array(slots);
+    this.keys = new Array<string>(slots).fill("");
+    this.mask = slots - 1;
     this.used = 0;
-    this.dictionary.forEach((v, code) => this.insert(textHash(v), code + 1));
-    this.aliasKeys.length = 0;
+  }
+
+  /** The index again, from the dictionary (after finishInRowOrder renumbered it; aliases dropped). */
+  private reindex(): void {
+    this.stale = false;
+    this.clearIndex(64);
+    this.aliases = 0;
     this.aliasCodes.length = 0;
+    this.dictionary.forEach((v, code) => this.insert(textHash(v), code + 1, v));
   }
 
   private pushCode(code: number): void {
