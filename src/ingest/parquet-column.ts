@@ -1,23 +1,57 @@
 import type { Column } from "../ml/frame";
-import { DictionaryBuilder } from "./dictionary-builder";
 import { IngestError } from "./errors";
 import { ID_COLUMN, keptIdFromNumbers, keptIdFromStrings } from "./ids";
 import { inferColumn, isIntegerIdColumn } from "./infer";
+import { RowDictionary } from "./row-dictionary";
 
 type Mode = "empty" | "number" | "boolean" | "datetime" | "string";
 
 /**
- * Collects one Parquet column from hyparquet's chunks into frame storage. The storage follows the
- * values hyparquet produces: numbers and BigInts -> numeric, booleans -> boolean, Dates (dates,
- * timestamps) -> datetime, strings -> dictionary then the same inference as CSV. Anything else
- * (binary, nested lists/structs) and BigInts beyond 2^53 turn the column into strings, so no
- * value is silently rounded or dropped. With `raw` (rawText) every value is kept as the text a CSV
- * export would show: String(n) for numbers, "true"/"false", ISO-8601 for dates.
+ * How a Parquet data page lays out its values: `rows` rows; with `defs` (definition levels of a
+ * flat column), row i is missing when defs[i] is 0 and `values` hold the present rows only; with
+ * `dictionary`, values are indices into it (the page is dictionary-encoded).
+ */
+export interface PageLayout {
+  rows: number;
+  defs?: ArrayLike<number>;
+  dictionary?: ArrayLike<unknown>;
+}
+
+/**
+ * A page dictionary as this column stores it, mapped once in the mode it was mapped for: per
+ * entry, the code (string mode, -1 = missing marker) or the number (other modes). The first
+ * `size` entries are mapped: a dictionary may grow between pages (ByteStrings), appending only.
+ */
+interface MappedDictionary {
+  source: ArrayLike<unknown>;
+  mode: Mode;
+  size: number;
+  codes: Int32Array;
+  numbers: Float64Array;
+  /** 1 for entries that do not fit a numeric mode (a BigInt beyond 2^53...), when `misfits` > 0:
+   * pages using one go cell by cell. */
+  misfit: Uint8Array;
+  misfits: number;
+}
+
+/**
+ * Collects one Parquet column into frame storage. The storage follows the values hyparquet
+ * produces: numbers and BigInts -> numeric, booleans -> boolean, Dates (dates, timestamps) ->
+ * datetime, strings -> dictionary then the same inference as CSV. Anything else (binary, nested
+ * lists/structs) and BigInts beyond 2^53 turn the column into strings, so no value is silently
+ * rounded or dropped. With `raw` (rawText) every value is kept as the text a CSV export would
+ * show: String(n) for numbers, "true"/"false", ISO-8601 for dates.
+ *
+ * Pages are written without a value per cell where possible: a dictionary-encoded page takes its
+ * dictionary mapped once (strings to codes, values to numbers) and copies per row only an index;
+ * a typed numeric page is scattered into the Float64Array. Anything unusual goes cell by cell
+ * (writeCells), which defines the result: the fast paths must agree with it.
  */
 export class ParquetColumn {
   private mode: Mode;
   private values: Float64Array | undefined;
-  private strings: DictionaryBuilder | undefined;
+  private strings: RowDictionary | undefined;
+  private mapped: MappedDictionary | undefined;
 
   constructor(
     readonly name: string,
@@ -27,17 +61,47 @@ export class ParquetColumn {
     this.mode = raw ? "string" : "empty";
   }
 
-  write(rowStart: number, data: ArrayLike<unknown>): void {
+  /**
+   * Writes values from `rowStart`: without `layout`, one per row (null or undefined = missing,
+   * as hyparquet's chunks); with it, a page as decoded (see PageLayout).
+   */
+  write(rowStart: number, values: ArrayLike<unknown>, layout?: PageLayout): void {
     // Typed-array writes past the end are silently dropped (or throw, for .set): say what it is.
-    if (rowStart < 0 || rowStart + data.length > this.rows) {
+    if (rowStart < 0 || rowStart + (layout?.rows ?? values.length) > this.rows) {
       throw new IngestError(
         "corrupt_parquet",
         `The Parquet file is inconsistent: its row groups hold more rows than the ${this.rows} its footer declares.`,
       );
     }
+    if (!layout) this.writeCells(rowStart, values);
+    // Until a value has set the column's mode, pages go cell by cell (which sets it).
+    else if (
+      this.mode === "empty" ||
+      !(layout.dictionary ? this.writeIndexed(rowStart, values, layout) : this.writeTyped(rowStart, values, layout))
+    ) {
+      this.writeCells(rowStart, cellsOf(values, layout));
+    }
+  }
+
+  finish(): Column {
+    const { name } = this;
+    if (this.mode === "string") {
+      const b = (this.strings ??= new RowDictionary(this.rows)); // raw and never written: all missing
+      const codes = b.finishInRowOrder();
+      if (name === ID_COLUMN) return keptIdFromStrings(b.dictionary, codes, this.rows);
+      if (this.raw) return { name, kind: "categorical", storage: "dictionary", codes, dictionary: b.dictionary };
+      return inferColumn(name, b.dictionary, codes, b.missingCount, this.rows);
+    }
+    const values = this.numbers();
+    if (name === ID_COLUMN) return keptIdFromNumbers(values);
+    if (this.mode === "boolean" || this.mode === "datetime") return { name, kind: this.mode, storage: "numeric", values };
+    return { name, kind: isIntegerIdColumn(name, values) ? "id" : "numeric", storage: "numeric", values };
+  }
+
+  /** One value per row, null or undefined = missing: the reference for the fast paths. */
+  private writeCells(rowStart: number, data: ArrayLike<unknown>): void {
     if (this.mode === "empty") this.mode = firstMode(data);
     if (this.mode === "empty") return; // all null so far
-    if (this.mode === "string") this.strings ??= DictionaryBuilder.forRows(this.rows);
     if (this.mode === "number" && (data instanceof Float64Array || data instanceof Float32Array || data instanceof Int32Array)) {
       this.numbers().set(data, rowStart); // required (null-free) numeric chunk: one copy
       return;
@@ -53,23 +117,101 @@ export class ParquetColumn {
         }
         this.toStrings();
       }
-      this.strings!.setAt(rowStart + i, toText(v));
+      this.stringStore().setAt(rowStart + i, toText(v));
     }
   }
 
-  finish(): Column {
-    const { name } = this;
-    if (this.mode === "string") {
-      const b = (this.strings ??= DictionaryBuilder.forRows(this.rows)); // raw and never written: all missing
-      const codes = b.finishInRowOrder();
-      if (name === ID_COLUMN) return keptIdFromStrings(b.dictionary, codes, this.rows);
-      if (this.raw) return { name, kind: "categorical", storage: "dictionary", codes, dictionary: b.dictionary };
-      return inferColumn(name, b.dictionary, codes, b.missingCount, this.rows);
+  /** A dictionary-encoded page: per row, the mapped entry. False (nothing written) when the
+   * page uses an entry that does not fit the column's mode, or an index past the dictionary. */
+  private writeIndexed(rowStart: number, indices: ArrayLike<unknown>, layout: PageLayout): boolean {
+    const map = this.mapDictionary(layout.dictionary!);
+    const idx = indices as ArrayLike<number>;
+    const { size, misfit } = map;
+    for (let j = 0; j < idx.length; j++) {
+      if (!(idx[j] < size)) return false;
     }
-    const values = this.numbers();
-    if (name === ID_COLUMN) return keptIdFromNumbers(values);
-    if (this.mode === "boolean" || this.mode === "datetime") return { name, kind: this.mode, storage: "numeric", values };
-    return { name, kind: isIntegerIdColumn(name, values) ? "id" : "numeric", storage: "numeric", values };
+    if (map.misfits > 0) {
+      for (let j = 0; j < idx.length; j++) if (misfit[idx[j]]) return false;
+    }
+    const { defs } = layout;
+    if (this.mode === "string") {
+      const codes = map.codes;
+      const strings = this.stringStore();
+      if (!defs) for (let i = 0; i < idx.length; i++) strings.setCode(rowStart + i, codes[idx[i]]);
+      else for (let i = 0, j = 0; i < layout.rows; i++) if (defs[i]) strings.setCode(rowStart + i, codes[idx[j++]]);
+      return true;
+    }
+    const numbers = map.numbers;
+    const out = this.numbers();
+    if (!defs) for (let i = 0; i < idx.length; i++) out[rowStart + i] = numbers[idx[i]];
+    else for (let i = 0, j = 0; i < layout.rows; i++) if (defs[i]) out[rowStart + i] = numbers[idx[j++]];
+    return true;
+  }
+
+  /** A plain page of a numeric column, present values packed. False when a value does not fit
+   * (what was written so far is what writeCells writes again). */
+  private writeTyped(rowStart: number, values: ArrayLike<unknown>, layout: PageLayout): boolean {
+    if (this.mode === "string") {
+      const strings = this.stringStore();
+      const { defs } = layout;
+      for (let i = 0, j = 0; i < layout.rows; i++) {
+        if (defs && !defs[i]) continue;
+        const v = values[j++];
+        if (v !== null && v !== undefined) strings.setAt(rowStart + i, toText(v));
+      }
+      return true;
+    }
+    const out = this.numbers();
+    const { defs } = layout;
+    const typed = this.mode === "number" && (values instanceof Float64Array || values instanceof Float32Array || values instanceof Int32Array);
+    if (typed && !defs) {
+      out.set(values, rowStart);
+      return true;
+    }
+    if (typed && defs) {
+      for (let i = 0, j = 0; i < layout.rows; i++) if (defs[i]) out[rowStart + i] = values[j++];
+      return true;
+    }
+    for (let i = 0, j = 0; i < layout.rows; i++) {
+      if (defs && !defs[i]) continue;
+      const x = this.asNumber(values[j++]);
+      if (x === undefined) return false;
+      out[rowStart + i] = x;
+    }
+    return true;
+  }
+
+  /** The page's dictionary in this column's current mode, mapped as far as it goes. */
+  private mapDictionary(dictionary: ArrayLike<unknown>): MappedDictionary {
+    let map = this.mapped;
+    if (map?.source !== dictionary || map.mode !== this.mode) {
+      const none = { codes: new Int32Array(0), numbers: new Float64Array(0), misfit: new Uint8Array(0) };
+      map = this.mapped = { source: dictionary, mode: this.mode, size: 0, misfits: 0, ...none };
+    }
+    const n = dictionary.length;
+    if (map.size === n) return map;
+    // grown by doubling: a ByteStrings dictionary gains entries page after page
+    const capacity = Math.max(n, 2 * map.size);
+    if (this.mode === "string") {
+      if (n > map.codes.length) map.codes = grown(map.codes, new Int32Array(capacity), map.size);
+      const strings = this.stringStore();
+      for (let k = map.size; k < n; k++) {
+        const v = dictionary[k];
+        map.codes[k] = v === null || v === undefined ? -1 : strings.codeOf(toText(v));
+      }
+    } else {
+      if (n > map.numbers.length) {
+        map.numbers = grown(map.numbers, new Float64Array(capacity), map.size);
+        map.misfit = grown(map.misfit, new Uint8Array(capacity), map.size);
+      }
+      for (let k = map.size; k < n; k++) {
+        const x = this.asNumber(dictionary[k]);
+        if (x !== undefined) map.numbers[k] = x;
+        else [map.misfit[k], map.misfits] = [1, map.misfits + 1];
+      }
+    }
+    map.size = n;
+    return map;
   }
 
   /** The value in numeric storage if it fits the column's mode, else undefined. */
@@ -77,7 +219,11 @@ export class ParquetColumn {
     switch (this.mode) {
       case "number":
         if (typeof v === "number") return v;
-        if (typeof v === "bigint" && v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(-Number.MAX_SAFE_INTEGER)) return Number(v);
+        if (typeof v === "bigint") {
+          // Number() rounds to nearest, so exactly the BigInts within ±(2^53 - 1) give safe integers
+          const x = Number(v);
+          return Number.isSafeInteger(x) ? x : undefined;
+        }
         return undefined;
       case "boolean":
         return typeof v === "boolean" ? (v ? 1 : 0) : undefined;
@@ -92,9 +238,13 @@ export class ParquetColumn {
     return (this.values ??= new Float64Array(this.rows).fill(NaN));
   }
 
+  private stringStore(): RowDictionary {
+    return (this.strings ??= new RowDictionary(this.rows));
+  }
+
   /** Switches to string storage, rewriting what was stored so far as text. */
   private toStrings(): void {
-    const b = DictionaryBuilder.forRows(this.rows);
+    const b = new RowDictionary(this.rows);
     const old = this.values;
     if (old) {
       for (let i = 0; i < old.length; i++) {
@@ -107,6 +257,22 @@ export class ParquetColumn {
     this.strings = b;
     this.mode = "string";
   }
+}
+
+/** `to` with the first `size` entries of `from`. */
+function grown<T extends Int32Array | Float64Array | Uint8Array>(from: T, to: T, size: number): T {
+  to.set(from.subarray(0, size));
+  return to;
+}
+
+/** A page's values one per row (null = missing), as writeCells takes them. */
+function cellsOf(values: ArrayLike<unknown>, { rows, defs, dictionary }: PageLayout): unknown[] {
+  const out = new Array<unknown>(rows);
+  for (let i = 0, j = 0; i < rows; i++) {
+    if (defs && !defs[i]) out[i] = null;
+    else out[i] = dictionary ? dictionary[values[j++] as number] : values[j++];
+  }
+  return out;
 }
 
 function firstMode(data: ArrayLike<unknown>): Mode {

@@ -1,9 +1,11 @@
-import type { ColumnData, Compressors, FileMetaData } from "hyparquet";
+import type { ColumnData, Compressors, FileMetaData, SchemaTree } from "hyparquet";
 import { parquetMetadata, parquetRead, parquetSchema } from "hyparquet";
 import { MAX_FRAME_CELLS } from "../core/limits";
+import { ByteStrings } from "./byte-strings";
 import { IngestError, tooLargeError } from "./errors";
 import { validateHeader } from "./header";
 import { ID_COLUMN, withRowIds } from "./ids";
+import { columnDecoder, isTextColumn, readColumnChunk } from "./parquet-chunk";
 import { ParquetColumn } from "./parquet-column";
 import type { IngestResult, ReadOptions } from "./types";
 
@@ -17,17 +19,17 @@ const BUILT_IN_CODECS = new Set(["UNCOMPRESSED", "SNAPPY"]);
 
 /**
  * Reads a whole Parquet file (already in memory: Parquet's footer is at the end, so it cannot be
- * streamed from the front) into a Frame. Column chunks arrive per row group and are written
- * straight into typed storage; rows are never assembled.
+ * streamed from the front) into a Frame. Column chunks are decoded row group by row group, page by
+ * page, straight into typed storage; rows are never assembled.
  */
 export async function readParquet(bytes: ArrayBuffer | Uint8Array, options: ReadParquetOptions = {}): Promise<IngestResult> {
-  const buffer = toArrayBuffer(bytes);
-  if (buffer.byteLength === 0) throw new IngestError("empty_file", "The file is empty.");
-  checkMagic(new Uint8Array(buffer));
+  const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  if (u8.byteLength === 0) throw new IngestError("empty_file", "The file is empty.");
+  checkMagic(u8);
 
   let metadata: FileMetaData;
   try {
-    metadata = parquetMetadata(buffer);
+    metadata = parquetMetadata(u8);
   } catch (e) {
     throw corrupt(e);
   }
@@ -46,6 +48,58 @@ export async function readParquet(bytes: ArrayBuffer | Uint8Array, options: Read
 
   const raw = (name: string) => options.rawText === true && name !== ID_COLUMN;
   const columns = new Map(names.map((n, i) => [top[i].element.name, new ParquetColumn(n, rows, raw(n))]));
+  try {
+    readFlatColumns(u8, metadata, columns, options.compressors);
+    const nested = top.filter((c) => !isFlat(c)).map((c) => c.element.name);
+    if (nested.length > 0) await readNestedColumns(u8, metadata, nested, columns, options.compressors);
+  } catch (e) {
+    throw e instanceof IngestError ? e : corrupt(e); // decoding and decompression faults
+  }
+  const frameColumns = [...columns.values()].map((c) => c.finish());
+  const withIds = withRowIds(frameColumns, rows);
+  return { frame: { rowCount: rows, columns: withIds.columns }, format: "parquet", idGenerated: withIds.idGenerated, bytes: u8.byteLength };
+}
+
+/** A top-level column that is a plain leaf (not a list, map or struct). */
+function isFlat(c: SchemaTree): boolean {
+  return c.children.length === 0 && c.element.repetition_type !== "REPEATED";
+}
+
+/**
+ * The flat columns, row group by row group, each chunk decoded page by page into its column:
+ * memory beyond the frame's storage is one page at a time.
+ */
+function readFlatColumns(file: Uint8Array, metadata: FileMetaData, columns: Map<string, ParquetColumn>, compressors: Compressors | undefined): void {
+  const tree = parquetSchema(metadata);
+  const nodes = new Map(tree.children.map((c) => [c.element.name, c]));
+  const strings = new Map<string, ByteStrings>(); // per text column, from row group to row group
+  let groupStart = 0;
+  for (const group of metadata.row_groups) {
+    const groupRows = Number(group.num_rows);
+    for (const chunk of group.columns) {
+      const path = chunk.meta_data?.path_in_schema ?? [];
+      const node = nodes.get(path[0]);
+      const column = columns.get(path[0]);
+      if (!node || !column || path.length !== 1 || !isFlat(node)) continue;
+      const decoder = columnDecoder(chunk, [tree, node], compressors);
+      if (isTextColumn(decoder) && !strings.has(path[0])) strings.set(path[0], new ByteStrings());
+      readColumnChunk(file, chunk, decoder, groupStart, groupRows, column, strings.get(path[0]));
+    }
+    groupStart += groupRows;
+  }
+}
+
+/**
+ * Lists, maps and structs: hyparquet assembles them (as objects, stored as JSON text). Its
+ * parquetRead decodes every chunk before the first callback, but such columns are rare here.
+ */
+async function readNestedColumns(
+  file: Uint8Array,
+  metadata: FileMetaData,
+  names: string[],
+  columns: Map<string, ParquetColumn>,
+  compressors: Compressors | undefined,
+): Promise<void> {
   // hyparquet runs onChunk in `.then(onChunk, () => {})` and does not await it: a throw there would
   // be an unhandled rejection while parquetRead resolves. So the callback keeps the first fault.
   let fault: { error: unknown } | undefined;
@@ -57,21 +111,9 @@ export async function readParquet(bytes: ArrayBuffer | Uint8Array, options: Read
       fault = { error };
     }
   };
-  try {
-    await parquetRead({ file: buffer, metadata, compressors: options.compressors, onChunk });
-  } catch (e) {
-    throw corrupt(e); // decoding and decompression faults (the callback's are in `fault`)
-  }
-  if (fault) throw fault.error instanceof IngestError ? fault.error : corrupt(fault.error);
-  const frameColumns = [...columns.values()].map((c) => c.finish());
-  const withIds = withRowIds(frameColumns, rows);
-  return { frame: { rowCount: rows, columns: withIds.columns }, format: "parquet", idGenerated: withIds.idGenerated, bytes: buffer.byteLength };
-}
-
-function toArrayBuffer(bytes: ArrayBuffer | Uint8Array): ArrayBuffer {
-  if (bytes instanceof ArrayBuffer) return bytes;
-  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes.buffer as ArrayBuffer;
-  return bytes.slice().buffer as ArrayBuffer;
+  const buffer = { byteLength: file.byteLength, slice: (start: number, end?: number) => file.slice(start, end).buffer };
+  await parquetRead({ file: buffer, metadata, columns: names, compressors, onChunk });
+  if (fault) throw fault.error;
 }
 
 /** A Parquet file starts and ends with "PAR1"; a missing end marker means a truncated upload. */

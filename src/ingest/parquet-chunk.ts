@@ -1,0 +1,150 @@
+/**
+ * Decodes one column chunk of a flat (non-nested) Parquet column page by page, straight into a
+ * ParquetColumn, with hyparquet's own page-level functions (header, decompression, plain values,
+ * type conversion). What this adds over hyparquet's readColumn: a page's values are handed on as
+ * decoded (present values packed, definition levels beside them, dictionary indices kept as
+ * indices) instead of as one JS value per row, and nothing outlives its page: hyparquet's
+ * parquetRead decodes every chunk of the file before the first callback runs.
+ */
+import type { ColumnChunk, Compressors, DataPageHeader, DecodedArray, SchemaTree } from "hyparquet";
+import { parquetHeader } from "hyparquet/src/column.js";
+import { convert, DEFAULT_PARSERS } from "hyparquet/src/convert.js";
+import { decompressPage, readDataPage, readDataPageV2 } from "hyparquet/src/datapage.js";
+import { readRleBitPackedHybrid } from "hyparquet/src/encoding.js";
+import { readPlain } from "hyparquet/src/plain.js";
+import type { ByteStrings } from "./byte-strings";
+import type { ParquetColumn } from "./parquet-column";
+
+/** hyparquet's per-column decoding parameters (a type its package index does not export). */
+type ColumnDecoder = Parameters<typeof readDataPage>[2];
+
+/**
+ * A decoded data page: `rows` rows, defs (0 = missing) unless all are present, the present rows'
+ * values packed: plain (as stored, before type conversion), dictionary indices, or ids into the
+ * column's ByteStrings.
+ */
+interface DataPage {
+  rows: number;
+  defs: ArrayLike<number> | undefined;
+  values: DecodedArray;
+  encoding: "plain" | "dictionary" | "strings";
+}
+
+/** The column's decoder, as hyparquet's page functions take it; `schemaPath` = [root, column]. */
+export function columnDecoder(chunk: ColumnChunk, schemaPath: SchemaTree[], compressors: Compressors | undefined): ColumnDecoder {
+  const meta = chunk.meta_data;
+  if (!meta) throw new Error("parquet column metadata is undefined");
+  if (chunk.file_path) throw new Error("parquet file_path not supported");
+  return {
+    pathInSchema: meta.path_in_schema,
+    type: meta.type,
+    element: schemaPath[schemaPath.length - 1].element,
+    schemaPath,
+    codec: meta.codec,
+    parsers: DEFAULT_PARSERS,
+    compressors,
+  };
+}
+
+/** Whether hyparquet turns the column's values into strings (UTF-8 text): such PLAIN pages can go
+ * through a ByteStrings. */
+export function isTextColumn(decoder: ColumnDecoder): boolean {
+  const { type, converted_type: c, logical_type: l } = decoder.element;
+  return type === "BYTE_ARRAY" && (c === undefined || c === "UTF8" || c === "ENUM") && (l === undefined || l.type === "STRING" || l.type === "ENUM");
+}
+
+/**
+ * Reads the chunk's pages (from `file`, the whole Parquet file) into rows groupStart... of the
+ * column; `strings`, for a text column, the column's ByteStrings (kept from chunk to chunk).
+ */
+export function readColumnChunk(
+  file: Uint8Array,
+  chunk: ColumnChunk,
+  decoder: ColumnDecoder,
+  groupStart: number,
+  groupRows: number,
+  column: ParquetColumn,
+  strings: ByteStrings | undefined,
+): void {
+  const meta = chunk.meta_data!;
+  const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
+  const length = Number(meta.total_compressed_size);
+  if (start + length > file.length) throw new Error(`parquet column chunk ends at byte ${start + length}, past the end of the file`);
+  const reader = { view: new DataView(file.buffer, file.byteOffset + start, length), offset: 0 };
+  let dictionary: DecodedArray | undefined;
+  let rows = 0;
+  while (rows < groupRows && reader.offset < length - 1) {
+    const header = parquetHeader(reader);
+    const bytes = new Uint8Array(file.buffer, file.byteOffset + start + reader.offset, header.compressed_page_size);
+    reader.offset += header.compressed_page_size;
+    if (header.type === "DICTIONARY_PAGE") {
+      const page = decompressPage(bytes, header.uncompressed_page_size, decoder.codec, decoder.compressors);
+      const count = header.dictionary_page_header?.num_values ?? 0;
+      const plain = readPlain(
+        { view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 },
+        decoder.type,
+        count,
+        decoder.element.type_length,
+      );
+      dictionary = convert(plain, decoder);
+      continue;
+    }
+    let page: DataPage;
+    if (header.type === "DATA_PAGE") {
+      if (!header.data_page_header) throw new Error("parquet data page header is undefined");
+      const data = decompressPage(bytes, header.uncompressed_page_size, decoder.codec, decoder.compressors);
+      page = readPageV1(data, header.data_page_header, decoder, strings);
+    } else if (header.type === "DATA_PAGE_V2") {
+      const h = header.data_page_header_v2;
+      if (!h) throw new Error("parquet data page header v2 is undefined");
+      const { definitionLevels, dataPage } = readDataPageV2(bytes, header, decoder);
+      const encoding = h.encoding.endsWith("_DICTIONARY") ? "dictionary" : "plain";
+      page = { rows: h.num_values, defs: present(definitionLevels), values: dataPage, encoding };
+    } else {
+      throw new Error(`parquet unsupported page type: ${header.type}`);
+    }
+    if (page.encoding === "dictionary" && !dictionary) throw new Error("parquet dictionary-encoded page without a dictionary page");
+    const values = page.encoding === "plain" ? convert(page.values, decoder) : page.values;
+    const pageDictionary = page.encoding === "dictionary" ? dictionary : page.encoding === "strings" ? strings?.strings : undefined;
+    column.write(groupStart + rows, values, { rows: page.rows, defs: page.defs, dictionary: pageDictionary });
+    rows += page.rows;
+  }
+}
+
+/** A version-1 data page of a flat column. Levels and dictionary indices are decoded here into
+ * typed arrays (hyparquet's readDataPage makes JS arrays), PLAIN text into ByteStrings ids;
+ * other encodings go to readDataPage. */
+function readPageV1(page: Uint8Array, header: DataPageHeader, decoder: ColumnDecoder, strings: ByteStrings | undefined): DataPage {
+  const rows = header.num_values;
+  const encoding = header.encoding === "PLAIN" ? "plain" : header.encoding.endsWith("_DICTIONARY") ? "dictionary" : undefined;
+  if (!encoding) {
+    const { definitionLevels, dataPage } = readDataPage(page, header, decoder);
+    return { rows, defs: present(definitionLevels), values: dataPage, encoding: "plain" };
+  }
+  const reader = { view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 };
+  let defs: Uint8Array | undefined;
+  let count = rows;
+  if (decoder.element.repetition_type !== "REQUIRED") {
+    // flat: the definition level is 1 (present) or 0 (null), RLE/bit-packed at width 1
+    defs = new Uint8Array(rows);
+    readRleBitPackedHybrid(reader, 1, defs);
+    count = 0;
+    for (let i = 0; i < rows; i++) count += defs[i];
+    if (count === rows) defs = undefined;
+  }
+  if (encoding === "plain") {
+    const ids = strings?.readPage(page, reader.offset, count);
+    if (ids) return { rows, defs, values: ids, encoding: "strings" };
+    return { rows, defs, values: readPlain(reader, decoder.type, count, decoder.element.type_length), encoding };
+  }
+  const indices = new Int32Array(count);
+  if (count === 0) return { rows, defs, values: indices, encoding }; // all null: no index to decode
+  const width = reader.view.getUint8(reader.offset++);
+  if (width > 0) readRleBitPackedHybrid(reader, width, indices, page.byteLength - reader.offset);
+  return { rows, defs, values: indices, encoding };
+}
+
+/** hyparquet's definition levels (empty or undefined when none is null) as PageLayout's defs. */
+function present(levels: ArrayLike<number> | undefined): ArrayLike<number> | undefined {
+  return levels && levels.length > 0 ? levels : undefined;
+}

@@ -1,0 +1,65 @@
+import { normalizeCell } from "../ml/values";
+
+/**
+ * A string column of a known number of rows, dictionary-encoded, whose cells may be written in
+ * any order (Parquet pages arrive with explicit row offsets). Unlike DictionaryBuilder.setAt, a
+ * value's code can be taken once (codeOf) and then written to many rows (setCode): a Parquet
+ * dictionary page is mapped to codes once per column chunk, not looked up once per cell.
+ */
+export class RowDictionary {
+  readonly dictionary: string[] = [];
+  private readonly index = new Map<string, number>();
+  readonly codes: Int32Array;
+  missingCount: number;
+
+  constructor(rows: number) {
+    this.codes = new Int32Array(rows).fill(-1);
+    this.missingCount = rows;
+  }
+
+  /** The code of a raw cell (trimmed), or -1 when it is a missing marker ("", "NA"...). */
+  codeOf(raw: string): number {
+    const s = normalizeCell(raw);
+    if (s === null) return -1;
+    let code = this.index.get(s);
+    if (code === undefined) {
+      code = this.dictionary.length;
+      this.index.set(s, code);
+      this.dictionary.push(s);
+    }
+    return code;
+  }
+
+  /** Writes a code from codeOf to a row; -1 leaves the row as it was (missing). */
+  setCode(row: number, code: number): void {
+    if (code < 0) return;
+    if (this.codes[row] < 0) this.missingCount--;
+    this.codes[row] = code;
+  }
+
+  setAt(row: number, raw: string): void {
+    this.setCode(row, this.codeOf(raw));
+  }
+
+  /** The codes, renumbered so that the dictionary is in order of first appearance in the rows,
+   * whatever order the cells were written in (keeps CSV and Parquet frames identical). */
+  finishInRowOrder(): Int32Array {
+    const { codes } = this;
+    const remap = new Int32Array(this.dictionary.length).fill(-1);
+    const ordered: string[] = [];
+    for (let i = 0; i < codes.length; i++) {
+      const c = codes[i];
+      if (c < 0) continue;
+      if (remap[c] < 0) {
+        remap[c] = ordered.length;
+        ordered.push(this.dictionary[c]);
+      }
+      codes[i] = remap[c];
+    }
+    // not splice(0, n, ...ordered): spreading a million values as arguments overflows the stack
+    this.dictionary.length = 0;
+    for (const v of ordered) this.dictionary.push(v);
+    this.index.clear();
+    return codes;
+  }
+}
