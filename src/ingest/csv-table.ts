@@ -45,11 +45,14 @@ export class CsvTable {
   private readonly maxCells: number;
 
   /** `typedNumbers`: false keeps every column dictionary-encoded to the end (the reader before
-   * numeric columns were typed during the pass: the reference for tests and benchmarks). */
+   * numeric columns were typed during the pass: the reference for tests and benchmarks).
+   * `byteAt`: the file's byte offset of a position in the text being parsed, asked only when a
+   * record is bad, so the error can say where it is in a file too large to open in an editor. */
   constructor(
     private readonly lineChar: string,
     private readonly options: ReadOptions = {},
     private readonly typedNumbers = true,
+    private readonly byteAt?: (text: string, index: number) => number,
   ) {
     this.maxCells = options.maxCells ?? MAX_FRAME_CELLS;
   }
@@ -82,7 +85,7 @@ export class CsvTable {
     }
     const builders = this.builders;
     const numbers = this.numbers;
-    if (count !== builders.length) throw raggedError(line, count, builders.length);
+    if (count !== builders.length) throw raggedError(line, count, builders.length, this.byteAt?.(fields.text, fields.start));
     const { text, starts, ends, hashes } = fields;
     for (let j = 0; j < count; j++) {
       const s = starts[j];
@@ -152,9 +155,9 @@ export class CsvTable {
     this.numbers[j] = undefined;
   }
 
-  /** The record starting at the current line has a malformed quoted field. */
-  quoteError(code: string): never {
-    throw quoteError(code, this.line);
+  /** The record starting at the current line (at `fields.start`) has a malformed quoted field. */
+  quoteError(code: string, fields: FieldSpans): never {
+    throw quoteError(code, this.line, this.byteAt?.(fields.text, fields.start));
   }
 
   /** Once per parsed piece: cheap, and over by at most one piece's cells (a cell takes a character). */
@@ -203,17 +206,20 @@ export class CsvTable {
   }
 }
 
-function raggedError(line: number, got: number, want: number): IngestError {
+/** Where a bad record starts in the file, when known. */
+const atByte = (byte: number | undefined) => (byte === undefined ? "" : ` (the record starts at byte ${byte})`);
+
+function raggedError(line: number, got: number, want: number, byte?: number): IngestError {
   return new IngestError(
     "ragged_row",
-    `Line ${line} has ${got} field${got === 1 ? "" : "s"} but the header has ${want} columns. Check that line for an extra or missing delimiter, or a value containing the delimiter that is not quoted.`,
+    `Line ${line} has ${got} field${got === 1 ? "" : "s"} but the header has ${want} columns${atByte(byte)}. Check that line for an extra or missing delimiter, or a value containing the delimiter that is not quoted.`,
   );
 }
 
-function quoteError(code: string, line: number): IngestError {
+function quoteError(code: string, line: number, byte?: number): IngestError {
   const what =
     code === "MissingQuotes"
       ? `a quoted field starting on or before line ${line} is never closed (a missing closing quote)`
       : `a quoted field on line ${line} has characters between its closing quote and the next delimiter`;
-  return new IngestError("bad_quotes", `The CSV is malformed: ${what}. Quotes inside a quoted field must be doubled ("").`);
+  return new IngestError("bad_quotes", `The CSV is malformed: ${what}${atByte(byte)}. Quotes inside a quoted field must be doubled ("").`);
 }

@@ -7,6 +7,8 @@ import type { Newline } from "./csv-sniff";
  */
 export class FieldSpans {
   text = "";
+  /** Where in `text` the record starts (for the byte offset of an error). */
+  start = 0;
   count = 0;
   starts = new Int32Array(64);
   ends = new Int32Array(64);
@@ -50,8 +52,8 @@ export class FieldSpans {
  * receiver can count physical lines. */
 export interface RecordSink {
   record(fields: FieldSpans, breaks: number): void;
-  /** A quoted field on the current record is malformed: throws. */
-  quoteError(code: "MissingQuotes" | "InvalidQuotes"): never;
+  /** A quoted field on the current record (starting at `fields.start`) is malformed: throws. */
+  quoteError(code: "MissingQuotes" | "InvalidQuotes", fields: FieldSpans): never;
 }
 
 const QUOTE = 0x22;
@@ -111,6 +113,7 @@ export class CsvTokenizer {
     let i = 0; // start of the current field
     let breaks = 0;
     fields.text = text;
+    fields.start = 0;
     fields.count = 0;
     for (;;) {
       if (i >= n) {
@@ -131,7 +134,7 @@ export class CsvTokenizer {
           q = text.indexOf('"', from);
           if (q < 0 || (q === n - 1 && !final)) {
             if (!final) return start;
-            this.sink.quoteError("MissingQuotes");
+            this.sink.quoteError("MissingQuotes", fields);
           }
           if (q === n - 1) break;
           if (text.charCodeAt(q + 1) === QUOTE) {
@@ -153,7 +156,7 @@ export class CsvTokenizer {
               break;
             }
             if (!final) return start;
-            this.sink.quoteError("InvalidQuotes");
+            this.sink.quoteError("InvalidQuotes", fields);
           }
           const c = text.charCodeAt(k);
           if (c === delim) {
@@ -166,7 +169,7 @@ export class CsvTokenizer {
             break;
           }
           if (crlf && c === CR && k + 1 >= n && !final) return start; // the LF may be next
-          if (!isWhitespace(c)) this.sink.quoteError("InvalidQuotes");
+          if (!isWhitespace(c)) this.sink.quoteError("InvalidQuotes", fields);
           k++;
         }
         if (doubled) fields.pushString(text.slice(i + 1, q).replaceAll('""', '"'));
@@ -177,6 +180,7 @@ export class CsvTokenizer {
           fields.count = 0;
           breaks = 0;
           start = i;
+          fields.start = i;
           if (i >= n) return n;
         }
         continue;
@@ -220,6 +224,7 @@ export class CsvTokenizer {
           fields.count = 0;
           breaks = 0;
           start = i;
+          fields.start = i;
           break;
         }
         if (crlf && c === LF) breaks++; // a lone LF inside a field of a CRLF file

@@ -7,7 +7,7 @@ import { CsvTokenizer } from "./csv-tokenizer";
 import { IngestError } from "./errors";
 import { withRowIds } from "./ids";
 import type { IngestResult, ReadCsvOptions } from "./types";
-import { Utf8Stream } from "./utf8";
+import { Utf8Stream, utf8Length } from "./utf8";
 
 /** Text is handed to the tokenizer in pieces of about this many characters (a tuning, not a limit). */
 const PARSE_CHUNK_CHARS = 256 * 1024;
@@ -55,7 +55,7 @@ async function read(
   const feed = (text: string, final: boolean): string => {
     if (reader === undefined) {
       if (!final && text.length < PARSE_CHUNK_CHARS) return text;
-      reader = new PieceReader(text, final, options, papaparse, typedNumbers);
+      reader = new PieceReader(text, final, options, papaparse, typedNumbers, utf8);
     }
     return reader.parse(text, final);
   };
@@ -90,7 +90,14 @@ class PieceReader {
   private readonly parser: Papa.Parser | undefined;
   private readonly tokenizer: CsvTokenizer | undefined;
 
-  constructor(firstPiece: string, final: boolean, options: ReadCsvOptions, papaparse: boolean, typedNumbers: boolean) {
+  constructor(
+    firstPiece: string,
+    final: boolean,
+    options: ReadCsvOptions,
+    papaparse: boolean,
+    typedNumbers: boolean,
+    private readonly utf8: Utf8Stream,
+  ) {
     // NUL never occurs in text; without this check binary data that happens to be valid UTF-8
     // would fail later with a confusing "one column" or "ragged row" message.
     if (firstPiece.slice(0, 65536).includes("\u0000")) {
@@ -103,7 +110,7 @@ class PieceReader {
     // Sniff on complete lines only, at most the first 64k characters.
     const end = final ? firstPiece.length : firstPiece.lastIndexOf(newline, 65536);
     this.delimiter = options.delimiter ?? detectDelimiter(firstPiece.slice(0, end > 0 ? end : undefined), newline);
-    this.table = new CsvTable(newline === "\r" ? "\r" : "\n", options, typedNumbers);
+    this.table = new CsvTable(newline === "\r" ? "\r" : "\n", options, typedNumbers, (text, index) => this.byteAt(text, index));
     if (!papaparse && CsvTokenizer.handles(this.delimiter)) this.tokenizer = new CsvTokenizer(this.delimiter, newline, this.table);
     else this.parser = new Papa.Parser({ delimiter: this.delimiter, newline, quoteChar: '"' });
   }
@@ -123,9 +130,19 @@ class PieceReader {
     if (rest.length > MAX_RECORD_CHARS) {
       throw new IngestError(
         "row_too_long",
-        `The record starting on line ${this.table.line} is longer than ${MAX_RECORD_CHARS / (1024 * 1024)} MB; most likely a quote is opened and never closed.`,
+        `The record starting on line ${this.table.line} (byte ${this.byteAt(text, end)}) is longer than ${MAX_RECORD_CHARS / (1024 * 1024)} MB; most likely a quote is opened and never closed.`,
       );
     }
     return rest;
+  }
+
+  /**
+   * The file's byte offset of text[index], for error messages only. The text being parsed is
+   * always the end of what has been decoded so far (parse runs right after a decode), so counting
+   * back from the bytes decoded needs only this text: no per-piece byte accounting, and a BOM the
+   * decoder dropped from the front is still counted.
+   */
+  private byteAt(text: string, index: number): number {
+    return this.utf8.decodedBytes() - utf8Length(text, index);
   }
 }

@@ -9,8 +9,9 @@ export class Utf8Stream {
   private readonly decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   private bytesBefore = 0;
   private linesBefore = 0;
-  /** The previous chunk's last bytes: a bad sequence may have started there. */
-  private tail = new Uint8Array(0);
+  /** The stream's last (up to 3) bytes so far: a bad sequence may have started there, and an
+   * unfinished character there is held by the decoder (see decodedBytes). */
+  private tail: Uint8Array = new Uint8Array(0);
 
   decode(chunk: Uint8Array): string {
     let text: string;
@@ -21,8 +22,14 @@ export class Utf8Stream {
     }
     this.bytesBefore += chunk.length;
     this.linesBefore += countByte(chunk, 0x0a, chunk.length);
-    this.tail = chunk.slice(Math.max(0, chunk.length - 3));
+    this.tail = lastBytes(this.tail, chunk);
     return text;
+  }
+
+  /** Bytes whose characters decode() has returned so far: all but an unfinished character at
+   * the end, which the decoder holds until the next chunk. After end(), all of them. */
+  decodedBytes(): number {
+    return this.bytesBefore - unfinishedAtEnd(this.tail);
   }
 
   /** Flushes the decoder; fails if the input ended inside a multi-byte character. */
@@ -42,6 +49,38 @@ export class Utf8Stream {
     const linesInTail = countByte(this.tail, 0x0a, this.tail.length);
     return invalid(this.bytesBefore - this.tail.length + at, this.linesBefore - linesInTail + 1 + countByte(joined, 0x0a, at));
   }
+}
+
+/** The last 3 bytes of `before` followed by `chunk`. */
+function lastBytes(before: Uint8Array, chunk: Uint8Array): Uint8Array {
+  if (chunk.length >= 3) return chunk.slice(chunk.length - 3);
+  const joined = new Uint8Array(before.length + chunk.length);
+  joined.set(before);
+  joined.set(chunk, before.length);
+  return joined.slice(Math.max(0, joined.length - 3));
+}
+
+/** Bytes of a character begun but not finished at the end of `tail` (valid so far, since
+ * decoding did not fail): the lead byte's length says how many should follow. */
+function unfinishedAtEnd(tail: Uint8Array): number {
+  for (let k = 1; k <= tail.length; k++) {
+    const b = tail[tail.length - k];
+    if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back for the lead
+    const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return k < length ? k : 0;
+  }
+  return 0;
+}
+
+/** The UTF-8 length of text.slice(from): only on error paths, to turn a text offset into a byte
+ * offset. Strict decoding never yields a lone surrogate, so each half of a pair counts 2 of 4. */
+export function utf8Length(text: string, from = 0): number {
+  let n = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    n += c < 0x80 ? 1 : c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 2 : 3;
+  }
+  return n;
 }
 
 function invalid(byte: number, line: number, detail = "bytes that are not a UTF-8 character"): IngestError {
