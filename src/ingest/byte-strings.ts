@@ -10,7 +10,8 @@ const utf8 = new TextDecoder();
  * once. A page's values become ids into `strings`, which only grows, so the page can be written
  * like a dictionary-encoded one. Decoding a string per cell and looking it up in a Map was most of
  * the time spent on such columns (≈ 1.2 µs a cell at 1.25 M distinct values); here a repeated
- * value costs a hash of its bytes and a byte comparison, in typed arrays.
+ * value costs a hash of its bytes and a byte comparison, in typed arrays. The strings are pairwise
+ * different (values whose decoding is ambiguous are refused), which spares RowDictionary its Map.
  */
 export class ByteStrings {
   readonly strings: string[] = [];
@@ -28,7 +29,7 @@ export class ByteStrings {
   /**
    * The ids of a PLAIN BYTE_ARRAY page's `count` values (each a 4-byte little-endian length, then
    * the bytes) from `offset` of `page`; undefined when the table is full (the column has more
-   * distinct values than are worth remembering).
+   * distinct values than are worth remembering) or a value is one whose decoding loses bytes.
    */
   readPage(page: Uint8Array, offset: number, count: number): Int32Array | undefined {
     if (this.strings.length >= MAX_ENTRIES || this.used >= MAX_BYTES) return undefined;
@@ -56,12 +57,14 @@ export class ByteStrings {
     }
     for (let i = 0; i < count; i++) {
       const e = ids[i];
-      if (e < 0 || !this.sameBytes(e, page, starts[i], lengths[i])) ids[i] = this.idOf(page, starts[i], lengths[i], hashes[i]);
+      if (e >= 0 && this.sameBytes(e, page, starts[i], lengths[i])) continue;
+      ids[i] = this.idOf(page, starts[i], lengths[i], hashes[i]);
+      if (ids[i] < 0) return undefined;
     }
     return ids;
   }
 
-  /** The entry of the bytes with hash `h`, added if new. */
+  /** The entry of the bytes with hash `h`, added if new; -1 for bytes whose decoding is ambiguous. */
   private idOf(bytes: Uint8Array, start: number, length: number, h: number): number {
     const { slots } = this;
     const mask = (slots.length >> 1) - 1;
@@ -69,8 +72,12 @@ export class ByteStrings {
     for (let e = slots[2 * slot + 1]; e !== 0; slot = (slot + 1) & mask, e = slots[2 * slot + 1]) {
       if (slots[2 * slot] === h && this.sameBytes(e - 1, bytes, start, length)) return e - 1;
     }
+    const text = utf8.decode(bytes.subarray(start, start + length));
+    // Different bytes, different strings, except where decoding loses bytes: a leading BOM is
+    // dropped, invalid UTF-8 becomes U+FFFD. Such values are left to the page's caller.
+    if ((length >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) || text.includes("\uFFFD")) return -1;
     const id = this.strings.length;
-    this.strings.push(utf8.decode(bytes.subarray(start, start + length)));
+    this.strings.push(text);
     this.remember(id, bytes, start, length);
     slots[2 * slot] = h;
     slots[2 * slot + 1] = id + 1;

@@ -1,4 +1,5 @@
 import type { Column } from "../ml/frame";
+import { normalizeCell } from "../ml/values";
 import { IngestError } from "./errors";
 import { ID_COLUMN, keptIdFromNumbers, keptIdFromStrings } from "./ids";
 import { inferColumn, isIntegerIdColumn } from "./infer";
@@ -15,6 +16,8 @@ export interface PageLayout {
   rows: number;
   defs?: ArrayLike<number>;
   dictionary?: ArrayLike<unknown>;
+  /** The dictionary's entries are pairwise different strings (a ByteStrings'). */
+  distinct?: boolean;
 }
 
 /**
@@ -73,14 +76,14 @@ export class ParquetColumn {
         `The Parquet file is inconsistent: its row groups hold more rows than the ${this.rows} its footer declares.`,
       );
     }
-    if (!layout) this.writeCells(rowStart, values);
-    // Until a value has set the column's mode, pages go cell by cell (which sets it).
-    else if (
-      this.mode === "empty" ||
-      !(layout.dictionary ? this.writeIndexed(rowStart, values, layout) : this.writeTyped(rowStart, values, layout))
-    ) {
-      this.writeCells(rowStart, cellsOf(values, layout));
+    if (!layout) {
+      this.writeCells(rowStart, values);
+      return;
     }
+    if (this.mode === "empty") this.mode = firstMode(cellsOf(values, layout));
+    if (this.mode === "empty") return; // no value present: all missing so far
+    const done = layout.dictionary ? this.writeIndexed(rowStart, values, layout) : this.writeTyped(rowStart, values, layout);
+    if (!done) this.writeCells(rowStart, cellsOf(values, layout));
   }
 
   finish(): Column {
@@ -124,7 +127,7 @@ export class ParquetColumn {
   /** A dictionary-encoded page: per row, the mapped entry. False (nothing written) when the
    * page uses an entry that does not fit the column's mode, or an index past the dictionary. */
   private writeIndexed(rowStart: number, indices: ArrayLike<unknown>, layout: PageLayout): boolean {
-    const map = this.mapDictionary(layout.dictionary!);
+    const map = this.mapDictionary(layout.dictionary!, layout.distinct === true);
     const idx = indices as ArrayLike<number>;
     const { size, misfit } = map;
     for (let j = 0; j < idx.length; j++) {
@@ -182,7 +185,7 @@ export class ParquetColumn {
   }
 
   /** The page's dictionary in this column's current mode, mapped as far as it goes. */
-  private mapDictionary(dictionary: ArrayLike<unknown>): MappedDictionary {
+  private mapDictionary(dictionary: ArrayLike<unknown>, distinct: boolean): MappedDictionary {
     let map = this.mapped;
     if (map?.source !== dictionary || map.mode !== this.mode) {
       const none = { codes: new Int32Array(0), numbers: new Float64Array(0), misfit: new Uint8Array(0) };
@@ -197,7 +200,9 @@ export class ParquetColumn {
       const strings = this.stringStore();
       for (let k = map.size; k < n; k++) {
         const v = dictionary[k];
-        map.codes[k] = v === null || v === undefined ? -1 : strings.codeOf(toText(v));
+        if (v === null || v === undefined) map.codes[k] = -1;
+        else if (distinct && typeof v === "string" && normalizeCell(v) === v) map.codes[k] = strings.codeOfDistinct(v);
+        else map.codes[k] = strings.codeOf(toText(v));
       }
     } else {
       if (n > map.numbers.length) {

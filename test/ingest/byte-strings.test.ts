@@ -24,6 +24,16 @@ describe("ByteStrings", () => {
     expect(b.strings.length).toBe(3 + 7000);
   });
 
+  it("refuses a page holding a value whose decoding loses bytes (leading BOM, invalid UTF-8)", () => {
+    const b = new ByteStrings();
+    expect(b.readPage(plainPage(["a", "\uFEFFa"]), 0, 2)).toBeUndefined(); // decodes to "a" too
+    const invalid = plainPage(["ab"]);
+    invalid[4] = 0xff;
+    expect(b.readPage(invalid, 0, 1)).toBeUndefined();
+    expect(Array.from(b.readPage(plainPage(["b", "a"]), 0, 2)!)).toEqual([1, 0]);
+    expect(b.strings).toEqual(["a", "b"]);
+  });
+
   it("reads from an offset and rejects a length past the end of the page", () => {
     const page = plainPage(["x", "yy"]);
     expect(Array.from(new ByteStrings().readPage(page, 5, 1)!)).toEqual([0]);

@@ -65,6 +65,13 @@ describe("readParquet page by page: the same frames as hyparquet's values writte
       { name: "when", data: of(() => new Date(Date.UTC(2020, 0, 1) + Math.floor(r() * 1000) * 86400000)), type: "TIMESTAMP" },
       { name: "cat", data: of(() => ["a", " b ", "NA", "", "c"][Math.floor(r() * 5)]), type: "STRING", encoding: "RLE_DICTIONARY" },
       { name: "user", data: of(() => `u${Math.floor(r() * 800)}`), type: "STRING", encoding: "PLAIN" },
+      // plain text needing normalizing: " a" and "a" are one value, "NA" is missing
+      {
+        name: "padded",
+        data: of(() => [" a", "a", "NA", "b ", `w${Math.floor(r() * 300)}`][Math.floor(r() * 5)]),
+        type: "STRING",
+        encoding: "PLAIN",
+      },
       { name: "text", data: of(() => `t${Math.floor(r() * 40)}`), type: "STRING", encoding: "DELTA_LENGTH_BYTE_ARRAY" },
       { name: "prefix", data: of(() => `p${Math.floor(r() * 40)}`), type: "STRING", encoding: "DELTA_BYTE_ARRAY" },
       { name: "empty", data: of(() => "never", 1), type: "STRING" },
@@ -83,6 +90,7 @@ describe("readParquet page by page: the same frames as hyparquet's values writte
       "when:datetime",
       "cat:categorical",
       "user:categorical",
+      "padded:categorical",
       "text:categorical",
       "prefix:categorical",
       "empty:numeric", // all missing, as before
@@ -104,12 +112,17 @@ describe("readParquet page by page: the same frames as hyparquet's values writte
           CASE WHEN i % 17 = 0 THEN NULL ELSE 'u' || ((i * 31) % 30011) END AS sparse,
           i % 3 = 0 AS flag,
           DATE '2020-01-01' + (i % 400)::INTEGER AS day,
-          CASE WHEN i % 5 = 0 THEN 'NA' ELSE ' v' || (i % 4) END AS marked
+          CASE WHEN i % 5 = 0 THEN 'NA' ELSE ' v' || (i % 4) END AS marked,
+          CASE WHEN i % 7 = 0 THEN 'NA' WHEN i % 3 = 0 THEN ' id' || (i % 20000) ELSE 'id' || (i % 20000) END AS padded
         FROM range(60000) t(i)
       ) TO '${path}' (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 10000)`);
       con.closeSync();
       db.closeSync();
-      const frame = await expectAsReference(new Uint8Array(readFileSync(path)));
+      const bytes = new Uint8Array(readFileSync(path));
+      // many distinct values: DuckDB stores these PLAIN, so they go through ByteStrings
+      const plain = parquetMetadata(bytes).row_groups[0].columns.filter((c) => !c.meta_data?.encodings.some((e) => e.endsWith("DICTIONARY")));
+      expect(plain.map((c) => c.meta_data?.path_in_schema[0])).toEqual(expect.arrayContaining(["user", "sparse", "padded"]));
+      const frame = await expectAsReference(bytes);
       expect(frame.rowCount).toBe(60000);
     } finally {
       rmSync(dir, { recursive: true, force: true });
