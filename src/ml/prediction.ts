@@ -77,17 +77,18 @@ const MIN_ROWS_FOR_VALIDATION = 10;
  * of the shared representation (`ssl`, only when it is built here) then the boosting rounds
  * (`finetune`). Losses: ssl = reconstruction MSE (./ssl/encoder), finetune = the objective's loss.
  */
-export type TrainingStep =
-  | RepresentationStep
-  | {
-      phase: "finetune";
-      /** 1-based boosting round. */
-      iteration: number;
-      /** Upper bound on the rounds (early stopping usually ends sooner). */
-      maxRounds: number;
-      trainLoss: number;
-      valLoss: number | null;
-    };
+export type TrainingStep = RepresentationStep | FinetuneStep;
+
+/** One boosting round of a prediction model's training. */
+export interface FinetuneStep {
+  phase: "finetune";
+  /** 1-based boosting round. */
+  iteration: number;
+  /** Upper bound on the rounds (early stopping usually ends sooner). */
+  maxRounds: number;
+  trainLoss: number;
+  valLoss: number | null;
+}
 
 export function trainPredictionModel(frame: Frame, opts: TrainPredictionOptions): PredictionModelResult {
   const steps = trainPredictionModelSteps(frame, opts);
@@ -196,7 +197,7 @@ export function* preparePredictionSteps(frame: Frame, opts: TrainPredictionOptio
 export function* boostPredictionSteps(
   prepared: PreparedPrediction,
   opts: TrainPredictionOptions,
-): Generator<TrainingStep, PredictionModelResult, void> {
+): Generator<FinetuneStep, PredictionModelResult, void> {
   const { featurizer, label: lab, train, val } = prepared;
   const p = predictionParams(opts.params);
   const K = lab.classes ? lab.classes.length : 1;

@@ -37,7 +37,6 @@ export async function runPrediction(ctx: RunContext): Promise<TrainingOutput> {
       break;
     }
     const s = r.value;
-    if (s.phase === "ssl") continue;
     const step = sslSteps + s.iteration;
     await reporter.step({ step, total, phase: "finetune", point: { step, train_loss: finite(s.trainLoss), val_loss: finite(s.valLoss) } });
   }
