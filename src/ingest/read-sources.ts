@@ -9,6 +9,7 @@ import type { Frame } from "../ml/frame";
 import { byteChunks } from "./chunks";
 import { concatFrames } from "./concat";
 import { readCsv } from "./csv";
+import { IngestError } from "./errors";
 import { readParquet } from "./parquet";
 import type { IngestResult } from "./types";
 
@@ -33,27 +34,45 @@ export async function readSources(files: SourceFile[], opts: ReadSourcesOptions)
   const total = files.reduce((s, f) => s + f.bytes, 0);
   let read = 0;
   let reported = 0;
-  const counted = (stream: ReadableStream<Uint8Array>) =>
-    stream.pipeThrough(
+  // Also checks that the file's bytes are exactly the uploaded ones (its size was verified when
+  // the upload completed): a transfer cut short but closed cleanly must not be read as a shorter
+  // table, nor its cut last record blamed on the file. Failing in the stream, before the reader
+  // sees an end, makes it a transient error (the job is retried), not bad input.
+  const counted = (stream: ReadableStream<Uint8Array>, f: SourceFile) => {
+    let fileRead = 0;
+    const wrongSize = () => new Error(`'${f.filename}' was read as ${fileRead} bytes, not the ${f.bytes} uploaded: its transfer went wrong.`);
+    return stream.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         async transform(chunk, out) {
           read += chunk.byteLength;
+          fileRead += chunk.byteLength;
+          if (fileRead > f.bytes) throw wrongSize();
           out.enqueue(chunk);
           if (opts.onProgress && read - reported >= PROGRESS_BYTES) {
             reported = read;
             await opts.onProgress(read, total);
           }
         },
+        flush() {
+          if (fileRead !== f.bytes) throw wrongSize();
+        },
       }),
     );
+  };
   const results: IngestResult[] = [];
   for (const f of files) {
-    const stream = counted(await f.open());
-    results.push(
-      opts.format === "parquet"
-        ? await readParquet(await whole(stream, f.bytes), { compressors: opts.compressors, maxCells: opts.maxCells })
-        : await readCsv(stream, { maxCells: opts.maxCells }),
-    );
+    const stream = counted(await f.open(), f);
+    try {
+      results.push(
+        opts.format === "parquet"
+          ? await readParquet(await whole(stream, f.bytes), { compressors: opts.compressors, maxCells: opts.maxCells })
+          : await readCsv(stream, { maxCells: opts.maxCells }),
+      );
+    } catch (e) {
+      // Of several files, say which one is bad: "line 3" alone would not tell.
+      if (e instanceof IngestError && files.length > 1) throw new IngestError(e.code, `In '${f.filename}': ${e.message}`);
+      throw e;
+    }
     await opts.onProgress?.(read, total);
   }
   const idGenerated = results.every((r) => r.idGenerated);

@@ -19,8 +19,8 @@ interface Seen {
 }
 
 /** Serves an ingest of one CSV file, `file`, sent in 64 KB writes; `cutAt`: drop the connection
- * after that many bytes of it. */
-async function fakeControl(file: Uint8Array, cutAt = Infinity): Promise<{ url: string; seen: Seen }> {
+ * after that many bytes of it, or with `cleanly`, end the (chunked) response there. */
+async function fakeControl(file: Uint8Array, cutAt = Infinity, cleanly = false): Promise<{ url: string; seen: Seen }> {
   const seen: Seen = { paths: [] };
   server = createServer(async (req, res) => {
     const path = new URL(req.url!, "http://x").pathname.replace(`/internal/jobs/${JOB}/`, "");
@@ -35,9 +35,10 @@ async function fakeControl(file: Uint8Array, cutAt = Infinity): Promise<{ url: s
     if (path === "report") return reply(200, { canceled: false });
     if (path === "fail") return ((seen.failure = JSON.parse(Buffer.concat(chunks).toString())), reply(200, { ok: true }));
     if (path !== "sources/0") return reply(500, { detail: `unexpected ${path}` });
-    res.writeHead(200, { "Content-Type": "application/octet-stream", "Content-Length": String(file.length) });
+    const length: Record<string, string> = cleanly ? {} : { "Content-Length": String(file.length) };
+    res.writeHead(200, { "Content-Type": "application/octet-stream", ...length });
     for (let at = 0; at < file.length; at += 65536) {
-      if (at >= cutAt) return req.socket.destroy();
+      if (at >= cutAt) return cleanly ? res.end() : req.socket.destroy();
       if (!res.write(file.subarray(at, at + 65536))) await new Promise((r) => res.once("drain", r));
     }
     res.end();
@@ -52,8 +53,8 @@ const utf8 = (s: string) => new TextEncoder().encode(s);
 const GOOD = `id,note\n${Array.from({ length: 90000 }, (_, i) => `${i},café €${i} 😀\n`).join("")}`;
 const GOOD_LINES = 90001;
 
-async function ingest(file: Uint8Array, cutAt?: number): Promise<Seen> {
-  const { url, seen } = await fakeControl(file, cutAt);
+async function ingest(file: Uint8Array, cutAt?: number, cleanly?: boolean): Promise<Seen> {
+  const { url, seen } = await fakeControl(file, cutAt, cleanly);
   await runJob({ baseUrl: url, secret: "s" }, JOB, 1);
   return seen;
 }
@@ -84,6 +85,13 @@ describe("the trainer ingesting a file that is bad deep in", () => {
   it("the file cut off mid-way (the connection lost): a transient failure, retried by the job's policy", async () => {
     const seen = await ingest(utf8(GOOD), 1 << 20);
     expect(seen.failure).toMatchObject({ attempt: 1, permanent: false });
+    expectNothingStored(seen);
+  });
+
+  it("the file ending early but cleanly: a transient failure saying so, not a shorter table", async () => {
+    const seen = await ingest(utf8(GOOD), 1 << 20, true);
+    expect(seen.failure).toMatchObject({ attempt: 1, permanent: false });
+    expect(seen.failure!.message).toMatch(/^'big.csv' was read as 1048576 bytes, not the \d+ uploaded/);
     expectNothingStored(seen);
   });
 });
