@@ -23,12 +23,18 @@ const BAD_FILES: Array<[string, string, Uint8Array, RegExp]> = [
   ["binary garbage named .csv", "garbage.csv", GARBAGE, /not a CSV or Parquet file: it contains binary data/],
   ["a truncated Parquet file", "cut.parquet", SIMPLE_PARQUET.slice(0, 1200), /truncated/],
   ["a .parquet that is not Parquet", "fake.parquet", text("a,b\n1,2\n3,4\n"), /does not start with the Parquet marker/],
-  ["ragged rows", "ragged.csv", text("a,b\n1,2\n3,4,5\n6,7\n"), /Line 3 has 3 fields but the header has 2 columns/],
+  ["ragged rows", "ragged.csv", text("a,b\n1,2\n3,4,5\n6,7\n"), /Line 3 has 3 fields but the header has 2 columns \(the record starts at byte 8\)/],
+  [
+    "a ragged row deep in (past the first parse piece)",
+    "deep.csv",
+    text(`a,b\n${"1,2\n".repeat(100_000)}3\n`),
+    /Line 100002 has 1 field but the header has 2 columns \(the record starts at byte 400004\)/,
+  ],
   ["duplicate column names", "dup.csv", text("a,b,a\n1,2,3\n"), /Duplicate column names: "a" \(columns 1 and 3\)/],
   ["an empty column name", "blank.csv", text("a,,c\n1,2,3\n"), /Column 2 has an empty name/],
   ["invalid UTF-8", "latin1.csv", LATIN1, /not valid UTF-8.*line 2/],
   ["one column", "one.csv", text("value\n1\n2\n3\n"), /only one column \("value"\)/],
-  ["an unclosed quote", "quote.csv", text('a,b\n1,"open\n2,3\n'), /never closed|missing closing quote/],
+  ["an unclosed quote", "quote.csv", text('a,b\n1,"open\n2,3\n'), /never closed \(a missing closing quote\) \(the record starts at byte 4\)/],
   ["duplicate values in an id column", "ids.csv", text("id,x\n1,a\n2,b\n1,c\n"), /"id" column is not unique: the value "1"/],
 ];
 

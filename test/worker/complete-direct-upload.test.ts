@@ -42,6 +42,7 @@ describe("complete checks files that went straight to R2", () => {
 
   it.each([
     ["another size", `${CSV}9,9,x\n`, "text/csv", {}, /is \d+ bytes but \d+ bytes were declared/],
+    ["fewer bytes than declared", CSV.slice(0, -6), "text/csv", {}, new RegExp(`is ${CSV.length - 6} bytes but ${CSV.length} bytes were declared`)],
     ["another content type", CSV, "text/plain", {}, /arrived as 'text\/plain' but 'text\/csv' was declared/],
     ["another SHA-256", CSV, "text/csv", { checksum_sha256: "0".repeat(64) }, /SHA-256 mismatch/],
   ])("fails the ingest for %s, and deletes the object", async (_what, body, type, extra, message) => {
