@@ -49,6 +49,9 @@ async function read(
   // The text not parsed yet, in pieces: joined into one flat string per parse, because reading
   // characters of a string built by `+=` goes through its parts (≈ 30% slower tokenizing).
   let pending: string[] = [];
+  // Characters decoded since the last parse: a piece is parsed once that many arrived. Not
+  // counting the unparsed tail carried over, so that a long unfinished record (up to
+  // MAX_RECORD_CHARS) is not joined and scanned again for every small chunk that follows.
   let pendingLength = 0;
   let bytes = 0;
 
@@ -68,7 +71,7 @@ async function read(
     if (pendingLength >= PARSE_CHUNK_CHARS) {
       const rest = feed(pending.join(""), false);
       pending = [rest];
-      pendingLength = rest.length;
+      pendingLength = 0;
     }
   }
   pending.push(utf8.end());
@@ -128,9 +131,18 @@ class PieceReader {
     }
     const rest = text.slice(end);
     if (rest.length > MAX_RECORD_CHARS) {
+      const where = `line ${this.table.line} (byte ${this.byteAt(text, end)})`;
+      // A file that turns to zeros part way (written to a full disk, cut and padded) is valid
+      // UTF-8 without a line break: say what it is rather than blame a quote.
+      if (rest.includes("\u0000")) {
+        throw new IngestError(
+          "unsupported_format",
+          `The file turns to binary data (NUL bytes) in the record starting on ${where}: it may be damaged or cut short. Upload the CSV again.`,
+        );
+      }
       throw new IngestError(
         "row_too_long",
-        `The record starting on line ${this.table.line} (byte ${this.byteAt(text, end)}) is longer than ${MAX_RECORD_CHARS / (1024 * 1024)} MB; most likely a quote is opened and never closed.`,
+        `The record starting on ${where} is longer than ${MAX_RECORD_CHARS / (1024 * 1024)} MB; most likely a quote is opened and never closed.`,
       );
     }
     return rest;

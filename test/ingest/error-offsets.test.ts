@@ -48,6 +48,18 @@ describe("a bad CSV record's error names the byte where the record starts", () =
     expect(message).toContain(`never closed (a missing closing quote) (the record starts at byte ${byte})`);
   });
 
+  it("a record longer than 8 MB (a quote never closed)", async () => {
+    const prefix = `id,note\n${goodRows(1000)}`;
+    const { message, byte } = await messageOf(prefix, `9,"${"x".repeat(9 << 20)}`);
+    expect(message).toContain(`The record starting on line 1002 (byte ${byte}) is longer than 8 MB`);
+  });
+
+  it("a file that turns to zeros part way, named as binary data", async () => {
+    const prefix = `id,note\n${goodRows(4000)}`;
+    const { message, byte } = await messageOf(prefix, "\u0000".repeat(9 << 20));
+    expect(message).toContain(`The file turns to binary data (NUL bytes) in the record starting on line 4002 (byte ${byte})`);
+  });
+
   it("characters after a closing quote deep in the file", async () => {
     const prefix = `id,note\n${goodRows(40000)}`;
     const { message, byte } = await messageOf(prefix, '9,"closed"x\n10,y\n');
