@@ -131,6 +131,31 @@ describe("a trainer killed mid-ingest", () => {
   });
 });
 
+describe("a trainer lost after storing its frame, before succeeding", () => {
+  it("leaves the version not ready: frame and preview are never recorded or served, and the lost attempt cannot succeed", async () => {
+    const r = await trainerIngest();
+    const { upload_id, part } = await halfSentFrame(r);
+    expect((await postJson(r.id, "frame/complete", { attempt: r.attempt, upload_id, parts: [part], bytes: 64 })).status).toBe(200);
+    const preview = await call(`/internal/jobs/${r.id}/preview?attempt=${r.attempt}`, {
+      method: "PUT",
+      headers: { ...SECRET, "Content-Length": "3" },
+      body: new Uint8Array([1, 2, 3]),
+    });
+    expect(preview.status).toBe(204);
+    await patchState(r, (i) => {
+      i.attempts = 3;
+      i.lastHeartbeatMs = Date.now() - 3_600_000;
+    });
+    await runDurableObjectAlarm(r.stub);
+    expect((await json<any>(`/jobs/${r.id}`, r.org)).body.status).toBe("failed");
+    const late = await postJson(r.id, "succeed", { attempt: 3, output: { row_count: 5, summary: { rowCount: 5, profile: [] } } });
+    expect(late.status).toBe(409);
+    expect(await version(r)).toMatchObject({ status: "failed", row_count: null });
+    const v = await env.DB.prepare("SELECT dataset_id FROM dataset_versions WHERE id = ?").bind(r.versionId).first<{ dataset_id: string }>();
+    expect((await json(`/datasets/${v!.dataset_id}/preview`, r.org)).status).toBe(409);
+  });
+});
+
 describe("the trainer reports a failed ingest", () => {
   it("bad data found deep in the file: failed at once with the trainer's message (line and byte), not retried", async () => {
     const r = await trainerIngest();
