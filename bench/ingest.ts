@@ -4,14 +4,20 @@
  * (254,654 rows), plus the encoded frame size and the profile. Run: npx tsx bench/ingest.ts [--expose-gc for steadier heap
  * numbers: node --expose-gc --import tsx bench/ingest.ts]
  *
+ * Also readCsvAllDictionary (this reader without typed numeric columns) and, with `--before DIR`,
+ * readCsv and profileFrame of another source tree (e.g. `git archive <commit> src | tar -x -C DIR`
+ * with DIR/node_modules a link to this repository's): before/after in one run.
+ *
  * Peak memory (JS heap + ArrayBuffers) is sampled on every chunk the CSV stream hands out and on
  * every Parquet page decompressed, so it sees the builders grow.
  */
 import { readFileSync, statSync } from "node:fs";
 import { decodeFrame, encodeFrame } from "../src/ingest/codec";
-import { readCsv, readCsvWithPapaparse } from "../src/ingest/csv";
+import { readCsv, readCsvAllDictionary, readCsvWithPapaparse } from "../src/ingest/csv";
 import { nodeCompressors } from "../src/ingest/node-compressors";
 import { readParquet } from "../src/ingest/parquet";
+import type { IngestResult } from "../src/ingest/types";
+import type { Frame } from "../src/ml/frame";
 import { profileFrame } from "../src/ml/profile";
 
 const DIR = "/work/shared/bench-data";
@@ -72,6 +78,28 @@ console.log(
   `  ${(csvMB / (papa.ms / 1000)).toFixed(1)} MB/s; heap+ArrayBuffers: ${papa.baseMB.toFixed(1)} MB before, peak ${papa.peakMB.toFixed(1)} MB (+${(papa.peakMB - papa.baseMB).toFixed(1)} MB)`,
 );
 
+const beforeAt = process.argv.indexOf("--before");
+const beforeDir = beforeAt >= 0 ? process.argv[beforeAt + 1] : undefined;
+type Reader = (input: ReadableStream<Uint8Array>) => Promise<IngestResult>;
+const before = beforeDir
+  ? {
+      readCsv: (await import(`${beforeDir}/src/ingest/csv.ts`)).readCsv as Reader,
+      profileFrame: (await import(`${beforeDir}/src/ml/profile.ts`)).profileFrame as (frame: Frame) => unknown[],
+    }
+  : undefined;
+if (before) {
+  const old = await measure(`readCsv of ${beforeDir} (stream, 64 KB chunks; before)`, 5, () => before.readCsv(streamFile(csvBytes)));
+  console.log(
+    `  ${(csvMB / (old.ms / 1000)).toFixed(1)} MB/s; heap+ArrayBuffers: ${old.baseMB.toFixed(1)} MB before, peak ${old.peakMB.toFixed(1)} MB (+${(old.peakMB - old.baseMB).toFixed(1)} MB)`,
+  );
+}
+const dict = await measure("readCsvAllDictionary fertility.csv (stream, 64 KB chunks; no typed numeric columns)", 5, () =>
+  readCsvAllDictionary(streamFile(csvBytes)),
+);
+console.log(
+  `  ${(csvMB / (dict.ms / 1000)).toFixed(1)} MB/s; heap+ArrayBuffers: ${dict.baseMB.toFixed(1)} MB before, peak ${dict.peakMB.toFixed(1)} MB (+${(dict.peakMB - dict.baseMB).toFixed(1)} MB)`,
+);
+
 const csv = await measure("readCsv fertility.csv (stream, 64 KB chunks)", 5, () => readCsv(streamFile(csvBytes)));
 const rows = csv.result.frame.rowCount;
 console.log(
@@ -88,6 +116,7 @@ const frame = csv.result.frame;
 const enc = await measure("encodeFrame", 5, async () => encodeFrame(frame));
 console.log(`  encoded frame: ${(enc.result.length / MB).toFixed(2)} MB (${enc.result.length} bytes; source CSV ${csvMB.toFixed(2)} MB)`);
 await measure("decodeFrame (zero-copy)", 5, async () => decodeFrame(enc.result));
+if (before) await measure(`profileFrame of ${beforeDir} (before)`, 5, async () => before.profileFrame(frame));
 const prof = await measure("profileFrame", 5, async () => profileFrame(frame));
 console.log(`  ${prof.result.length} column profiles, ${JSON.stringify(prof.result).length} bytes of JSON`);
 
