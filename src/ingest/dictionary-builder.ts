@@ -55,8 +55,6 @@ export class DictionaryBuilder {
   private keys: string[] = new Array<string>(64).fill("");
   private mask = 63;
   private used = 0;
-  /** Set by finishInRowOrder, which renumbers the codes: the index is rebuilt before more pushes. */
-  private stale = false;
   private aliases = 0;
   private readonly aliasCodes: number[] = [];
   private codes: Int32Array;
@@ -100,51 +98,9 @@ export class DictionaryBuilder {
     this.pushCode(s === null ? -1 : this.codeOf(s));
   }
 
-  /** A builder of exactly `rows` cells, all missing until written with setAt (Parquet chunks
-   * arrive with explicit row offsets, possibly out of order). */
-  static forRows(rows: number): DictionaryBuilder {
-    const b = new DictionaryBuilder(16);
-    b.codes = new Int32Array(rows).fill(-1);
-    b.length = rows;
-    b.missingCount = rows;
-    return b;
-  }
-
-  /** Writes one cell of a builder made by forRows. */
-  setAt(row: number, raw: string | null): void {
-    const s = raw === null ? null : normalizeCell(raw);
-    if (s === null) return;
-    if (this.codes[row] < 0) this.missingCount--;
-    this.codes[row] = this.codeOf(s);
-  }
-
   /** The codes, trimmed to the row count (a view when it already fits, no copy). */
   finish(): Int32Array {
     return this.length === this.codes.length ? this.codes : this.codes.slice(0, this.length);
-  }
-
-  /** Like finish, but renumbers codes so the dictionary is in order of first appearance in the
-   * rows, whatever order the cells were written in (keeps CSV and Parquet frames identical). */
-  finishInRowOrder(): Int32Array {
-    const codes = this.finish();
-    const remap = new Int32Array(this.dictionary.length).fill(-1);
-    const ordered: string[] = [];
-    for (let i = 0; i < codes.length; i++) {
-      const c = codes[i];
-      if (c < 0) continue;
-      if (remap[c] < 0) {
-        remap[c] = ordered.length;
-        ordered.push(this.dictionary[c]);
-      }
-      codes[i] = remap[c];
-    }
-    // not splice(0, n, ...ordered): spreading a million values as arguments overflows the stack
-    this.dictionary.length = 0;
-    for (const v of ordered) this.dictionary.push(v);
-    // The index holds the old codes: dropped (memory), rebuilt if anything is pushed after this.
-    this.clearIndex(64);
-    this.stale = true;
-    return codes;
   }
 
   /** The code of text[start, end) (hash h) if it is a dictionary value or a known alias, else ABSENT. */
@@ -162,11 +118,6 @@ export class DictionaryBuilder {
 
   /** A raw cell not in the index: its code, remembering it as a value or an alias. */
   private addSpan(text: string, start: number, end: number, h: number): number {
-    if (this.stale) {
-      this.reindex();
-      const code = this.find(text, start, end, h);
-      if (code !== ABSENT) return code;
-    }
     const raw = text.slice(start, end);
     const s = normalizeCell(raw);
     if (s === raw) return this.add(own(raw), h); // a new value (find would have found it)
@@ -180,7 +131,6 @@ export class DictionaryBuilder {
 
   /** The code of a normalized value, added if new. */
   private codeOf(s: string): number {
-    if (this.stale) this.reindex();
     const h = textHash(s);
     const code = this.find(s, 0, s.length, h);
     // Papa and the tokenizer hand out substrings of their piece of text; V8 keeps the whole piece
@@ -218,15 +168,6 @@ export class DictionaryBuilder {
     this.keys = new Array<string>(slots).fill("");
     this.mask = slots - 1;
     this.used = 0;
-  }
-
-  /** The index again, from the dictionary (after finishInRowOrder renumbered it; aliases dropped). */
-  private reindex(): void {
-    this.stale = false;
-    this.clearIndex(64);
-    this.aliases = 0;
-    this.aliasCodes.length = 0;
-    this.dictionary.forEach((v, code) => this.insert(textHash(v), code + 1, v));
   }
 
   private pushCode(code: number): void {

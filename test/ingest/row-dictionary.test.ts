@@ -13,4 +13,15 @@ describe("RowDictionary", () => {
     expect(Array.from(d.finishInRowOrder())).toEqual([0, 1, -1, 2, -1, 1]);
     expect(d.dictionary).toEqual(["c", "a", "b"]);
   });
+
+  it("renumbers a million distinct values written out of order (no argument-spread stack overflow)", () => {
+    const rows = 1_000_000;
+    const d = new RowDictionary(rows);
+    for (let r = rows - 1; r >= 0; r--) d.setAt(r, `v${r}`);
+    const codes = d.finishInRowOrder();
+    expect(codes[0]).toBe(0);
+    expect(codes[rows - 1]).toBe(rows - 1);
+    expect(d.dictionary[0]).toBe("v0");
+    expect(d.dictionary[rows - 1]).toBe(`v${rows - 1}`);
+  });
 });
