@@ -31,6 +31,7 @@ import { performance } from "node:perf_hooks";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { TabularClient } from "tabular-ml-sdk";
 import { startService } from "../../test/e2e/service";
+import { seededRandom } from "../../test/seeded-random";
 import { Client, TERMINAL } from "../service/client";
 
 const argv = process.argv.slice(2);
@@ -51,18 +52,6 @@ const MB = 1e6;
 
 // ---------------------------------------------------------------- data
 
-/** mulberry32: a small seeded generator. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const HEADER = "amount,score,ratio,age,count,plan,region,channel,user,active,signup,label";
 const PLANS = ["free", "basic", "pro", "team", "enterprise"];
 const CHANNELS = ["web", "ios", "android", "partner", "email", "store", "phone", "other"];
@@ -74,7 +63,7 @@ const CHANNELS = ["web", "ios", "android", "partner", "email", "store", "phone",
  * active (true/false), signup (date), label (yes/no, from the features plus noise).
  */
 function generateCsv(path: string, rows: number, seed: number): void {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const dates: string[] = [];
   const d0 = Date.UTC(2015, 0, 1);
   for (let i = 0; i < 3650; i++) dates.push(new Date(d0 + i * 86_400_000).toISOString().slice(0, 10));

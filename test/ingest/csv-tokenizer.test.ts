@@ -4,6 +4,7 @@ import { readCsv, readCsvWithPapaparse } from "../../src/ingest/csv";
 import { detectNewline } from "../../src/ingest/csv-sniff";
 import { IngestError } from "../../src/ingest/errors";
 import type { IngestResult } from "../../src/ingest/types";
+import { seededRandom } from "../seeded-random";
 import { BENCH, streamOf, utf8 } from "./helpers";
 
 // The hand-written tokenizer against papaparse (the reference it replaced): on random files with
@@ -12,18 +13,6 @@ import { BENCH, streamOf, utf8 } from "./helpers";
 // both must give the same frame, or fail with the same error (code and message). The tokenizer's
 // message also says at which byte the bad record starts (papaparse cannot): checked to be the
 // first byte of the line the message names, then removed for the comparison.
-
-/** A small seeded PRNG (mulberry32), so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PLAIN = [
   "",
@@ -118,7 +107,7 @@ function lineStart(bytes: Uint8Array, line: number): number {
 
 describe("the hand-written CSV tokenizer reads like papaparse", () => {
   it("gives the same frame or the same error on random small files, whole and streamed", async () => {
-    const r = rng(13);
+    const r = seededRandom(13);
     let ok = 0;
     let failed = 0;
     for (let n = 0; n < 600; n++) {
@@ -138,7 +127,7 @@ describe("the hand-written CSV tokenizer reads like papaparse", () => {
   });
 
   it("gives the same frame or the same error on files of several parse pieces", async () => {
-    const r = rng(42);
+    const r = seededRandom(42);
     for (let n = 0; n < 8; n++) {
       const text = randomCsv(r, true);
       const bytes = utf8(text);

@@ -9,6 +9,7 @@ import { withRowIds } from "../../src/ingest/ids";
 import { readParquet } from "../../src/ingest/parquet";
 import { ParquetColumn } from "../../src/ingest/parquet-column";
 import type { Frame } from "../../src/ml/frame";
+import { seededRandom } from "../seeded-random";
 
 /**
  * The reader before page-by-page decoding, as the reference: hyparquet's parquetRead, each chunk
@@ -38,20 +39,9 @@ async function expectAsReference(bytes: Uint8Array): Promise<Frame> {
   return frame;
 }
 
-/** mulberry32 */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 describe("readParquet page by page: the same frames as hyparquet's values written cell by cell", () => {
   it("on hyparquet-writer files (v2 pages): nulls, every encoding, many row groups and pages", async () => {
-    const r = rng(7);
+    const r = seededRandom(7);
     const n = 3000;
     const of = <T>(f: (i: number) => T, nulls = 0.1) => Array.from({ length: n }, (_, i) => (r() < nulls ? null : f(i)));
     const columns: ColumnSource[] = [

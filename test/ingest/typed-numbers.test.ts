@@ -5,24 +5,13 @@ import { NUMERIC_SAMPLE_ROWS } from "../../src/ingest/csv-table";
 import { NumericBuilder, parsePlainDecimal } from "../../src/ingest/numeric-builder";
 import type { Frame } from "../../src/ml/frame";
 import { normalizeCell, parseNumber } from "../../src/ml/values";
+import { seededRandom } from "../seeded-random";
 import { BENCH, col, streamOf, utf8 } from "./helpers";
 
 // Past NUMERIC_SAMPLE_ROWS records, CSV columns of numbers are read straight into numbers. The
 // frame must be exactly the one dictionary encoding + inferColumn gives (readCsvAllDictionary, the
 // reader before), unless a column falls back after the sample: then it is the frame of the same
 // file with the earlier cells of that column spelled as their numbers print.
-
-/** A small seeded PRNG (mulberry32), so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Frames equal, numbers compared bit for bit (-0 and 0 differ, NaN equals NaN). */
 function expectSameFrame(got: Frame, want: Frame, what: string): void {
@@ -72,7 +61,7 @@ function randomNumberText(r: () => number): string {
 
 describe("parsePlainDecimal: exactly parseNumber's double, or NaN (ask parseNumber)", () => {
   it("agrees with parseNumber bit for bit on a million random texts, and handles plain ones", () => {
-    const r = rng(7);
+    const r = seededRandom(7);
     let handled = 0;
     let numbers = 0;
     let plainShort = 0;
@@ -193,7 +182,7 @@ describe("NumericBuilder: the cells normalizeCell + parseNumber read", () => {
 
 /** A CSV of `rows` records from per-column cell makers. */
 function table(columns: Record<string, (i: number, r: () => number) => string>, rows: number, seed = 1): string {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const names = Object.keys(columns);
   const lines = [names.join(",")];
   for (let i = 0; i < rows; i++) lines.push(names.map((n) => columns[n](i, r)).join(","));
@@ -255,7 +244,7 @@ describe("readCsv with typed numeric columns gives the dictionary reader's frame
   });
 
   it("on random numeric-looking tables", async () => {
-    const r = rng(99);
+    const r = seededRandom(99);
     for (let n = 0; n < 6; n++) {
       const columns: Record<string, (i: number, r: () => number) => string> = {};
       const names = Object.keys(NUMERIC_COLUMNS);

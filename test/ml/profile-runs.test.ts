@@ -4,6 +4,7 @@ import { readCsv } from "../../src/ingest/csv";
 import type { Column, ColumnKind, NumericColumn } from "../../src/ml/frame";
 import { type ColumnProfile, profileColumn } from "../../src/ml/profile";
 import { BENCH } from "../ingest/helpers";
+import { seededRandom } from "../seeded-random";
 
 // profileColumn avoids sorting numeric columns that are already ascending or lie on a small grid
 // (integers, decimals of up to 4 places, whole days): its profile must be the one the sorted copy
@@ -59,17 +60,6 @@ function expectSameProfile(got: ColumnProfile, want: ColumnProfile, what: string
   }
 }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const DAY = 86_400_000;
 
 /** Columns of many shapes: each maker returns one value (NaN = missing). */
@@ -101,7 +91,7 @@ function column(name: string, kind: ColumnKind & NumericColumn["kind"], values: 
 
 describe("profileColumn of numeric storage: the sorted copy's profile, bit for bit", () => {
   it("on random columns of many shapes, kinds and missing shares", () => {
-    const r = rng(3);
+    const r = seededRandom(3);
     for (const [name, make] of Object.entries(MAKERS)) {
       for (const rows of [0, 1, 2, 7, 1000, 5000]) {
         for (const missing of [0, 0.1, 1]) {

@@ -1,0 +1,15 @@
+/**
+ * mulberry32: a small seeded generator of uniform numbers in [0, 1), for test and benchmark data
+ * that a failure can replay. (The engine has its own, src/ml/gbdt/random.ts, seeded differently:
+ * changing either would change data generated before.)
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
