@@ -6,7 +6,7 @@ import { FlipSearch } from "../../src/ml/explain/flip-search";
 import { treeShap } from "../../src/ml/explain/treeshap";
 import { applyFeaturizer, buildFeaturizer, featureKinds } from "../../src/ml/featurize";
 import type { Column, DictionaryColumn, Frame } from "../../src/ml/frame";
-import type { GbdtModel, Tree } from "../../src/ml/gbdt/model";
+import { emptyTree, type GbdtModel, type Tree } from "../../src/ml/gbdt/model";
 import { Rng } from "../../src/ml/gbdt/random";
 import { trainGbdt } from "../../src/ml/gbdt/train";
 import { extractLabel, type Task } from "../../src/ml/label";
@@ -329,19 +329,7 @@ describe("explainPrediction: multiclass and regression", () => {
 });
 
 describe("explainPrediction: derived features and impossible flips", () => {
-  const leaf = (v: number, cover = 10): Tree => ({
-    splitFeature: [],
-    threshold: [],
-    isCategorical: [],
-    leftCategories: [],
-    defaultLeft: [],
-    left: [],
-    right: [],
-    internalCover: [],
-    gain: [],
-    leafValue: [v],
-    leafCover: [cover],
-  });
+  const leaf = (v: number, cover = 10): Tree => ({ ...emptyTree(), leafValue: [v], leafCover: [cover] });
   const stump = (f: number, t: number, l: number, r: number): Tree => ({
     splitFeature: [f],
     threshold: [Math.fround(t)],

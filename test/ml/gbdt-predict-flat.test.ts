@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { orderKey, thresholdKey } from "../../src/ml/gbdt/flat";
-import type { GbdtModel, Objective, Tree } from "../../src/ml/gbdt/model";
+import { emptyTree, type GbdtModel, type Objective, type Tree } from "../../src/ml/gbdt/model";
 import { transformScores } from "../../src/ml/gbdt/objective";
 import { predict, predictRaw } from "../../src/ml/gbdt/predict";
 import { Rng } from "../../src/ml/gbdt/random";
@@ -40,19 +40,7 @@ const f32 = (x: number) => Math.fround(x);
 
 /** A random tree of up to maxLeaves leaves over features whose kind is cat[f]. */
 function randomTree(rng: Rng, F: number, cat: boolean[], maxCode: number[], thresholds: number[][], maxLeaves: number): Tree {
-  const t: Tree = {
-    splitFeature: [],
-    threshold: [],
-    isCategorical: [],
-    leftCategories: [],
-    defaultLeft: [],
-    left: [],
-    right: [],
-    internalCover: [],
-    gain: [],
-    leafValue: [],
-    leafCover: [],
-  };
+  const t = emptyTree();
   const leaves = 1 + Math.floor(rng.next() * maxLeaves);
   // grow by splitting random leaves; leaves are child slots holding -1 - leafIndex
   const newLeaf = () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { predictRow } from "../../src/ml/explain/evaluate";
-import type { GbdtModel, Tree } from "../../src/ml/gbdt/model";
+import { emptyTree, type GbdtModel, type Tree } from "../../src/ml/gbdt/model";
 import { exportGbdtToOnnx } from "../../src/ml/onnx/export";
 import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";
 
@@ -8,19 +8,7 @@ import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";
 type Spec = { leaf: number } | { f: number; t?: number; cats?: number[]; dl?: number; l: Spec; r: Spec };
 
 function tree(spec: Spec): Tree {
-  const t: Tree = {
-    splitFeature: [],
-    threshold: [],
-    isCategorical: [],
-    leftCategories: [],
-    defaultLeft: [],
-    left: [],
-    right: [],
-    internalCover: [],
-    gain: [],
-    leafValue: [],
-    leafCover: [],
-  };
+  const t = emptyTree();
   const add = (s: Spec): number => {
     if ("leaf" in s) {
       t.leafValue.push(s.leaf), t.leafCover.push(1);

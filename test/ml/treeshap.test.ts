@@ -1,25 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { rawScores } from "../../src/ml/explain/evaluate";
 import { TreeShapExplainer, treeShap } from "../../src/ml/explain/treeshap";
-import type { GbdtModel, Tree } from "../../src/ml/gbdt/model";
+import { emptyTree, type GbdtModel, type Tree } from "../../src/ml/gbdt/model";
 
 // ---- hand-built trees: nested specs, internal covers = sum of the children's ----
 type Spec = { leaf: number; cover: number } | { f: number; t?: number; cats?: number[]; dl?: number; l: Spec; r: Spec };
 
 function tree(spec: Spec): Tree {
-  const t: Tree = {
-    splitFeature: [],
-    threshold: [],
-    isCategorical: [],
-    leftCategories: [],
-    defaultLeft: [],
-    left: [],
-    right: [],
-    internalCover: [],
-    gain: [],
-    leafValue: [],
-    leafCover: [],
-  };
+  const t = emptyTree();
   const add = (s: Spec): [number, number] => {
     if ("leaf" in s) {
       t.leafValue.push(s.leaf), t.leafCover.push(s.cover);
