@@ -1,4 +1,4 @@
-import type { ColumnData, Compressors, FileMetaData, SchemaTree } from "hyparquet";
+import type { ColumnChunk, ColumnData, Compressors, FileMetaData, SchemaTree } from "hyparquet";
 import { parquetMetadata, parquetRead, parquetSchema } from "hyparquet";
 import { MAX_FRAME_CELLS } from "../core/limits";
 import { ByteStrings } from "./byte-strings";
@@ -74,19 +74,34 @@ function readFlatColumns(file: Uint8Array, metadata: FileMetaData, columns: Map<
   const nodes = new Map(tree.children.map((c) => [c.element.name, c]));
   const strings = new Map<string, ByteStrings>(); // per text column, from row group to row group
   let groupStart = 0;
-  for (const group of metadata.row_groups) {
+  metadata.row_groups.forEach((group, g) => {
     const groupRows = Number(group.num_rows);
     for (const chunk of group.columns) {
       const path = chunk.meta_data?.path_in_schema ?? [];
       const node = nodes.get(path[0]);
       const column = columns.get(path[0]);
       if (!node || !column || path.length !== 1 || !isFlat(node)) continue;
-      const decoder = columnDecoder(chunk, [tree, node], compressors);
-      if (isTextColumn(decoder) && !strings.has(path[0])) strings.set(path[0], new ByteStrings());
-      readColumnChunk(file, chunk, decoder, groupStart, groupRows, column, strings.get(path[0]));
+      try {
+        const decoder = columnDecoder(chunk, [tree, node], compressors);
+        if (isTextColumn(decoder) && !strings.has(path[0])) strings.set(path[0], new ByteStrings());
+        readColumnChunk(file, chunk, decoder, groupStart, groupRows, column, strings.get(path[0]));
+      } catch (e) {
+        throw e instanceof IngestError ? e : corruptChunk(e, path[0], g, metadata.row_groups.length, chunk.meta_data);
+      }
     }
     groupStart += groupRows;
-  }
+  });
+}
+
+/** A chunk that fails to decode, named: its column, its row group and where its bytes are in the file. */
+function corruptChunk(e: unknown, column: string, group: number, groups: number, meta: ColumnChunk["meta_data"]): IngestError {
+  const start = meta ? Number(meta.dictionary_page_offset ?? meta.data_page_offset) : undefined;
+  const where = meta && start !== undefined ? `, bytes ${start}–${start + Number(meta.total_compressed_size)}` : "";
+  const detail = e instanceof Error ? e.message.replace(/^parquet\s*/i, "") : String(e);
+  return new IngestError(
+    "corrupt_parquet",
+    `The Parquet file could not be read: column '${column}', row group ${group + 1} of ${groups}${where} (${detail}); it may be corrupt or truncated.`,
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { parquetMetadata } from "hyparquet";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readCsv } from "../../src/ingest/csv";
 import { IngestError } from "../../src/ingest/errors";
@@ -70,5 +71,22 @@ describe("the cell budget (MAX_FRAME_CELLS)", () => {
     const text = `a,b\n${"1,x\n".repeat(100_000)}`;
     await expectIngestError(readCsv(utf8(text), { maxCells: 150_000 }), "too_large", /at least [\d,]+ rows × 2 columns.*at most 150,000 cells/);
     expect((await readCsv(utf8(text), { maxCells: 300_000 })).frame.rowCount).toBe(100_000);
+  });
+});
+
+describe("a damaged column chunk", () => {
+  it("is named in the error: its column, its row group and its bytes in the file", async () => {
+    const bytes = fertility();
+    const meta = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    const chunk = meta.row_groups[1].columns[2].meta_data!;
+    const start = Number(chunk.dictionary_page_offset ?? chunk.data_page_offset);
+    const damaged = bytes.slice();
+    damaged.fill(0xff, start, start + 16); // the chunk's first page header
+    const name = chunk.path_in_schema[0];
+    await expectIngestError(
+      readParquet(damaged, { compressors: nodeCompressors }),
+      "corrupt_parquet",
+      new RegExp(`column '${name}', row group 2 of 3, bytes ${start}–${start + Number(chunk.total_compressed_size)}`),
+    );
   });
 });
