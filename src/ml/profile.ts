@@ -62,13 +62,7 @@ export function profileColumn(column: Column): ColumnProfile {
   if (column.kind === "boolean") {
     let trues = 0;
     for (const v of present) if (v !== 0) trues++;
-    const top = [
-      { value: true, count: trues },
-      { value: false, count: n - trues },
-    ]
-      .filter((t) => t.count > 0)
-      .sort((a, b) => b.count - a.count);
-    return { ...summary, mean: trues / n, top_values: top };
+    return { ...summary, ...booleanCounts(trues, n) };
   }
   if (column.kind === "datetime") {
     return { ...summary, min: new Date(present[0]).toISOString(), max: new Date(present[n - 1]).toISOString() };
@@ -120,15 +114,7 @@ function profileRuns(column: Column & { storage: "numeric" }, base: Base): Colum
   if (n === undefined) return undefined;
   const summary = { ...base, missing_count: column.values.length - n, distinct_count: distinct };
   if (n === 0) return summary;
-  if (kind === "boolean") {
-    const top = [
-      { value: true, count: trues },
-      { value: false, count: n - trues },
-    ]
-      .filter((t) => t.count > 0)
-      .sort((a, b) => b.count - a.count);
-    return { ...summary, mean: trues / n, top_values: top };
-  }
+  if (kind === "boolean") return { ...summary, ...booleanCounts(trues, n) };
   if (kind === "datetime") return { ...summary, min: new Date(first).toISOString(), max: new Date(last).toISOString() };
   if (count === 0) return summary;
   const numeric = { ...summary, min, max, mean, std: count > 1 ? Math.sqrt(m2 / (count - 1)) : null };
@@ -292,4 +278,15 @@ function topIndexes(counts: Float64Array, k: number): number[] {
     if (top.length > k) top.pop();
   }
   return top;
+}
+
+/** A boolean column's mean and its values by count, most frequent first (absent values left out). */
+function booleanCounts(trues: number, n: number) {
+  const top = [
+    { value: true, count: trues },
+    { value: false, count: n - trues },
+  ]
+    .filter((t) => t.count > 0)
+    .sort((a, b) => b.count - a.count);
+  return { mean: trues / n, top_values: top };
 }

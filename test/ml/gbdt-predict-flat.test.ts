@@ -192,19 +192,7 @@ describe("compiled blocked predict = plain traversal, bit for bit", () => {
   });
 
   it("a model of single-leaf trees only, with no features", () => {
-    const leaf = (v: number): Tree => ({
-      splitFeature: [],
-      threshold: [],
-      isCategorical: [],
-      leftCategories: [],
-      defaultLeft: [],
-      left: [],
-      right: [],
-      internalCover: [],
-      gain: [],
-      leafValue: [v],
-      leafCover: [1],
-    });
+    const leaf = (v: number): Tree => ({ ...emptyTree(), leafValue: [v], leafCover: [1] });
     const model: GbdtModel = {
       format: "gbdt-v1",
       objective: "regression",
