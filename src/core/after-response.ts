@@ -4,6 +4,6 @@
  * response 8 → 25 ms, a one-row inference 11 → 26 ms; started 25 ms later they cost it nothing);
  * a zero timer is not enough, it fires before the response is flushed.
  */
-const AFTER_RESPONSE_MS = 25;
+export const AFTER_RESPONSE_MS = 25;
 
 export const afterResponse = () => new Promise<void>((resolve) => setTimeout(resolve, AFTER_RESPONSE_MS));

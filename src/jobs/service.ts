@@ -1,5 +1,4 @@
 import { and, desc, eq, type SQL } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { Principal } from "../auth/principal";
 import { Conflict, NotFound } from "../core/errors";
 import { SERVICE_RUNTIME_VERSION } from "../core/version";
@@ -11,7 +10,7 @@ import { jobs } from "../db/schema";
 import { producedResourceStatus } from "./effects";
 import { parseJobId } from "./ids";
 import { type JobNamespace, jobObject } from "./job-object";
-import { fromRow, mirrorJobStatement } from "./mirror";
+import { fromRow } from "./mirror";
 import type { JobRecord, JobStatus, JobType } from "./types";
 
 export interface JobDeps {
@@ -39,22 +38,13 @@ export async function createJob(
 }
 
 /**
- * Record a job that was done before it was recorded (synchronous inference): it is born
- * succeeded and never changes, so it needs no state machine — only its row in D1, which every
- * read of a job falls back to. Skipping the Durable Object keeps milliseconds off each call.
+ * A job that was done before it was recorded (synchronous inference): it is born succeeded and
+ * never changes, so it needs no state machine, only its row in D1, which every read of a job
+ * falls back to (./finished-jobs writes it). Skipping the Durable Object keeps milliseconds off
+ * each call.
  */
-export async function recordFinishedJob(
-  db: Db,
-  principal: Principal,
-  fields: NewJob & { status: JobStatus },
-  /** Rows written with the job, in the same batch (one round trip). */
-  alongside: BatchItem<"sqlite">[] = [],
-): Promise<JobRecord> {
-  const job = newJobRecord(principal, fields, fields.status);
-  const record = mirrorJobStatement(db, job, 1);
-  if (alongside.length === 0) await record;
-  else await db.batch([record, ...alongside]);
-  return job;
+export function finishedJobRecord(principal: Principal, fields: NewJob & { status: JobStatus }): JobRecord {
+  return newJobRecord(principal, fields, fields.status);
 }
 
 function newJobRecord(principal: Principal, fields: NewJob, status: JobStatus): JobRecord {

@@ -21,7 +21,8 @@ import { IngestError } from "../ingest/errors";
 import { readParquet } from "../ingest/parquet";
 import { portableCompressors } from "../ingest/portable-compressors";
 import { creditsFor } from "../jobs/credits";
-import { type JobDeps, recordFinishedJob } from "../jobs/service";
+import { recordFinishedJob } from "../jobs/finished-jobs";
+import { finishedJobRecord, type JobDeps } from "../jobs/service";
 import type { Frame } from "../ml/frame";
 import { inferenceInputKey } from "../storage/keys";
 import { cachedModelWithVersions } from "./model-cache";
@@ -86,7 +87,8 @@ export async function inferSync(deps: InferDeps, principal: Principal, modelId: 
   const inline = inlineFilesRow(principal.orgId, jobId, bytes, table);
   if (inline) {
     const stored = summarizeResults(table, columnTypes);
-    deps.defer(afterResponse().then(() => recordJob(deps, principal, { ...common, stored, inline })));
+    const write = recordJob(deps, principal, { ...common, stored, inline });
+    if (write) deps.defer(write);
   } else {
     const inputKey = inferenceInputKey(principal.orgId, jobId, file.name);
     deps.defer(
@@ -102,7 +104,7 @@ export async function inferSync(deps: InferDeps, principal: Principal, modelId: 
           console.error(`keeping the input and results of inference job ${jobId} failed`, e);
           return null;
         })
-        .then((stored) => recordJob(deps, principal, { ...common, stored, inputKey })),
+        .then((stored) => recordJob(deps, principal, { ...common, stored, inputKey }) ?? undefined),
     );
   }
   return { jobId, latencyMs, model, version, table, encoded };
@@ -161,7 +163,11 @@ export async function readInput(bytes: Uint8Array, format: "csv" | "parquet", fi
   }
 }
 
-async function recordJob(
+/**
+ * The infer_sync job, left to be written after the response (in a batch with other calls' jobs,
+ * ../jobs/finished-jobs): the write to hand to waitUntil, or null when an earlier call's carries it.
+ */
+function recordJob(
   deps: InferDeps,
   principal: Principal,
   r: {
@@ -178,31 +184,24 @@ async function recordJob(
     inputKey?: string;
     inline?: InlineFilesRow;
   },
-): Promise<void> {
+): Promise<void> | null {
   const now = new Date();
   const where = r.inline ? { inline_job_id: r.jobId } : { input_key: r.inputKey };
-  try {
-    await recordFinishedJob(
-      deps.db,
-      principal,
-      {
-        status: "succeeded",
-        id: r.jobId,
-        type: "infer_sync",
-        modelType: r.model.modelType,
-        modelId: r.model.id,
-        modelVersionId: r.version.id,
-        inputFilename: r.filename,
-        startedAt: new Date(now.getTime() - r.latencyMs).toISOString(),
-        finishedAt: now.toISOString(),
-        progress: 100,
-        creditsConsumed: creditsFor(r.rows, r.latencyMs / 1000),
-        input: { source: "file", ...where, format: r.format, output_type: r.outputType, model_version_id: r.version.id },
-        output: { ...(r.stored ?? {}), ...(r.inline ? { inline: true } : {}), output_type: r.outputType, rows: r.rows, latency_ms: r.latencyMs },
-      },
-      r.inline ? [insertInlineFiles(deps.db, r.inline)] : [],
-    );
-  } catch (e) {
-    console.error(`recording inference job ${r.jobId} failed`, e);
-  }
+  const job = finishedJobRecord(principal, {
+    status: "succeeded",
+    id: r.jobId,
+    type: "infer_sync",
+    modelType: r.model.modelType,
+    modelId: r.model.id,
+    modelVersionId: r.version.id,
+    inputFilename: r.filename,
+    startedAt: new Date(now.getTime() - r.latencyMs).toISOString(),
+    finishedAt: now.toISOString(),
+    progress: 100,
+    creditsConsumed: creditsFor(r.rows, r.latencyMs / 1000),
+    input: { source: "file", ...where, format: r.format, output_type: r.outputType, model_version_id: r.version.id },
+    output: { ...(r.stored ?? {}), ...(r.inline ? { inline: true } : {}), output_type: r.outputType, rows: r.rows, latency_ms: r.latencyMs },
+  });
+  const inline = r.inline;
+  return recordFinishedJob(deps.db, { job, alongside: inline ? (db) => [insertInlineFiles(db, inline)] : undefined });
 }

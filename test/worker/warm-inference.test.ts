@@ -28,19 +28,27 @@ afterEach(() => {
 /** The env with D1 and the job objects wrapped to count every call made through them. */
 function countingEnv() {
   const calls = { d1: 0, jobs: 0 };
-  const counted = <T extends object>(target: T, bump: () => void): T =>
+  const d1Batches = { count: 0 };
+  const counted = <T extends object>(target: T, bump: (method: string) => void): T =>
     new Proxy(target, {
       get(t, prop) {
         const v = Reflect.get(t, prop);
         if (typeof v !== "function") return v;
         return (...args: unknown[]) => {
-          bump();
+          bump(String(prop));
           return (v as (...a: unknown[]) => unknown).apply(t, args);
         };
       },
     });
-  const e = { ...env, DB: counted(env.DB, () => calls.d1++), JOB: counted(env.JOB, () => calls.jobs++) } as Env;
-  return { e, calls };
+  const e = {
+    ...env,
+    DB: counted(env.DB, (method) => {
+      calls.d1++;
+      if (method === "batch") d1Batches.count++;
+    }),
+    JOB: counted(env.JOB, () => calls.jobs++),
+  } as Env;
+  return { e, calls, d1Batches };
 }
 
 async function infer(e: Env = env, key = org.key) {
@@ -70,6 +78,33 @@ describe("warm sync inference", () => {
       createExecutionContext(),
     );
     expect(job.status).toBe(200);
+  });
+
+  it("records a burst of calls' jobs in one D1 batch, every one of them readable with its results", async () => {
+    await (await infer()).after();
+    const { e, calls, d1Batches } = countingEnv();
+    // setTimeout held still: the three answers are all out before the write that carries them
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    const burst = await Promise.all([infer(e), infer(e), infer(e)]);
+    for (const { res, body } of burst) expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(calls).toEqual({ d1: 0, jobs: 0 });
+    await vi.advanceTimersByTimeAsync(1000);
+    vi.useRealTimers();
+    await Promise.all(burst.map((call) => call.after()));
+    expect(d1Batches.count).toBe(1);
+    for (const { body } of burst) {
+      const headers = { Authorization: `Bearer ${org.key}` };
+      const job = await worker.fetch(new Request(`https://api.test/jobs/${body.job_id}`, { headers }), env, createExecutionContext());
+      expect(job.status).toBe(200);
+      expect(((await job.json()) as any).status).toBe("succeeded");
+      const results = await worker.fetch(
+        new Request(`https://api.test/jobs/${body.job_id}/results?format=csv`, { headers }),
+        env,
+        createExecutionContext(),
+      );
+      expect(results.status).toBe(200);
+      expect((await results.text()).trim().split("\n")).toHaveLength(3); // header + the two rows
+    }
   });
 
   it("a revoked key stops working once its cache entry expires", async () => {
