@@ -1,7 +1,9 @@
 /**
  * The trainer's side of the internal control routes. Every call names the job and the attempt
  * token; a 409 means the job was canceled or taken over, and surfaces as JobCanceledError so the
- * run stops. Network errors are retried a few times: a blip must not cost a long training.
+ * run stops. Network errors are retried a few times: a blip must not cost a long training. The
+ * bulk bytes (source files, frame parts, the frame a job reads) go straight to and from R2 when
+ * the Worker hands out presigned URLs for them (production, `npm start`), else through the routes.
  */
 import { FAILURE_MESSAGE_MAX_CHARS } from "../core/limits";
 import type { ResultSink } from "../inference/results";
@@ -13,6 +15,7 @@ import type { BatchTask } from "../training/batch-control";
 import { bodyBytes } from "../training/body-bytes";
 import type { IngestTask } from "../training/ingest-control";
 import type { TrainingIO, TrainingReport, TrainingTask } from "../training/io";
+import { fetchRetrying, log, s3Refusal } from "./http-retry";
 
 /** The job the trainer was handed: a training, or a batch inference over a stored dataset. */
 export type AssignedTask =
@@ -26,8 +29,6 @@ export interface ControlConfig {
   /** The internal secret; absent in the container, whose outbound calls the Worker authenticates. */
   secret?: string;
 }
-
-const RETRIES = 4;
 
 export class ControlClient {
   constructor(
@@ -43,27 +44,9 @@ export class ControlClient {
     const headers: Record<string, string> = {};
     if (this.config.secret) headers.Authorization = `Bearer ${this.config.secret}`;
     if (contentType) headers["Content-Type"] = contentType;
-    for (let i = 0; ; i++) {
-      let res: Response;
-      try {
-        res = await fetch(url, { method, headers, body });
-      } catch (e) {
-        // Also the stale keep-alive socket: after seconds of synchronous work (finishing the
-        // columns of a large table) the server has closed it, and the next request fails at once
-        // (EPIPE, "other side closed"). A fresh connection then works.
-        const what = `control ${method} ${path}: ${fetchFailure(e)}`;
-        if (i >= RETRIES) throw new Error(`${what} (${i + 1} tries)`, { cause: e });
-        log(`${what}; trying again`);
-        await sleep(250 * 2 ** i);
-        continue;
-      }
-      if (res.status === 409) throw new JobCanceledError();
-      if (res.status >= 500 && i < RETRIES) {
-        await sleep(250 * 2 ** i);
-        continue;
-      }
-      return res;
-    }
+    const res = await fetchRetrying(`control ${method} ${path}`, url, { method, headers, body });
+    if (res.status === 409) throw new JobCanceledError();
+    return res;
   }
 
   private async json<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -86,8 +69,16 @@ export class ControlClient {
     return new Uint8Array(await res.arrayBuffer());
   }
 
-  /** An ingest job's uploaded file `index`, as a stream. */
-  async openSource(index: number): Promise<ReadableStream<Uint8Array>> {
+  /**
+   * An ingest job's uploaded file `index`, as a stream: straight from R2 when the task gave its
+   * presigned `url`, else through the control route.
+   */
+  async openSource(index: number, url?: string): Promise<ReadableStream<Uint8Array>> {
+    if (url) {
+      const res = await r2Get(url, `uploaded file ${index}`);
+      log(`job ${this.jobId}: reading uploaded file ${index} straight from R2`);
+      return res.body!;
+    }
     const res = await this.call("GET", `sources/${index}`);
     if (!res.ok || !res.body) throw new Error(`could not read uploaded file ${index}: HTTP ${res.status}`);
     return res.body;
@@ -95,20 +86,28 @@ export class ControlClient {
 
   /**
    * Stores an ingest's frame of `byteLength` bytes (the concatenation of `chunks`) as an R2
-   * multipart upload: one part of FRAME_PART_BYTES copied and sent at a time, each retried alone
-   * by `call`; on any failure the upload is aborted (best effort) and the error rethrown.
+   * multipart upload begun and completed by the control routes. Its parts of FRAME_PART_BYTES go
+   * straight to R2 when the Worker hands out presigned part URLs (PARTS_AT_ONCE at a time), else
+   * one at a time through the control routes; each part is copied out of `chunks` when its turn
+   * comes and retried alone (network errors, 5xx). On any failure the upload is aborted (best
+   * effort) and the error rethrown.
    */
   async putFrame(byteLength: number, chunks: Uint8Array[]): Promise<void> {
-    const { upload_id } = await this.json<{ upload_id: string }>("POST", "frame/uploads", {});
+    const count = framePartCount(byteLength);
+    const { upload_id, part_urls } = await this.json<{ upload_id: string; part_urls?: string[] }>("POST", "frame/uploads", { bytes: byteLength });
     try {
-      const parts: { part_number: number; etag: string }[] = [];
-      for (let n = 1; n <= framePartCount(byteLength); n++) {
-        const bytes = framePart(chunks, byteLength, n - 1);
-        const res = await this.call("PUT", `frame/parts/${n}`, bytes, "application/octet-stream", { upload_id });
-        if (!res.ok) throw new Error(`could not store part ${n} of the frame: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
-        parts.push((await res.json()) as { part_number: number; etag: string });
-      }
+      if (part_urls && part_urls.length !== count) throw new Error(`the Worker signed ${part_urls.length} part URLs for a frame of ${count} parts`);
+      const started = Date.now();
+      const parts = await inTurns(count, part_urls ? PARTS_AT_ONCE : 1, async (i) => {
+        const bytes = framePart(chunks, byteLength, i);
+        if (part_urls) return { part_number: i + 1, etag: await r2PutPart(part_urls[i], i + 1, bytes) };
+        const res = await this.call("PUT", `frame/parts/${i + 1}`, bytes, "application/octet-stream", { upload_id });
+        if (!res.ok) throw new Error(`could not store part ${i + 1} of the frame: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+        return (await res.json()) as { part_number: number; etag: string };
+      });
       await this.json("POST", "frame/complete", { upload_id, parts, bytes: byteLength });
+      const how = part_urls ? "straight to R2" : "through the control routes";
+      log(`job ${this.jobId}: frame of ${byteLength} bytes stored in ${count} part(s) ${how} in ${(Date.now() - started) / 1000} s`);
     } catch (e) {
       await this.json("POST", "frame/abort", { upload_id }).catch((err) => log(`could not abort the frame upload: ${err}`));
       throw e;
@@ -145,8 +144,11 @@ export class ControlClient {
   io(): TrainingIO {
     return {
       loadFrame: async () => {
-        const res = await this.call("GET", "frame");
+        // straight from R2 when the Worker hands out a presigned URL, else through the route
+        const { url } = await this.json<{ url: string | null }>("GET", "frame/location");
+        const res = url ? await r2Get(url, "the job's data") : await this.call("GET", "frame");
         if (!res.ok) throw new Error(`could not read the job's data: HTTP ${res.status}`);
+        if (url) log(`job ${this.jobId}: reading the frame straight from R2`);
         // not res.arrayBuffer(): it holds a large frame about three times over (training/body-bytes)
         return decodeFrame(await bodyBytes(res));
       },
@@ -172,15 +174,48 @@ export class ControlClient {
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Parts sent at once straight to R2 (each a FRAME_PART_BYTES copy in memory while it is sent). */
+export const PARTS_AT_ONCE = 2;
 
-const log = (msg: string) => console.log(`[trainer] ${new Date().toISOString()} ${msg}`);
+/**
+ * Runs `task(0..count-1)` with at most `atOnce` running, the results in index order. After a
+ * failure no new task starts; the running ones are waited for (so that nothing is still sending
+ * when the caller aborts the upload), then the first error is thrown.
+ */
+async function inTurns<T>(count: number, atOnce: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array(count);
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < count) {
+      const i = next++;
+      try {
+        out[i] = await task(i);
+      } catch (e) {
+        failed = true;
+        throw e;
+      }
+    }
+  };
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(atOnce, count) }, worker));
+  const rejected = settled.find((r) => r.status === "rejected");
+  if (rejected) throw (rejected as PromiseRejectedResult).reason;
+  return out;
+}
 
-/** undici says only "fetch failed"; what failed is in `cause` (its code and message). */
-export function fetchFailure(e: unknown): string {
-  const message = e instanceof Error ? e.message : String(e);
-  const cause = e instanceof Error ? (e.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-  if (!cause) return message;
-  const detail = [cause.code, cause.message].filter((x) => typeof x === "string" && x).join(": ");
-  return detail ? `${message} (${detail})` : message;
+/** A presigned GET straight from R2 (retried on network errors and 5xx), or an error naming R2's refusal. */
+async function r2Get(url: string, what: string): Promise<Response> {
+  const res = await fetchRetrying(`GET ${what} from R2`, url, {});
+  if (!res.ok || !res.body) throw new Error(`could not read ${what} from R2: ${await s3Refusal(res)}`);
+  return res;
+}
+
+/** PUTs part `n` of the frame to its presigned UploadPart URL; its ETag (as R2 answers it, quoted). */
+async function r2PutPart(url: string, n: number, bytes: Uint8Array): Promise<string> {
+  const res = await fetchRetrying(`PUT part ${n} of the frame to R2`, url, { method: "PUT", body: bytes });
+  if (!res.ok) throw new Error(`R2 refused part ${n} of the frame (${bytes.byteLength} bytes): ${await s3Refusal(res)}`);
+  await res.body?.cancel().catch(() => {});
+  const etag = res.headers.get("etag");
+  if (!etag) throw new Error(`R2 stored part ${n} of the frame but answered no ETag`);
+  return etag;
 }

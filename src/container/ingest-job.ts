@@ -1,8 +1,10 @@
 /**
  * A dataset_ingest job in the trainer (uploads larger than the Worker can hold): the uploaded
- * files streamed from the control routes through the shared reader (../ingest/read-sources, CSV
- * parsed as it arrives), progress in bytes read, then the frame (in parts) and its preview sent
- * back and the summary (shape, profile) handed to `succeed`, which records it on the version.
+ * files streamed straight from R2 (presigned URLs in the task; through the control routes when
+ * the Worker has none) through the shared reader (../ingest/read-sources, CSV parsed as it
+ * arrives), progress in bytes read, then the frame (in parts, straight to R2 likewise) and its
+ * preview sent back and the summary (shape, profile) handed to `succeed`, which records it on the
+ * version.
  */
 import { PREVIEW_ROWS } from "../core/limits";
 import { ingestSummary } from "../datasets/ingest-job";
@@ -18,7 +20,7 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
   const io = client.io();
   await io.report({ progress: 5 });
   const { frame, idGenerated } = await readSources(
-    task.files.map((f, i) => ({ filename: f.filename, bytes: f.bytes, open: () => client.openSource(i) })),
+    task.files.map((f, i) => ({ filename: f.filename, bytes: f.bytes, open: () => client.openSource(i, f.url) })),
     {
       format: task.format,
       maxCells: task.max_cells,

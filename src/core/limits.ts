@@ -20,6 +20,12 @@ export const SIGNED_UPLOAD_MAX_BYTES = 5 * 1000 * MB;
 export const WORKER_UPLOAD_ROUTE_MAX_BYTES = 100 * MB;
 /** How long a signed upload URL stays valid. */
 export const UPLOAD_URL_TTL_S = 60 * 60;
+/**
+ * How long the presigned R2 URLs handed to the trainer stay valid (its source files, its frame's
+ * parts, the frame a training reads). Each is used within seconds of being signed; R2 checks the
+ * expiry when a request starts, so a transfer longer than this still completes.
+ */
+export const TRAINER_R2_URL_TTL_S = 60 * 60;
 /** Files one batch upload may name. */
 export const BATCH_UPLOAD_MAX_FILES = 100;
 /**

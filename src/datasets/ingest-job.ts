@@ -128,9 +128,16 @@ export async function runIngestJob(deps: IngestDeps, job: JobRecord, control: Jo
 
 export async function openSource(bucket: R2Bucket, f: FileRow): Promise<ReadableStream<Uint8Array>> {
   const obj = await bucket.get(f.objectKey);
-  if (!obj) throw new JobInputError(`The uploaded file '${f.filename}' is missing from storage; upload it again.`);
+  if (!obj) throw missingSource(f);
   return obj.body;
 }
+
+/** Checks that an uploaded file is still stored (before handing out a URL to it), as openSource does. */
+export async function checkSource(bucket: R2Bucket, f: FileRow): Promise<void> {
+  if (!(await bucket.head(f.objectKey))) throw missingSource(f);
+}
+
+const missingSource = (f: FileRow) => new JobInputError(`The uploaded file '${f.filename}' is missing from storage; upload it again.`);
 
 /** The encoded frame as a stream of views over its columns: no second copy of the data in memory. */
 function frameStream(frame: Frame): ReadableStream<Uint8Array> {

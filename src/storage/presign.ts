@@ -53,3 +53,24 @@ export function presignPut(cfg: S3Config, key: string, file: { contentType: stri
     expiresS: file.expiresS,
   });
 }
+
+/** A presigned GET of `key` (the whole object, or a Range the client adds: unsigned headers pass). */
+export function presignGet(cfg: S3Config, key: string, expiresS: number): Promise<string> {
+  return presign(cfg, { method: "GET", url: objectUrl(cfg, key), headers: {}, expiresS });
+}
+
+/**
+ * A presigned S3 UploadPart: part `partNumber` of the multipart upload `uploadId` of `key`, exactly
+ * `bytes` long. partNumber and uploadId are in the signed query, so the URL stores that part of
+ * that upload only; the signed content-length makes R2 refuse a part of another size.
+ */
+export function presignUploadPart(
+  cfg: S3Config,
+  key: string,
+  part: { uploadId: string; partNumber: number; bytes: number; expiresS: number },
+): Promise<string> {
+  const url = new URL(objectUrl(cfg, key));
+  url.searchParams.set("partNumber", String(part.partNumber));
+  url.searchParams.set("uploadId", part.uploadId);
+  return presign(cfg, { method: "PUT", url: url.toString(), headers: { "content-length": String(part.bytes) }, expiresS: part.expiresS });
+}

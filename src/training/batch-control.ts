@@ -30,11 +30,20 @@ export async function batchTask(deps: ControlDeps, jobObj: JobObject, job: JobRe
   return { model_type: job.modelType, output_type: input.output_type, model_version: { id: version.id, version: version.version } };
 }
 
-/** The rows: a stored dataset version's frame (uploaded files are run by the queue consumer). */
-export async function readBatchFrame(deps: ControlDeps, jobObj: JobObject, job: JobRecord, attempt: number): Promise<R2ObjectBody> {
+/**
+ * The rows: a stored dataset version's frame (uploaded files are run by the queue consumer), as
+ * `read` gets it (its body, or its metadata when the trainer is handed a URL to it).
+ */
+export async function readBatchFrame<T>(
+  deps: ControlDeps,
+  jobObj: JobObject,
+  job: JobRecord,
+  attempt: number,
+  read: (key: string) => Promise<T | null>,
+): Promise<T> {
   const { input } = await target(deps, jobObj, job, attempt);
   if (input.source !== "dataset") throw new NotFound("This job's rows are an uploaded file, read by the Worker.");
-  const obj = await deps.bucket.get(input.frame_key);
+  const obj = await read(input.frame_key);
   if (!obj) {
     await jobObj.fail("The dataset version's data is gone.", attempt);
     throw stopWork();

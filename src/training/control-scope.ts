@@ -8,12 +8,19 @@ import type { Db } from "../db/client";
 import { JobInputError } from "../jobs/errors";
 import { type JobNamespace, type JobObject, jobObject } from "../jobs/job-object";
 import type { JobRecord, JobType } from "../jobs/types";
+import type { S3Config } from "../storage/presign";
 
 export interface ControlDeps {
   db: Db;
   bucket: R2Bucket;
   jobs: JobNamespace;
   queue: Queue;
+  /**
+   * The bucket's S3 API, when configured: the trainer is then handed presigned URLs and moves the
+   * bytes (source files, frame parts, the frame it trains on) straight to and from R2; without it
+   * (the test pool) they pass through the control routes.
+   */
+  s3: S3Config | null;
 }
 
 /** The job types a trainer works on. */

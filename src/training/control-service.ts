@@ -6,10 +6,12 @@
  * (their frame by ./frame-upload-control).
  */
 import { NotFound } from "../core/errors";
+import { TRAINER_R2_URL_TTL_S } from "../core/limits";
 import { type Failure, recordFailure } from "../jobs/attempts";
 import { dispatch } from "../jobs/service";
 import type { JsonObject, ProgressReport } from "../jobs/types";
 import { ARTIFACT_FILES } from "../storage/keys";
+import { presignGet } from "../storage/presign";
 import { batchTask, readBatchArtifact, readBatchFrame, succeedBatch, writeBatchResult } from "./batch-control";
 import { type ControlDeps, resolveOrFail, runningJob, stopWork, trainerJobObject } from "./control-scope";
 import { completeTraining } from "./finalize";
@@ -39,13 +41,28 @@ export async function taskOf(deps: ControlDeps, jobId: string, attempt: number) 
   return { job_id: job.id, attempt, kind: job.type, task: target.task };
 }
 
-export async function readFrame(deps: ControlDeps, jobId: string, attempt: number): Promise<R2ObjectBody> {
+/** The frame a training or a batch inference reads, as `read` gets it (its body, or its metadata). */
+async function jobFrame<T>(deps: ControlDeps, jobId: string, attempt: number, read: (key: string) => Promise<T | null>): Promise<T> {
   const running = await runningJob(deps, jobId, attempt);
-  if (running.job.type === "infer_batch") return readBatchFrame(deps, running.jobObj, running.job, attempt);
+  if (running.job.type === "infer_batch") return readBatchFrame(deps, running.jobObj, running.job, attempt, read);
   const target = await trainingScope(deps, running, attempt);
-  const obj = await deps.bucket.get(target.frameKey);
+  const obj = await read(target.frameKey);
   if (!obj) throw new NotFound("The training data is missing from storage.");
   return obj;
+}
+
+export function readFrame(deps: ControlDeps, jobId: string, attempt: number): Promise<R2ObjectBody> {
+  return jobFrame(deps, jobId, attempt, (key) => deps.bucket.get(key));
+}
+
+/**
+ * Where the trainer reads the job's frame: a presigned GET straight from R2 when the S3 API is
+ * configured, else `url: null` (GET the frame route). Checked to exist either way, so a missing
+ * frame fails the same.
+ */
+export async function frameLocation(deps: ControlDeps, jobId: string, attempt: number): Promise<{ url: string | null; bytes: number }> {
+  const obj = await jobFrame(deps, jobId, attempt, (key) => deps.bucket.head(key));
+  return { url: deps.s3 ? await presignGet(deps.s3, obj.key, TRAINER_R2_URL_TTL_S) : null, bytes: obj.size };
 }
 
 export async function readRepresentation(deps: ControlDeps, jobId: string, attempt: number): Promise<R2ObjectBody | null> {

@@ -1,13 +1,16 @@
 /**
  * An ingest job stores its frame as an R2 multipart upload (../storage/frame-parts): begun, sent
- * part by part (each part retried alone by the trainer), then completed into the one object at
+ * part by part (each part retried alone by the trainer; straight to R2 with presigned URLs when
+ * the S3 API is configured, else through the route below), then completed into the one object at
  * the version's frame key that everything else reads, or aborted. Every step is checked against
  * the attempt token like the other control routes, so a stale attempt gets 409.
  */
 import { BadRequest, NotFound, TooLarge } from "../core/errors";
+import { TRAINER_R2_URL_TTL_S } from "../core/limits";
 import { ingestSources } from "../datasets/ingest-job";
-import { FRAME_PART_BYTES, MAX_FRAME_PARTS } from "../storage/frame-parts";
+import { FRAME_PART_BYTES, framePartCount, framePartLength, MAX_FRAME_PARTS } from "../storage/frame-parts";
 import { frameKey } from "../storage/keys";
+import { presignUploadPart } from "../storage/presign";
 import { type ControlDeps, resolveOrFail, runningJob } from "./control-scope";
 
 export interface UploadedPart {
@@ -23,11 +26,37 @@ async function frameKeyOf(deps: ControlDeps, jobId: string, attempt: number): Pr
   return frameKey(version.orgId, version.datasetId, version.id);
 }
 
-export async function beginFrameUpload(deps: ControlDeps, jobId: string, attempt: number): Promise<{ upload_id: string }> {
+/**
+ * Begins the upload. Given the frame's size and with the S3 API configured, also hands out one
+ * presigned UploadPart URL per part (`part_urls[n - 1]` for part n, each signed for its exact
+ * length), so that the trainer PUTs the parts straight to R2; otherwise it PUTs them to the
+ * `frame/parts/{n}` route. An upload begun by the binding takes S3 API parts (R2 documents the
+ * two as one multipart upload; the local endpoint runs the same binding calls).
+ */
+export async function beginFrameUpload(
+  deps: ControlDeps,
+  jobId: string,
+  attempt: number,
+  bytes?: number,
+): Promise<{ upload_id: string; part_urls?: string[] }> {
+  const count = bytes === undefined ? 0 : framePartCount(bytes);
+  if (count > MAX_FRAME_PARTS) throw new BadRequest(`A frame has at most ${MAX_FRAME_PARTS} parts of ${FRAME_PART_BYTES} bytes.`);
   const key = await frameKeyOf(deps, jobId, attempt);
   // Marks the frame as this attempt's, so that a repeated complete can recognize it (below).
   const upload = await deps.bucket.createMultipartUpload(key, { customMetadata: storedBy(jobId, attempt) });
-  return { upload_id: upload.uploadId };
+  const s3 = deps.s3;
+  if (!s3 || bytes === undefined) return { upload_id: upload.uploadId };
+  const part_urls = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      presignUploadPart(s3, key, {
+        uploadId: upload.uploadId,
+        partNumber: i + 1,
+        bytes: framePartLength(bytes, i),
+        expiresS: TRAINER_R2_URL_TTL_S,
+      }),
+    ),
+  );
+  return { upload_id: upload.uploadId, part_urls };
 }
 
 export async function putFramePart(
@@ -66,7 +95,9 @@ export async function completeFrameUpload(
   const upload = deps.bucket.resumeMultipartUpload(key, uploadId);
   const obj = await r2Step(
     "join the frame's parts",
-    () => upload.complete(parts.map((p) => ({ partNumber: p.part_number, etag: p.etag }))),
+    // An S3 UploadPart answers its ETag quoted ("…"), the binding's uploadPart without quotes;
+    // the binding's complete takes the latter.
+    () => upload.complete(parts.map((p) => ({ partNumber: p.part_number, etag: p.etag.replace(/^"|"$/g, "") }))),
     async () => {
       // A complete sent again (its first answer lost on the network) finds the upload gone and
       // this attempt's frame stored: done.

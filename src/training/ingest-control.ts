@@ -4,17 +4,22 @@
  * the result on the dataset version when the trainer succeeds.
  */
 import { BadRequest, Conflict, NotFound } from "../core/errors";
-import { TRAINER_MAX_FRAME_CELLS } from "../core/limits";
-import { type IngestSummary, ingestSources, openSource, recordIngest } from "../datasets/ingest-job";
+import { TRAINER_MAX_FRAME_CELLS, TRAINER_R2_URL_TTL_S } from "../core/limits";
+import { checkSource, type IngestSummary, ingestSources, openSource, recordIngest } from "../datasets/ingest-job";
 import type { JobObject } from "../jobs/job-object";
 import type { JobRecord, JsonObject } from "../jobs/types";
 import { frameKey, previewKey } from "../storage/keys";
+import { presignGet } from "../storage/presign";
 import { type ControlDeps, resolveOrFail, stopWork } from "./control-scope";
 
 /** What the trainer is told to do for a dataset_ingest job. */
 export interface IngestTask {
   format: "csv" | "parquet";
-  files: { filename: string; bytes: number }[];
+  /**
+   * `url`: a presigned GET of the file straight from R2 (when the S3 API is configured); without
+   * it the trainer reads file i from the route `sources/{i}`.
+   */
+  files: { filename: string; bytes: number; url?: string }[];
   total_bytes: number;
   max_cells: number;
 }
@@ -24,7 +29,16 @@ const sources = (deps: ControlDeps, jobObj: JobObject, job: JobRecord, attempt: 
 
 export async function ingestTask(deps: ControlDeps, jobObj: JobObject, job: JobRecord, attempt: number): Promise<IngestTask> {
   const { files, format, totalBytes } = await sources(deps, jobObj, job, attempt);
-  return { format, files: files.map((f) => ({ filename: f.filename, bytes: f.bytes })), total_bytes: totalBytes, max_cells: TRAINER_MAX_FRAME_CELLS };
+  const s3 = deps.s3;
+  const listed = await Promise.all(
+    files.map(async (f) => {
+      if (!s3) return { filename: f.filename, bytes: f.bytes };
+      // A file gone from storage fails the job here, as reading it through the route would.
+      await resolveOrFail(jobObj, attempt, () => checkSource(deps.bucket, f));
+      return { filename: f.filename, bytes: f.bytes, url: await presignGet(s3, f.objectKey, TRAINER_R2_URL_TTL_S) };
+    }),
+  );
+  return { format, files: listed, total_bytes: totalBytes, max_cells: TRAINER_MAX_FRAME_CELLS };
 }
 
 export async function readIngestSource(deps: ControlDeps, jobObj: JobObject, job: JobRecord, attempt: number, index: number) {

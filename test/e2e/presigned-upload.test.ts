@@ -107,6 +107,10 @@ describe("presigned uploads straight to the local R2 bucket", () => {
     expect(job.status, job.error_message).toBe("succeeded");
     expect(job.output).toMatchObject({ row_count: rows, column_count: 4, format: "csv", bytes });
     expect(svc.output()).toMatch(new RegExp(`ingested ${rows} rows`));
+    // The trainer read the file and stored the frame's parts straight from and to R2 (presigned
+    // URLs for the local bucket's S3 endpoint), not through the Worker's control routes.
+    expect(svc.output()).toMatch(/reading uploaded file 0 straight from R2/);
+    expect(svc.output()).toMatch(/frame of \d+ bytes stored in \d+ part\(s\) straight to R2/);
     const preview = await api(`/datasets/${prep.body.dataset.id}/preview?limit=2`);
     expect(preview.status).toBe(200);
     const lookup = await post(`/datasets/${prep.body.dataset.id}/rows/lookup`, { ids: [rows - 1] });

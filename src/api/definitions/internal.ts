@@ -29,15 +29,18 @@ const post = <T extends z.ZodType>(path: string, body: T) =>
 
 export const task = read("/internal/jobs/{id}/task");
 export const frame = read("/internal/jobs/{id}/frame");
+/** Where to read the frame: `{url, bytes}`, a presigned GET straight from R2, or `url: null` (GET frame). */
+export const frameLocation = read("/internal/jobs/{id}/frame/location");
 /** An ingest job writes the version's preview (streamed; Content-Length required); its frame, in parts (below). */
 export const writePreview = write("/internal/jobs/{id}/preview");
 /**
  * An ingest job stores a large frame in parts (an R2 multipart upload, ../../training/frame-upload-control):
- * begin, PUT each part (Content-Length required), then complete or abort.
+ * begin (given the frame's `bytes`, with presigned part URLs when the S3 API is configured), PUT
+ * each part (to its URL, or to the route below with Content-Length), then complete or abort.
  */
 const uploadId = z.string().min(1).max(1024);
 const uploadedPart = z.object({ part_number: z.number().int().min(1), etag: z.string().min(1) });
-export const beginFrameUpload = post("/internal/jobs/{id}/frame/uploads", z.object({ attempt }));
+export const beginFrameUpload = post("/internal/jobs/{id}/frame/uploads", z.object({ attempt, bytes: z.number().int().min(0).optional() }));
 export const writeFramePart = createRoute({
   hide: true,
   method: "put",

@@ -11,6 +11,7 @@ import * as frames from "../../training/frame-upload-control";
 import { restartLostJobs } from "../../training/trainer-restart";
 import type { AppEnv } from "../context";
 import * as def from "../definitions/internal";
+import { s3ConfigOf } from "../deps";
 import { errorResponse, notAuthenticated } from "../errors";
 import { answer405, apiRouter } from "../router";
 
@@ -21,7 +22,14 @@ const requireInternalSecret: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-const deps = (c: Context<AppEnv>): control.ControlDeps => ({ db: c.var.db, bucket: c.env.BUCKET, jobs: c.env.JOB, queue: c.env.JOBS_QUEUE });
+const deps = (c: Context<AppEnv>): control.ControlDeps => ({
+  db: c.var.db,
+  bucket: c.env.BUCKET,
+  jobs: c.env.JOB,
+  queue: c.env.JOBS_QUEUE,
+  // The address the trainer called: for "local", the S3 endpoint on that same host.
+  s3: s3ConfigOf(c.env, new URL(c.req.url).origin),
+});
 
 /** The control routes, for the public app (without containers) and the container's outbound handler. */
 export const internalApp = apiRouter();
@@ -35,6 +43,10 @@ internalApp.openapi(def.frame, async (c) => {
   const obj = await control.readFrame(deps(c), c.req.valid("param").id, c.req.valid("query").attempt);
   return new Response(obj.body, { headers: { "Content-Type": "application/octet-stream", "Content-Length": String(obj.size) } });
 });
+
+internalApp.openapi(def.frameLocation, async (c) =>
+  c.json(await control.frameLocation(deps(c), c.req.valid("param").id, c.req.valid("query").attempt)),
+);
 
 internalApp.openapi(def.readSource, async (c) => {
   const { id, index } = c.req.valid("param");
@@ -57,9 +69,10 @@ internalApp.openapi(def.writePreview, async (c) => {
   return c.body(null, 204);
 });
 
-internalApp.openapi(def.beginFrameUpload, async (c) =>
-  c.json(await frames.beginFrameUpload(deps(c), c.req.valid("param").id, c.req.valid("json").attempt)),
-);
+internalApp.openapi(def.beginFrameUpload, async (c) => {
+  const { attempt, bytes } = c.req.valid("json");
+  return c.json(await frames.beginFrameUpload(deps(c), c.req.valid("param").id, attempt, bytes));
+});
 
 internalApp.openapi(def.writeFramePart, async (c) => {
   const { id, part } = c.req.valid("param");
