@@ -12,6 +12,7 @@
  * numeric columns with finite values have. Never NaN or Infinity: the profile is safe JSON.
  */
 import type { Column, ColumnKind, Frame } from "./frame";
+import { orderedSummary } from "./ordered-summary";
 
 export interface ColumnProfile {
   name: string;
@@ -39,231 +40,70 @@ export function profileFrame(frame: Frame): ColumnProfile[] {
 export function profileColumn(column: Column): ColumnProfile {
   const base = { name: column.name, type: column.kind, min: null, max: null, mean: null, std: null, top_values: null };
   if (column.storage === "dictionary") {
-    const counts = new Float64Array(column.dictionary.length);
-    let missing = 0;
-    for (const c of column.codes) c < 0 ? missing++ : counts[c]++;
+    const { counts, missing } = codeCounts(column.codes, column.dictionary.length);
     let distinct = 0;
     for (const n of counts) if (n > 0) distinct++;
     const top = column.kind === "id" ? null : topIndexes(counts, TOP).map((i) => ({ value: column.dictionary[i], count: counts[i] }));
     return { ...base, missing_count: missing, distinct_count: distinct, top_values: top };
   }
 
-  // Numeric storage: the present values in ascending order give the distinct count, min and max
-  // (and the order of Welford's pass below).
-  const fast = profileRuns(column, base);
-  if (fast) return fast;
-  const present = presentValues(column.values).sort();
-  const n = present.length;
-  let distinct = n > 0 ? 1 : 0;
-  for (let i = 1; i < n; i++) if (present[i] !== present[i - 1]) distinct++;
-  const summary = { ...base, missing_count: column.values.length - n, distinct_count: distinct };
-  if (n === 0) return summary;
-
-  if (column.kind === "boolean") {
+  const { values, kind } = column;
+  if (kind === "boolean") {
+    const tally = booleanTally(values);
+    if (tally) {
+      const n = tally.zeros + tally.ones;
+      const summary = { ...base, missing_count: values.length - n, distinct_count: Number(tally.zeros > 0) + Number(tally.ones > 0) };
+      return n === 0 ? summary : { ...summary, ...booleanCounts(tally.ones, n) };
+    }
+  }
+  // The present values in ascending order give the distinct count, min and max, and the order of
+  // Welford's pass (see ordered-summary: the same numbers as from a sorted copy, bit for bit).
+  const s = orderedSummary(values, kind === "numeric" || kind === "id");
+  const summary = { ...base, missing_count: values.length - s.present, distinct_count: s.distinct };
+  if (s.present === 0) return summary;
+  if (kind === "boolean") {
     let trues = 0;
-    for (const v of present) if (v !== 0) trues++;
-    return { ...summary, ...booleanCounts(trues, n) };
+    for (const v of values) if (v === v && v !== 0) trues++;
+    return { ...summary, ...booleanCounts(trues, s.present) };
   }
-  if (column.kind === "datetime") {
-    return { ...summary, min: new Date(present[0]).toISOString(), max: new Date(present[n - 1]).toISOString() };
-  }
-  const s = finiteSummary(present);
-  if (!s) return summary;
+  if (kind === "datetime") return { ...summary, min: new Date(s.first).toISOString(), max: new Date(s.last).toISOString() };
+  if (s.count === 0) return summary;
   const numeric = { ...summary, min: s.min, max: s.max, mean: s.mean, std: s.count > 1 ? Math.sqrt(s.m2 / (s.count - 1)) : null };
-  return column.kind === "numeric" ? { ...numeric, integer_valued: s.integers } : numeric;
+  return kind === "numeric" ? { ...numeric, integer_valued: s.integers } : numeric;
 }
-
-type Base = Pick<ColumnProfile, "name" | "type" | "min" | "max" | "mean" | "std" | "top_values">;
 
 /**
- * The profile of a numeric-storage column from its distinct present values in ascending order
- * with their counts (forEachRun): the same numbers, bit for bit, as from the sorted copy of its
- * present values (Welford's pass repeats each value `count` times, in the same order), without
- * sorting. Undefined when forEachRun does not apply.
+ * Rows per dictionary code, and rows missing (code -1). One increment per row without a branch:
+ * a branch on missing codes scattered at random costs ~10x.
  */
-function profileRuns(column: Column & { storage: "numeric" }, base: Base): ColumnProfile | undefined {
-  let distinct = 0;
-  let first = NaN;
-  let last = NaN;
-  let trues = 0;
-  let count = 0;
-  let mean = 0;
-  let m2 = 0;
-  let integers = true;
-  let min = NaN;
-  let max = NaN;
-  const kind = column.kind;
-  const n = forEachRun(column.values, (x, times) => {
-    if (distinct++ === 0) first = x;
-    last = x;
-    if (kind === "boolean") {
-      if (x !== 0) trues += times;
-      return;
-    }
-    if (kind === "datetime" || x === Infinity || x === -Infinity) return;
-    if (count === 0) min = x;
-    max = x;
-    if (integers && !Number.isInteger(x)) integers = false;
-    for (let k = times; k > 0; k--) {
-      count++;
-      const d = x - mean;
-      mean += d / count;
-      m2 += d * (x - mean);
-    }
-  });
-  if (n === undefined) return undefined;
-  const summary = { ...base, missing_count: column.values.length - n, distinct_count: distinct };
-  if (n === 0) return summary;
-  if (kind === "boolean") return { ...summary, ...booleanCounts(trues, n) };
-  if (kind === "datetime") return { ...summary, min: new Date(first).toISOString(), max: new Date(last).toISOString() };
-  if (count === 0) return summary;
-  const numeric = { ...summary, min, max, mean, std: count > 1 ? Math.sqrt(m2 / (count - 1)) : null };
-  return kind === "numeric" ? { ...numeric, integer_valued: integers } : numeric;
+function codeCounts(codes: Int32Array, size: number): { counts: Float64Array; missing: number } {
+  const slots = new Float64Array(size + 1);
+  for (let i = 0; i < codes.length; i++) slots[codes[i] + 1]++;
+  let sum = 0;
+  for (const n of slots) sum += n;
+  if (sum === codes.length) return { counts: slots.subarray(1), missing: slots[0] };
+  // A code outside -1..size-1 (not a valid frame): counted as before, negative codes as missing.
+  const counts = new Float64Array(size);
+  let missing = 0;
+  for (const c of codes) c < 0 ? missing++ : counts[c]++;
+  return { counts, missing };
 }
-
-/** The values that are not NaN, in order (a loop: Float64Array.filter with a callback is ~25× slower). */
-function presentValues(values: Float64Array): Float64Array {
-  let n = 0;
-  for (let i = 0; i < values.length; i++) if (values[i] === values[i]) n++;
-  const out = new Float64Array(n);
-  let k = 0;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (v === v) out[k++] = v;
-  }
-  return out;
-}
-
-const DAY_MS = 86_400_000;
-/** Grids tried for counting: integers, decimals of 1 to 4 places (k / 10^p), whole days in ms. */
-const GRIDS: ReadonlyArray<{ times: number } | { per: number }> = [
-  { times: 1 },
-  { times: 10 },
-  { times: 100 },
-  { times: 1000 },
-  { times: 10000 },
-  { per: DAY_MS },
-];
 
 /**
- * Calls visit(value, count) for each distinct present (non-NaN) value in ascending order and
- * returns how many values are present, when that is cheap without a sort: values already in
- * ascending order (a row counter, a generated id), or all of them on a grid of at most
- * 2n + 65,536 points k/10^p (p ≤ 4) or k·day, counted per grid point (integers, prices, dates).
- * Otherwise, and for any -0 (a sort puts -0 before 0 and counts them as one value: that case
- * stays with the sort), returns undefined before visiting anything. Exact: a value joins grid
- * point k only if k's value is that very double, so points are distinct values, in order.
+ * A boolean column's zeros (−0 included) and ones; undefined when it holds any other value.
+ * Counted without branches: 0s and 1s in random order mispredict every other branch.
  */
-function forEachRun(values: Float64Array, visit: (value: number, count: number) => void): number | undefined {
-  let n = 0;
-  let ascending = true;
-  let prev = -Infinity;
-  let min = Infinity;
-  let max = -Infinity;
+function booleanTally(values: Float64Array): { zeros: number; ones: number } | undefined {
+  let zeros = 0;
+  let ones = 0;
+  let missing = 0;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    if (v !== v) continue;
-    if (v === 0 && 1 / v < 0) return undefined;
-    n++;
-    if (v < prev) ascending = false;
-    prev = v;
-    if (v < min) min = v;
-    if (v > max) max = v;
+    zeros += Number(v === 0);
+    ones += Number(v === 1);
+    missing += Number(v !== v);
   }
-  if (n === 0) return 0;
-  if (ascending) {
-    let run = NaN;
-    let times = 0;
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i];
-      if (v !== v) continue;
-      if (v === run) times++;
-      else {
-        if (times > 0) visit(run, times);
-        run = v;
-        times = 1;
-      }
-    }
-    visit(run, times);
-    return n;
-  }
-  if (min === -Infinity || max === Infinity) return undefined;
-  const counts = gridCounts(values, n, min, max);
-  if (!counts) return undefined;
-  const { lo, value, perPoint } = counts;
-  for (let i = 0; i < perPoint.length; i++) if (perPoint[i] > 0) visit(value(lo + i), perPoint[i]);
-  return n;
-}
-
-/** The present values counted per point of the first grid that holds them all (see forEachRun). */
-function gridCounts(
-  values: Float64Array,
-  n: number,
-  min: number,
-  max: number,
-): { lo: number; value: (k: number) => number; perPoint: Int32Array } | undefined {
-  const limit = 2 * n + 65536;
-  for (const grid of GRIDS) {
-    const times = "times" in grid ? grid.times : 0;
-    const per = "per" in grid ? grid.per : 0;
-    const point = (v: number) => (times ? Math.round(v * times) : v / per);
-    const value = (k: number) => (times ? k / times : k * per);
-    const lo = point(min);
-    const hi = point(max);
-    if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi) || value(lo) !== min || value(hi) !== max || hi - lo + 1 > limit) continue;
-    // A look at the first values before allocating the counts (a float column fails here).
-    let fits = true;
-    for (let i = 0, seen = 0; i < values.length && seen < 1024 && fits; i++) {
-      const v = values[i];
-      if (v !== v) continue;
-      seen++;
-      if (value(point(v)) !== v) fits = false;
-    }
-    if (!fits) continue;
-    const perPoint = new Int32Array(hi - lo + 1);
-    // point and value written out (the hot loop of a large column).
-    if (times) {
-      for (let i = 0; i < values.length && fits; i++) {
-        const v = values[i];
-        if (v !== v) continue;
-        const k = Math.round(v * times);
-        if (k / times !== v) fits = false;
-        else perPoint[k - lo]++;
-      }
-    } else {
-      for (let i = 0; i < values.length && fits; i++) {
-        const v = values[i];
-        if (v !== v) continue;
-        const k = v / per;
-        if (k * per !== v || !Number.isInteger(k)) fits = false;
-        else perPoint[k - lo]++;
-      }
-    }
-    if (fits) return { lo, value, perPoint };
-  }
-  return undefined;
-}
-
-/** Welford's running mean and sum of squared deviations over the finite values (sorted input). */
-function finiteSummary(sorted: Float64Array): { count: number; min: number; max: number; mean: number; m2: number; integers: boolean } | null {
-  let count = 0;
-  let mean = 0;
-  let m2 = 0;
-  let integers = true;
-  for (const x of sorted) {
-    if (x === Infinity || x === -Infinity) continue;
-    count++;
-    const d = x - mean;
-    mean += d / count;
-    m2 += d * (x - mean);
-    if (integers && !Number.isInteger(x)) integers = false;
-  }
-  if (count === 0) return null;
-  let lo = 0;
-  while (!Number.isFinite(sorted[lo])) lo++;
-  let hi = sorted.length - 1;
-  while (!Number.isFinite(sorted[hi])) hi--;
-  return { count, min: sorted[lo], max: sorted[hi], mean, m2, integers };
+  return zeros + ones + missing === values.length ? { zeros, ones } : undefined;
 }
 
 /** Indexes of the k largest counts (ties: first in dictionary order), skipping zeros. */
