@@ -18,7 +18,7 @@ export function authenticate(opts: { allowXApiKey: (path: string) => boolean }):
     // made on first use: a request whose key and model are cached touches no database handle
     let replicaDb: Db | undefined;
     const replica = () => (replicaDb ??= createReplicaDb(c.env.DB));
-    const principal = key ? await findPrincipal(db, key, replica) : null;
+    const principal = key ? await findPrincipal(db, key, replica, (work) => c.executionCtx.waitUntil(work)) : null;
     if (!principal) {
       await limitFailedAuth(c.env, c.req.header("CF-Connecting-IP"));
       throw notAuthenticated();

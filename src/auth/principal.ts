@@ -1,5 +1,12 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { DELETED_REMEMBERED_MS, PRINCIPAL_CACHE_MAX, PRINCIPAL_CACHE_TTL_MS, REPLICA_PRINCIPAL_TTL_MS } from "../core/limits";
+import { afterResponse } from "../core/after-response";
+import {
+  DELETED_REMEMBERED_MS,
+  PRINCIPAL_CACHE_MAX,
+  PRINCIPAL_CACHE_TTL_MS,
+  PRINCIPAL_REFRESH_AHEAD_MS,
+  REPLICA_PRINCIPAL_TTL_MS,
+} from "../core/limits";
 import { TtlCache } from "../core/ttl-cache";
 import type { Db } from "../db/client";
 import { apiKeys, users } from "../db/schema";
@@ -24,20 +31,32 @@ const principals = new TtlCache<Principal>(PRINCIPAL_CACHE_TTL_MS, PRINCIPAL_CAC
 /**
  * The principal of a key that exists and is not revoked, or null. With a `replica` handle
  * (db/client createReplicaDb) the key is looked up there first and on the primary when the
- * replica does not know it (a key created a moment ago).
+ * replica does not know it (a key created a moment ago). With `defer` (the request's waitUntil),
+ * a cached principal near its expiry is looked up again after the response, so a key in steady
+ * use never waits for the database (a revocation is still seen within the cache's time).
  */
-export async function findPrincipal(db: Db, key: string, replica?: () => Db): Promise<Principal | null> {
+export async function findPrincipal(db: Db, key: string, replica?: () => Db, defer?: (work: Promise<unknown>) => void): Promise<Principal | null> {
   const hash = await hashApiKey(key);
   if (revokedHere.get(hash)) return null;
   const cached = principals.get(hash);
-  if (cached) return cached;
-  const near = replica ? await lookupPrincipal(replica(), hash) : null;
-  if (near) {
-    principals.set(hash, near, REPLICA_PRINCIPAL_TTL_MS);
-    return near;
+  if (cached) {
+    if (defer && principals.claimRefresh(hash, PRINCIPAL_REFRESH_AHEAD_MS)) {
+      defer(afterResponse().then(() => lookupAndKeep(db, hash, replica).catch((e) => console.error("refreshing a cached API key failed", e))));
+    }
+    return cached;
   }
-  const found = await lookupPrincipal(db, hash);
-  if (found) principals.set(hash, found);
+  return lookupAndKeep(db, hash, replica);
+}
+
+async function lookupAndKeep(db: Db, hash: string, replica?: () => Db): Promise<Principal | null> {
+  const near = replica ? await lookupPrincipal(replica(), hash) : null;
+  const found = near ?? (await lookupPrincipal(db, hash));
+  // revoked here meanwhile (a refresh runs after other requests may have revoked it): not kept
+  if (!found || revokedHere.get(hash)) {
+    principals.delete(hash);
+    return null;
+  }
+  principals.set(hash, found, near ? REPLICA_PRINCIPAL_TTL_MS : PRINCIPAL_CACHE_TTL_MS);
   return found;
 }
 

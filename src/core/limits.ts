@@ -181,6 +181,13 @@ export const EXPLAIN_MAX_COLUMNS = 20;
 /** An API key's principal is reused this long: a key revoked elsewhere stops working within it. */
 export const PRINCIPAL_CACHE_TTL_MS = 30_000;
 export const PRINCIPAL_CACHE_MAX = 1000;
+/**
+ * A principal or a model used within this long of its cache expiry is looked up again after the
+ * response (refreshed ahead), so steady traffic never waits for the lookup; the expiries above
+ * still bound how old a cached answer can be.
+ */
+export const PRINCIPAL_REFRESH_AHEAD_MS = 10_000;
+export const MODEL_REFRESH_AHEAD_MS = 2_000;
 /** A model with its versions is reused this long: a new ready version or a delete is seen within it. */
 export const MODEL_CACHE_TTL_MS = 5_000;
 export const MODEL_CACHE_MAX = 500;

@@ -5,7 +5,7 @@
  * move it with fake timers).
  */
 export class TtlCache<V> {
-  private readonly entries = new Map<string, { value: V; expiresAt: number }>();
+  private readonly entries = new Map<string, { value: V; expiresAt: number; refreshClaimed?: boolean }>();
 
   constructor(
     private readonly ttlMs: number,
@@ -27,6 +27,21 @@ export class TtlCache<V> {
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(key, { value, expiresAt: Date.now() + ttlMs });
+  }
+
+  /**
+   * True, once, for an entry in the last `withinMs` of its life: the caller then looks the value
+   * up again in the background and set()s it, so that steady use never finds the entry expired and
+   * never waits for a lookup. The entry's expiry does not move until that set: nothing is served
+   * older than the cache's time. Once per entry, so a burst starts one refresh (one that fails
+   * leaves the entry to expire and be looked up as a miss).
+   */
+  claimRefresh(key: string, withinMs: number): boolean {
+    const hit = this.entries.get(key);
+    const now = Date.now();
+    if (!hit || hit.refreshClaimed || now >= hit.expiresAt || now < hit.expiresAt - withinMs) return false;
+    hit.refreshClaimed = true;
+    return true;
   }
 
   delete(key: string): void {

@@ -62,7 +62,7 @@ export interface InferResult {
 export async function inferSync(deps: InferDeps, principal: Principal, modelId: string, req: InferRequest, startedMs: number): Promise<InferResult> {
   const { file } = req;
   if (file.size > DIRECT_UPLOAD_MAX_BYTES) throw inferenceFileTooLarge();
-  const { model, versions } = await cachedModelWithVersions(deps.db, principal, modelId, req.model_version_id, deps.replica);
+  const { model, versions } = await cachedModelWithVersions(deps.db, principal, modelId, req.model_version_id, deps.replica, deps.defer);
   const version = chooseVersion(versions, req.model_version_id);
   const format = await uploadedFileFormat(file);
   const bytes = new Uint8Array(await file.arrayBuffer());

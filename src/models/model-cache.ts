@@ -3,11 +3,14 @@
  * MODEL_CACHE_TTL_MS, so that repeated inference needs no database round trip. A new ready version
  * or a delete made elsewhere is seen within that time; a delete in this isolate at once
  * (forgetModel); a pinned `model_version_id` the cached entry does not know yet is looked up.
- * Missing models are not kept (a model created a moment ago answers at once).
+ * Missing models are not kept (a model created a moment ago answers at once). With `defer` (the
+ * request's waitUntil) an entry near its expiry is looked up again after the response, so a model
+ * in steady use never waits for the database.
  */
 import type { Principal } from "../auth/principal";
+import { afterResponse } from "../core/after-response";
 import { NotFound } from "../core/errors";
-import { DELETED_REMEMBERED_MS, MODEL_CACHE_MAX, MODEL_CACHE_TTL_MS } from "../core/limits";
+import { DELETED_REMEMBERED_MS, MODEL_CACHE_MAX, MODEL_CACHE_TTL_MS, MODEL_REFRESH_AHEAD_MS } from "../core/limits";
 import { TtlCache } from "../core/ttl-cache";
 import type { Db } from "../db/client";
 import { findModelWithVersions, type ModelRow, type ModelVersionRow } from "./records";
@@ -23,14 +26,43 @@ export async function cachedModelWithVersions(
   modelId: string,
   versionId?: string,
   replica?: () => Db,
+  defer?: (work: Promise<unknown>) => void,
 ): Promise<ModelWithVersions> {
   const key = keyOf(principal.orgId, modelId);
   if (deletedHere.get(key)) throw new NotFound();
   const hit = models.get(key);
-  if (hit && (!versionId || hit.versions.some((v) => v.id === versionId))) return hit;
-  const fresh = await lookup(db, replica, principal, modelId, versionId);
-  models.set(key, fresh);
-  return fresh;
+  if (hit && (!versionId || hit.versions.some((v) => v.id === versionId))) {
+    if (defer && models.claimRefresh(key, MODEL_REFRESH_AHEAD_MS)) {
+      defer(
+        afterResponse()
+          .then(() => lookupAndKeep(key, db, replica, principal, modelId))
+          .catch((e) => {
+            if (!(e instanceof NotFound)) console.error(`refreshing cached model ${modelId} failed`, e);
+          }),
+      );
+    }
+    return hit;
+  }
+  return lookupAndKeep(key, db, replica, principal, modelId, versionId);
+}
+
+async function lookupAndKeep(
+  key: string,
+  db: Db,
+  replica: (() => Db) | undefined,
+  principal: Principal,
+  modelId: string,
+  versionId?: string,
+): Promise<ModelWithVersions> {
+  try {
+    const fresh = await lookup(db, replica, principal, modelId, versionId);
+    // deleted here meanwhile (a refresh runs after other requests may have deleted it): not kept
+    if (!deletedHere.get(key)) models.set(key, fresh);
+    return fresh;
+  } catch (e) {
+    if (e instanceof NotFound) models.delete(key);
+    throw e;
+  }
 }
 
 /**
