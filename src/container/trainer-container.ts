@@ -3,6 +3,7 @@
  * Dockerfile), one instance per training job, named by the job id. It holds no credentials: its
  * calls to http://control.internal are intercepted here, inside the Worker, checked to concern
  * the container's own job, given the internal secret and answered by the internal control routes.
+ * Its bulk transfers go to R2's S3 endpoint with URLs those routes presigned.
  */
 import { Container, type OutboundHandlerContext } from "@cloudflare/containers";
 
@@ -11,6 +12,16 @@ export class TrainerContainer extends Container {
   sleepAfter = "5m";
   enableInternet = false;
   envVars: Record<string, string> = { PORT: "8080", CONTROL_URL: "http://control.internal" };
+
+  constructor(...args: ConstructorParameters<typeof Container<Cloudflare.Env>>) {
+    super(...args);
+    const env = args[1];
+    // The trainer moves its bulk bytes straight to and from R2 through presigned URLs the Worker
+    // signs (src/storage/presign.ts): with the internet closed, the bucket's S3 endpoint is the
+    // one host it may reach besides the control routes (an allow-list gates both).
+    const r2 = /^https:\/\/([^/]+)/.exec(String(env.R2_S3_ENDPOINT ?? ""))?.[1];
+    if (r2) this.allowedHosts = ["control.internal", r2];
+  }
 
   /**
    * Only inbound requests renew the idle timer, and a training gets one (its dispatch): without

@@ -64,6 +64,8 @@ describe("the local service, over HTTP", () => {
     expect(job.status, job.error_message).toBe("succeeded");
     expect(job.progress).toBe(100);
     expect(job.metrics_history.length).toBeGreaterThan(0);
+    // the trainer read the frame straight from R2 (a presigned GET), not through the Worker
+    expect(svc.output()).toMatch(/reading the frame straight from R2/);
     const model = await until(`/models/${train.body.model.id}`, (m) => m.status === "ready");
     expect(model.current_metrics.accuracy).toBeGreaterThan(0.9);
 
