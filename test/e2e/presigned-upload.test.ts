@@ -5,7 +5,11 @@
  * `complete` checks what arrived before ingesting.
  */
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { AwsClient } from "aws4fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { s3Refusal } from "../../src/container/http-retry";
+import { objectUrl, presignUploadPart } from "../../src/storage/presign";
 import { type RunningService, startService } from "./service";
 
 let svc: RunningService;
@@ -117,6 +121,30 @@ describe("presigned uploads straight to the local R2 bucket", () => {
     expect(lookup.status, JSON.stringify(lookup.body)).toBe(200);
     expect(JSON.stringify(lookup.body)).toContain(String(rows - 1));
   }, 180_000);
+
+  it("a presigned UploadPart (the trainer's frame parts) stores its part at its signed length only, answering a quoted ETag", async () => {
+    // the local bucket's S3 API with the credentials wrangler.toml gives it, as `npm start` signs
+    const toml = readFileSync("wrangler.toml", "utf8");
+    const [, accessKeyId, secretAccessKey] =
+      /experimental_s3_credentials\s*=\s*\{\s*accessKeyId\s*=\s*"([^"]+)"\s*,\s*secretAccessKey\s*=\s*"([^"]+)"/.exec(toml)!;
+    const cfg = { endpoint: `${svc.base}/cdn-cgi/local/r2/s3`, bucket: "tabular-ml-data", accessKeyId, secretAccessKey };
+    const aws = new AwsClient({ accessKeyId, secretAccessKey, service: "s3", region: "auto" });
+    const key = `e2e/frame-parts-${Date.now()}.bin`;
+    const created = await aws.fetch(`${objectUrl(cfg, key)}?uploads`, { method: "POST" });
+    expect(created.status).toBe(200);
+    const uploadId = /<UploadId>([^<]+)<\/UploadId>/.exec(await created.text())![1];
+    const url = await presignUploadPart(cfg, key, { uploadId, partNumber: 1, bytes: 1000, expiresS: 60 });
+    const wrong = await fetch(url, { method: "PUT", body: new Uint8Array(999) });
+    expect(wrong.status).toBe(403);
+    expect(await s3Refusal(wrong)).toMatch(/^HTTP 403 SignatureDoesNotMatch: /);
+    const other = new URL(url);
+    other.searchParams.set("partNumber", "2");
+    expect((await fetch(other, { method: "PUT", body: new Uint8Array(1000) })).status).toBe(403);
+    const right = await fetch(url, { method: "PUT", body: new Uint8Array(1000).fill(1) });
+    expect(right.status, await right.clone().text()).toBe(200);
+    expect(right.headers.get("etag")).toMatch(/^"[^"]+"$/);
+    expect((await aws.fetch(`${objectUrl(cfg, key)}?uploadId=${encodeURIComponent(uploadId)}`, { method: "DELETE" })).status).toBe(204);
+  });
 
   it("a file above 5 GB is refused naming the limit", async () => {
     const r = await post("/datasets/upload", { dataset_name: "huge", file: { filename: "h.csv", bytes: 6e9, content_type: "text/csv" } });
