@@ -100,7 +100,12 @@ export class ControlClient {
       const started = Date.now();
       const parts = await inTurns(count, part_urls ? PARTS_AT_ONCE : 1, async (i) => {
         const bytes = framePart(chunks, byteLength, i);
-        if (part_urls) return { part_number: i + 1, etag: await r2PutPart(part_urls[i], i + 1, bytes) };
+        if (part_urls) {
+          const part = { part_number: i + 1, etag: await r2PutPart(part_urls[i], i + 1, bytes) };
+          // A heartbeat, and the stop of a canceled job, as each part sent through the routes gives.
+          await this.io().report({});
+          return part;
+        }
         const res = await this.call("PUT", `frame/parts/${i + 1}`, bytes, "application/octet-stream", { upload_id });
         if (!res.ok) throw new Error(`could not store part ${i + 1} of the frame: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
         return (await res.json()) as { part_number: number; etag: string };

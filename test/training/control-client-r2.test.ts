@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ControlClient, PARTS_AT_ONCE } from "../../src/container/control-client";
 import { encodeFrame } from "../../src/ingest/columnar";
 import { readCsv } from "../../src/ingest/csv";
+import { JobCanceledError } from "../../src/jobs/errors";
 import { FRAME_PART_BYTES } from "../../src/storage/frame-parts";
 
 const JOB = "00000000-0000-4000-8000-000000000003";
@@ -32,6 +33,8 @@ interface Options {
   partAnswer?: (n: number, tries: number) => { status: number; body: string } | null;
   source?: Uint8Array;
   frame?: Uint8Array;
+  /** The job was canceled: reports answer so. */
+  canceled?: boolean;
 }
 
 async function fakeWorkerAndR2(opts: Options): Promise<{ url: string; seen: Seen }> {
@@ -74,6 +77,7 @@ async function fakeWorkerAndR2(opts: Options): Promise<{ url: string; seen: Seen
     if (path === "frame/parts/1") return (seen.parts.set(1, data), reply(200, { part_number: 1, etag: "route-etag" }));
     if (path === "frame/complete") return ((seen.completed = JSON.parse(data.toString())), reply(200, { bytes: 0 }));
     if (path === "frame/abort") return ((seen.aborted = true), reply(200, { ok: true }));
+    if (path === "report") return reply(200, { canceled: opts.canceled ?? false });
     reply(404, {});
   });
   await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
@@ -115,6 +119,16 @@ describe("ControlClient with presigned R2 URLs", () => {
     });
     expect(seen.requests.filter((r) => r.includes("frame/parts"))).toEqual([]);
     expect(seen.aborted).toBe(false);
+  });
+
+  it("reports after each part sent straight to R2 (a heartbeat), and stops a canceled job there", async () => {
+    const { url, seen } = await fakeWorkerAndR2({ direct: true });
+    await client(url).putFrame(whole.length, pieces);
+    expect(seen.requests.filter((r) => r === "POST report")).toHaveLength(3);
+    const canceled = await fakeWorkerAndR2({ direct: true, canceled: true });
+    await expect(client(canceled.url).putFrame(whole.length, pieces)).rejects.toBeInstanceOf(JobCanceledError);
+    expect(canceled.seen.completed).toBeUndefined();
+    expect(canceled.seen.parts.has(3)).toBe(false);
   });
 
   it("without URLs, PUTs the parts through the control route as before", async () => {
