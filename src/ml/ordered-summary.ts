@@ -149,7 +149,8 @@ export function summarizeKeys(grid: Grid, lo: number, keys: Uint32Array, moments
  */
 export function orderedSummary(values: Float64Array, moments: boolean): OrderedSummary {
   const s = scan(values);
-  if (s === "ascending") return summarizeSorted(presentValues(values), moments);
+  if (s === "ascending") return summarizeSorted(values, moments);
+  if (s === "ascending with missing") return summarizeSorted(presentValues(values), moments);
   if (s !== "unordered" && s.min !== -Infinity && s.max !== Infinity) {
     const order = gridOrder(values, s.present, s.min, s.max);
     if (order && "perPoint" in order) return summarizeCounts(order.grid, order.lo, order.perPoint, moments);
@@ -159,11 +160,12 @@ export function orderedSummary(values: Float64Array, moments: boolean): OrderedS
 }
 
 /**
- * "ascending" when the present values are already in order; else their count, min and max;
+ * "ascending" when the values are already in order ("ascending with missing": once NaNs are
+ * left out); else the present values' count, min and max;
  * "unordered" for a −0 (the sort puts every −0 before every +0, which only a sort reproduces).
  * The order check stops at the first descent (a branch taken at random would cost more).
  */
-function scan(values: Float64Array): "ascending" | "unordered" | { present: number; min: number; max: number } {
+function scan(values: Float64Array): "ascending" | "ascending with missing" | "unordered" | { present: number; min: number; max: number } {
   let present = 0;
   let first = Infinity;
   let prev = -Infinity;
@@ -176,7 +178,7 @@ function scan(values: Float64Array): "ascending" | "unordered" | { present: numb
     if (present++ === 0) first = v;
     prev = v;
   }
-  if (i === values.length) return "ascending";
+  if (i === values.length) return present === values.length ? "ascending" : "ascending with missing";
   let min = first;
   let max = prev;
   for (; i < values.length; i++) {
@@ -190,11 +192,10 @@ function scan(values: Float64Array): "ascending" | "unordered" | { present: numb
   return { present, min, max };
 }
 
-/** The present values in order (the array itself when none is missing). */
+/** The present values in order. */
 function presentValues(values: Float64Array): Float64Array {
   let n = 0;
   for (let i = 0; i < values.length; i++) n += Number(values[i] === values[i]);
-  if (n === values.length) return values;
   const out = new Float64Array(n);
   let k = 0;
   for (let i = 0; i < values.length; i++) {
