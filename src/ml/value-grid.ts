@@ -41,17 +41,34 @@ export type GridOrder = { grid: Grid; lo: number } & ({ perPoint: Int32Array } |
  * grid that holds them all within 2^32 points; undefined when none does.
  */
 export function gridOrder(values: Float64Array, n: number, min: number, max: number): GridOrder | undefined {
+  return gridSearch(values, min, max, 2 ** 32, (grid, lo, points) =>
+    points <= Math.min(MAX_COUNTED, 2 * n + 65536) ? countPoints(values, grid, lo, points) : sortedKeys(values, grid, lo, n),
+  );
+}
+
+/**
+ * The coarsest grid, from `lo` with at most `maxPoints` points, on which `pass` (a full pass over
+ * the present values of `values`, min to max, both finite, no −0) succeeds: its result, or
+ * undefined. `pass` answers the first value off the grid when it fails; that value is checked
+ * first on the next grids. The one grid search: the profile's order and the frame's encoding.
+ */
+export function gridSearch<T extends object>(
+  values: Float64Array,
+  min: number,
+  max: number,
+  maxPoints: number,
+  pass: (grid: Grid, lo: number, points: number) => T | number,
+): (T & { grid: Grid; lo: number }) | undefined {
   // Values that failed a grid in a full pass: checked first on the next grids.
   const misfits: number[] = [];
   for (const grid of GRIDS) {
     const lo = gridPoint(grid, min);
     const hi = gridPoint(grid, max);
     if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi) || gridValue(grid, lo) !== min || gridValue(grid, hi) !== max) continue;
-    if (hi - lo >= 2 ** 32 || !misfits.every((v) => onGrid(grid, v)) || !firstValuesFit(values, grid)) continue;
-    const points = hi - lo + 1;
-    const order = points <= Math.min(MAX_COUNTED, 2 * n + 65536) ? countPoints(values, grid, lo, points) : sortedKeys(values, grid, lo, n);
-    if (typeof order === "number") misfits.push(order);
-    else return { grid, lo, ...order };
+    if (hi - lo + 1 > maxPoints || !misfits.every((v) => onGrid(grid, v)) || !firstValuesFit(values, grid)) continue;
+    const result = pass(grid, lo, hi - lo + 1);
+    if (typeof result === "number") misfits.push(result);
+    else return { grid, lo, ...result };
   }
   return undefined;
 }
