@@ -1,23 +1,36 @@
 import type { Column, Frame } from "../ml/frame";
+import {
+  type ColumnEncoding,
+  decodeCodes,
+  decodeValues,
+  encodeCodes,
+  encodeValues,
+  type StoredBuffer,
+  storedWidth,
+  validEncoding,
+} from "./column-encoding";
 
 /**
  * The canonical stored form of a frame (written to R2 after ingestion, read by training):
  *
  *   0   "TMLF" magic
- *   4   u32 version (1)
+ *   4   u32 version (2; version 1 is still read)
  *   8   u32 byte length of the JSON header
  *   12  JSON header, UTF-8: { rowCount, columns: [{ name, kind, storage, offset, byteLength,
- *       dictionary? }] } with offsets relative to the data section
+ *       encoding?, dictionary? }] } with offsets relative to the data section
  *   ..  zero padding to a multiple of 8
- *   ..  data section: one buffer per column (Float64Array values or Int32Array codes), each
- *       starting at a multiple of 8, little-endian; a boolean column with per-row spellings has
- *       a second buffer (Int32Array codes into `spellings.dictionary`) right after its values
+ *   ..  data section: one buffer per column, each starting at a multiple of 8, little-endian; a
+ *       boolean column with per-row spellings has a second buffer (its codes into
+ *       `spellings.dictionary`, with `spellings.encoding?`) right after its values
  *
- * The alignment is what lets decodeFrame return typed-array views over the input bytes instead
- * of copies. Dictionaries live in the header: they are strings, and JSON is the cheap way.
+ * A buffer without `encoding` is raw (Float64Array values or Int32Array codes, as in version 1,
+ * which has no encodings); one with an encoding is narrower or absent (column-encoding.ts) and
+ * decodes to the same bits. Raw buffers decode as typed-array views over the input bytes (the
+ * alignment is what allows it), encoded ones into new arrays. Dictionaries live in the header:
+ * they are strings, and JSON is the cheap way.
  */
 const MAGIC = [0x54, 0x4d, 0x4c, 0x46]; // "TMLF"
-const VERSION = 1;
+const VERSION = 2;
 const PREFIX = 12;
 
 interface HeaderColumn {
@@ -26,11 +39,13 @@ interface HeaderColumn {
   storage: Column["storage"];
   offset: number;
   byteLength: number;
+  /** How the values or codes are stored (version 2); absent: raw. */
+  encoding?: ColumnEncoding;
   dictionary?: string[];
   booleanLabels?: [string, string];
   dateOnly?: boolean;
-  /** Per-row spellings of a boolean column: Int32 codes stored right after its values. */
-  spellings?: { dictionary: string[]; offset: number };
+  /** Per-row spellings of a boolean column: codes stored right after its values (raw: Int32). */
+  spellings?: { dictionary: string[]; offset: number; encoding?: ColumnEncoding };
 }
 
 interface Header {
@@ -57,23 +72,33 @@ export function encodeFrame(frame: Frame): Uint8Array {
 
 /**
  * The encoded frame as consecutive pieces that concatenate to encodeFrame's bytes: the header
- * (with its padding), then each column's bytes as a VIEW of the frame's own array, with zero
- * padding pieces between. Lets the service stream the frame to R2 (e.g. through a
- * FixedLengthStream of `byteLength`) with no second copy of the data in memory.
+ * (with its padding), then each column's bytes, with zero padding pieces between. A raw column's
+ * piece is a VIEW of the frame's own array; an encoded one is its new, smaller buffer (made here,
+ * column by column, so the total length is known before streaming). Lets the service stream the
+ * frame to R2 (e.g. through a FixedLengthStream of `byteLength`) with no second full copy of the
+ * data in memory: only the encoded columns, a fraction of the frame, are held besides it.
  */
 export function frameChunks(frame: Frame): { byteLength: number; chunks: Uint8Array[] } {
   if (!LITTLE_ENDIAN) throw new Error("encodeFrame: big-endian platforms are not supported");
   let offset = 0;
+  const buffers: Uint8Array[] = [];
+  const place = (stored: StoredBuffer): number => {
+    const at = offset;
+    buffers.push(stored.bytes);
+    offset = align8(offset + stored.bytes.byteLength);
+    return at;
+  };
   const columns: HeaderColumn[] = frame.columns.map((c) => {
-    const data = c.storage === "numeric" ? c.values : c.codes;
-    const entry: HeaderColumn = { name: c.name, kind: c.kind, storage: c.storage, offset, byteLength: data.byteLength };
+    const stored = c.storage === "numeric" ? encodeValues(c.values) : encodeCodes(c.codes);
+    const entry: HeaderColumn = { name: c.name, kind: c.kind, storage: c.storage, offset: place(stored), byteLength: stored.bytes.byteLength };
+    if (stored.encoding) entry.encoding = stored.encoding;
     if (c.storage === "dictionary") entry.dictionary = c.dictionary;
     else if (c.booleanLabels) entry.booleanLabels = c.booleanLabels;
     else if (c.dateOnly) entry.dateOnly = true;
-    offset = align8(offset + data.byteLength);
     if (c.storage === "numeric" && c.spellings) {
-      entry.spellings = { dictionary: c.spellings.dictionary, offset };
-      offset = align8(offset + c.spellings.codes.byteLength);
+      const codes = encodeCodes(c.spellings.codes);
+      entry.spellings = { dictionary: c.spellings.dictionary, offset: place(codes) };
+      if (codes.encoding) entry.spellings.encoding = codes.encoding;
     }
     return entry;
   });
@@ -86,62 +111,61 @@ export function frameChunks(frame: Frame): { byteLength: number; chunks: Uint8Ar
   view.setUint32(8, json.length, true);
   head.set(json, PREFIX);
   const chunks: Uint8Array[] = [head];
-  frame.columns.forEach((c) => {
-    const data = c.storage === "numeric" ? c.values : c.codes;
-    chunks.push(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-    const pad = align8(data.byteLength) - data.byteLength;
+  for (const b of buffers) {
+    if (b.byteLength > 0) chunks.push(b);
+    const pad = align8(b.byteLength) - b.byteLength;
     if (pad > 0) chunks.push(new Uint8Array(pad));
-    if (c.storage === "numeric" && c.spellings) {
-      const codes = c.spellings.codes;
-      chunks.push(new Uint8Array(codes.buffer, codes.byteOffset, codes.byteLength));
-      const codePad = align8(codes.byteLength) - codes.byteLength;
-      if (codePad > 0) chunks.push(new Uint8Array(codePad));
-    }
-  });
+  }
   return { byteLength: dataStart + offset, chunks };
 }
 
-/** Decodes without copying column data when `bytes` starts 8-byte aligned (it then shares
- * memory with `bytes`); otherwise makes one aligned copy first. */
+/** Decodes version 1 or 2. Raw columns are views sharing memory with `bytes` when it starts 8-byte
+ * aligned (otherwise one aligned copy is made first); encoded columns are widened into new arrays. */
 export function decodeFrame(bytes: Uint8Array): Frame {
   if (!LITTLE_ENDIAN) throw new Error("decodeFrame: big-endian platforms are not supported");
   if (bytes.length < PREFIX || !MAGIC.every((b, i) => bytes[i] === b)) throw new Error("decodeFrame: not an encoded frame (bad magic)");
   if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(4, true);
-  if (version !== VERSION) throw new Error(`decodeFrame: unsupported version ${version}`);
+  if (version !== 1 && version !== 2) throw new Error(`decodeFrame: unsupported version ${version}`);
   const headerLength = view.getUint32(8, true);
   if (PREFIX + headerLength > bytes.length) throw new Error("decodeFrame: truncated header");
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(PREFIX, PREFIX + headerLength))) as Header;
   const dataStart = align8(PREFIX + headerLength);
   const rows = header.rowCount;
-  const columns = header.columns.map((h): Column => {
-    const width = h.storage === "numeric" ? 8 : 4;
-    const start = dataStart + h.offset;
-    if (h.byteLength !== rows * width || start % 8 !== 0 || start + h.byteLength > bytes.length) {
-      throw new Error(`decodeFrame: column "${h.name}" lies outside the data or has the wrong length`);
+  if (!Number.isSafeInteger(rows) || rows < 0 || !Array.isArray(header.columns)) throw new Error("decodeFrame: malformed header");
+
+  /** The stored bytes of one buffer, checked to lie inside the data with the encoding's length. */
+  const stored = (what: string, offset: number, encoding: unknown, storage: Column["storage"], byteLength?: number): Uint8Array => {
+    if (encoding !== undefined && (version === 1 || !validEncoding(encoding, storage))) {
+      throw new Error(`decodeFrame: ${what} has an unknown encoding ${JSON.stringify(encoding)}`);
     }
-    const at = bytes.byteOffset + start;
+    const length = rows * storedWidth(encoding as ColumnEncoding | undefined, storage === "numeric" ? 8 : 4);
+    const start = dataStart + offset;
+    if ((byteLength !== undefined && byteLength !== length) || !Number.isSafeInteger(start) || start % 8 !== 0 || start + length > bytes.length) {
+      throw new Error(`decodeFrame: ${what} lies outside the data or has the wrong length`);
+    }
+    return bytes.subarray(start, start + length);
+  };
+  const values = (b: Uint8Array, encoding?: ColumnEncoding) =>
+    encoding ? decodeValues(encoding, b, rows) : new Float64Array(b.buffer, b.byteOffset, rows);
+  const codes = (b: Uint8Array, encoding?: ColumnEncoding) =>
+    encoding ? decodeCodes(encoding, b, rows) : new Int32Array(b.buffer, b.byteOffset, rows);
+
+  const columns = header.columns.map((h): Column => {
+    const data = stored(`column "${h.name}"`, h.offset, h.encoding, h.storage, h.byteLength);
     if (h.storage === "numeric") {
-      const col: Column = { name: h.name, kind: h.kind as "numeric", storage: "numeric", values: new Float64Array(bytes.buffer, at, rows) };
+      const col: Column = { name: h.name, kind: h.kind as "numeric", storage: "numeric", values: values(data, h.encoding) };
       if (h.booleanLabels) col.booleanLabels = h.booleanLabels;
       if (h.dateOnly) col.dateOnly = true;
       if (h.spellings) {
-        const codesStart = dataStart + h.spellings.offset;
-        if (codesStart % 8 !== 0 || codesStart + rows * 4 > bytes.length) {
-          throw new Error(`decodeFrame: spellings of column "${h.name}" lie outside the data`);
-        }
-        col.spellings = { dictionary: h.spellings.dictionary, codes: new Int32Array(bytes.buffer, bytes.byteOffset + codesStart, rows) };
+        const s = stored(`spellings of column "${h.name}"`, h.spellings.offset, h.spellings.encoding, "dictionary");
+        col.spellings = { dictionary: h.spellings.dictionary, codes: codes(s, h.spellings.encoding) };
       }
       return col;
     }
-    return {
-      name: h.name,
-      kind: h.kind as "categorical",
-      storage: "dictionary",
-      codes: new Int32Array(bytes.buffer, at, rows),
-      dictionary: h.dictionary ?? [],
-    };
+    if (h.storage !== "dictionary") throw new Error(`decodeFrame: column "${h.name}" has an unknown storage`);
+    return { name: h.name, kind: h.kind as "categorical", storage: "dictionary", codes: codes(data, h.encoding), dictionary: h.dictionary ?? [] };
   });
   return { rowCount: rows, columns };
 }

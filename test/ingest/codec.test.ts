@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { decodeFrame, encodeFrame, frameChunks } from "../../src/ingest/codec";
 import { headFrame } from "../../src/ingest/head";
 import { sliceRows } from "../../src/ingest/rows";
+import { FRAME_V1_BASE64, FRAME_V1_CSV } from "./frame-v1-fixture";
 import { csv } from "./helpers";
 
 const sample = () => csv("n,c,t,b,d\n1.5,red,2024-01-01,yes,x\n,blue,,no,y\n3,,2024-03-01,,z\n");
@@ -31,15 +32,18 @@ describe("frame codec", () => {
   it("starts with the magic and version, and aligns column buffers to 8 bytes", async () => {
     const bytes = encodeFrame((await sample()).frame);
     expect(String.fromCharCode(...bytes.subarray(0, 4))).toBe("TMLF");
-    expect(new DataView(bytes.buffer).getUint32(4, true)).toBe(1);
+    expect(new DataView(bytes.buffer).getUint32(4, true)).toBe(2);
     expect(bytes.length % 8).toBe(0);
   });
 
-  it("decodes as views over the input, without copying", async () => {
-    const bytes = encodeFrame((await sample()).frame);
+  it("decodes raw columns as views over the input, without copying", async () => {
+    // Values off every decimal grid stay raw Float64.
+    const { frame } = await csv("x,c\n0.1234567890123,a\n3.14159265358979,b\n");
+    const bytes = encodeFrame(frame);
     const decoded = decodeFrame(bytes);
-    const first = decoded.columns[0];
-    expect(first.storage === "numeric" && first.values.buffer).toBe(bytes.buffer);
+    const x = decoded.columns.find((c) => c.name === "x");
+    expect(x?.storage === "numeric" && x.values.buffer).toBe(bytes.buffer);
+    expect(decoded).toEqual(frame);
   });
 
   it("decodes from a misaligned buffer by copying once", async () => {
@@ -50,18 +54,76 @@ describe("frame codec", () => {
     expect(decodeFrame(shifted)).toEqual(frame);
   });
 
-  it("splits into pieces that concatenate to the encoding, viewing the columns in place", async () => {
-    const { frame } = await sample();
+  it("splits into pieces that concatenate to the encoding, viewing raw columns in place", async () => {
+    const { frame } = await csv("x,c\n0.1234567890123,a\n3.14159265358979,b\n");
     const { byteLength, chunks } = frameChunks(frame);
     const joined = new Uint8Array(byteLength);
     let at = 0;
     for (const c of chunks) joined.set(c, (at += c.length) - c.length);
+    expect(at).toBe(byteLength);
     expect(joined).toEqual(encodeFrame(frame));
-    const id = frame.columns[0];
-    expect(id.storage === "numeric" && chunks[1].buffer).toBe(id.storage === "numeric" ? id.values.buffer : null);
+    // The generated id 0..n-1 is stored as a range (no bytes): the first data piece is x's values.
+    const x = frame.columns[1];
+    expect(x.storage === "numeric" && chunks[1].buffer).toBe(x.storage === "numeric" ? x.values.buffer : null);
   });
 
   it("refuses bytes that are not an encoded frame", () => {
     expect(() => decodeFrame(new TextEncoder().encode("a,b\n1,2\n"))).toThrow(/bad magic/);
+  });
+});
+
+const fromBase64 = (b64: string) => Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+
+/** An encoded frame with its JSON header changed by `edit` (offsets kept: the header may grow). */
+function withHeader(bytes: Uint8Array, edit: (header: { columns: Record<string, unknown>[] }) => void): Uint8Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset);
+  const length = view.getUint32(8, true);
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + length)));
+  edit(header);
+  const json = new TextEncoder().encode(JSON.stringify(header));
+  const dataStart = (12 + length + 7) & ~7;
+  const newStart = (12 + json.length + 7) & ~7;
+  const out = new Uint8Array(newStart + bytes.length - dataStart);
+  out.set(bytes.subarray(0, 12));
+  new DataView(out.buffer).setUint32(8, json.length, true);
+  out.set(json, 12);
+  out.set(bytes.subarray(dataStart), newStart);
+  return out;
+}
+
+describe("frame codec versions", () => {
+  it("decodes a version-1 frame as stored before version 2, as views", async () => {
+    const bytes = fromBase64(FRAME_V1_BASE64);
+    expect(new DataView(bytes.buffer).getUint32(4, true)).toBe(1);
+    const decoded = decodeFrame(bytes);
+    expect(decoded).toEqual((await csv(FRAME_V1_CSV)).frame);
+    for (const c of decoded.columns) expect((c.storage === "numeric" ? c.values : c.codes).buffer).toBe(bytes.buffer);
+    expect(sliceRows(decoded, [0, 2]).map((r) => [r.id, r.n, r.c, r.b, r.d])).toEqual([
+      [7, 1.5, "red", "Yes", "2024-01-01"],
+      [9, -0.25, null, "NO", "2024-03-01"],
+    ]);
+  });
+
+  it("refuses a corrupt header with a clear error", async () => {
+    const bytes = encodeFrame((await sample()).frame);
+    expect(() => decodeFrame(withHeader(bytes, (h) => (h.columns[1].encoding = { type: "zigzag" })))).toThrow(/column "n" has an unknown encoding/);
+    expect(() => decodeFrame(withHeader(bytes, (h) => (h.columns[1].encoding = { type: "grid", times: 10, step: 0, lo: 0, width: 3 })))).toThrow(
+      /unknown encoding/,
+    );
+    expect(() => decodeFrame(withHeader(bytes, (h) => (h.columns[2].encoding = { type: "range", start: 0 })))).toThrow(
+      /column "c" has an unknown encoding/,
+    );
+    expect(() => decodeFrame(withHeader(bytes, (h) => (h.columns[1].byteLength = 9999)))).toThrow(
+      /column "n" lies outside the data or has the wrong length/,
+    );
+    expect(() => decodeFrame(withHeader(bytes, (h) => (h.columns[1].offset = 1 << 20)))).toThrow(/lies outside the data/);
+    expect(() => decodeFrame(withHeader(bytes, (h) => delete h.columns[1].encoding))).toThrow(/wrong length/);
+    const v3 = bytes.slice();
+    new DataView(v3.buffer).setUint32(4, 3, true);
+    expect(() => decodeFrame(v3)).toThrow(/unsupported version 3/);
+    // Version 1 had no encodings: a v1 header that claims one is corrupt.
+    const v1 = fromBase64(FRAME_V1_BASE64);
+    expect(() => decodeFrame(withHeader(v1, (h) => (h.columns[0].encoding = { type: "range", start: 7 })))).toThrow(/unknown encoding/);
+    expect(() => decodeFrame(bytes.subarray(0, 40))).toThrow(/truncated header/);
   });
 });

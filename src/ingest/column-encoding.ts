@@ -1,0 +1,213 @@
+/**
+ * How a frame stores one column's buffer (codec.ts, version 2): raw, or a narrower form chosen at
+ * encode time that widens back to the very same bits.
+ *
+ * - values (Float64Array, NaN = missing):
+ *   - "range": value i is start + i (a generated id 0..n-1): no bytes at all;
+ *   - "grid": every present value is k / 10^d or k · step (value-grid.ts) with k in a small range:
+ *     k − lo in the narrowest of u8/u16/u32, the all-ones code for NaN. Booleans (0/1) and
+ *     whole-day datetimes land here. Decoding computes the same division or product the encoder
+ *     checked on every value, so the doubles come back bit for bit;
+ * - codes (Int32Array, -1 = missing): "shifted": code + 1 in u8 or u16 when the largest code allows.
+ *
+ * A column with −0, ±Infinity, a NaN other than the canonical one, or a value off every grid stays
+ * raw (absent encoding): the encoder only ever chooses a form it has verified on the whole column.
+ */
+import { type Grid, gridSearch } from "../ml/value-grid";
+
+export type Width = 1 | 2 | 4;
+
+export type ColumnEncoding =
+  | { type: "range"; start: number }
+  | { type: "grid"; times: number; step: number; lo: number; width: Width }
+  | { type: "shifted"; width: 1 | 2 };
+
+type Narrow = Uint8Array | Uint16Array | Uint32Array;
+
+/** A buffer as stored: its encoding (undefined = raw) and its bytes. */
+export interface StoredBuffer {
+  encoding?: ColumnEncoding;
+  bytes: Uint8Array;
+}
+
+const EMPTY = new Uint8Array(0);
+const narrowArray = (width: Width, n: number): Narrow => (width === 1 ? new Uint8Array(n) : width === 2 ? new Uint16Array(n) : new Uint32Array(n));
+const bytesOf = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/** The stored form of a column's values: the smallest verified encoding, else the raw bytes (a view). */
+export function encodeValues(values: Float64Array): StoredBuffer {
+  if (values.length === 0) return { bytes: EMPTY };
+  const range = asRange(values);
+  if (range) return { encoding: range, bytes: EMPTY };
+  const grid = onGrid(values);
+  if (grid) return grid;
+  return { bytes: bytesOf(values) };
+}
+
+/** The stored form of dictionary codes (-1 = missing): code + 1 in u8 or u16, else the raw bytes. */
+export function encodeCodes(codes: Int32Array): StoredBuffer {
+  let min = 0;
+  let max = -1;
+  for (let i = 0; i < codes.length; i++) {
+    const c = codes[i];
+    if (c < min) min = c;
+    if (c > max) max = c;
+  }
+  if (codes.length === 0 || min < -1 || max >= 65535) return { bytes: bytesOf(codes) };
+  const width = max < 255 ? 1 : 2;
+  const out = width === 1 ? new Uint8Array(codes.length) : new Uint16Array(codes.length);
+  for (let i = 0; i < codes.length; i++) out[i] = codes[i] + 1;
+  return { encoding: { type: "shifted", width }, bytes: bytesOf(out) };
+}
+
+/** Bytes per row of a stored buffer (0 for a range). */
+export function storedWidth(encoding: ColumnEncoding | undefined, raw: 4 | 8): number {
+  if (!encoding) return raw;
+  return encoding.type === "range" ? 0 : encoding.width;
+}
+
+/** Whether a header's encoding is one this decoder knows, with sane parameters (a corrupt header is refused). */
+export function validEncoding(e: unknown, storage: "numeric" | "dictionary"): e is ColumnEncoding {
+  if (typeof e !== "object" || e === null) return false;
+  const x = e as Record<string, unknown>;
+  if (storage === "dictionary") return x.type === "shifted" && (x.width === 1 || x.width === 2);
+  if (x.type === "range") return Number.isSafeInteger(x.start);
+  return (
+    x.type === "grid" &&
+    (x.width === 1 || x.width === 2 || x.width === 4) &&
+    Number.isSafeInteger(x.lo) &&
+    typeof x.times === "number" &&
+    typeof x.step === "number" &&
+    (x.times > 0 || x.step > 0)
+  );
+}
+
+/** The column's values from their stored bytes (aligned to the encoding's width), widened into a new array. */
+export function decodeValues(encoding: ColumnEncoding, bytes: Uint8Array, rows: number): Float64Array {
+  const out = new Float64Array(rows);
+  if (encoding.type === "range") {
+    for (let i = 0; i < rows; i++) out[i] = encoding.start + i;
+    return out;
+  }
+  if (encoding.type !== "grid") throw new Error(`decodeFrame: a ${encoding.type} encoding of numeric values`);
+  const { times, step, lo, width } = encoding;
+  const stored = narrowView(width, bytes, rows);
+  const missing = 2 ** (8 * width) - 1;
+  // Two loops with the division or product written out: the hot loop of a large column.
+  if (times) {
+    for (let i = 0; i < rows; i++) {
+      const u = stored[i];
+      out[i] = u === missing ? Number.NaN : (u + lo) / times;
+    }
+  } else {
+    for (let i = 0; i < rows; i++) {
+      const u = stored[i];
+      out[i] = u === missing ? Number.NaN : (u + lo) * step;
+    }
+  }
+  return out;
+}
+
+/** Dictionary codes from their stored bytes, widened into a new Int32Array. */
+export function decodeCodes(encoding: ColumnEncoding, bytes: Uint8Array, rows: number): Int32Array {
+  if (encoding.type !== "shifted") throw new Error(`decodeFrame: a ${encoding.type} encoding of dictionary codes`);
+  const stored = narrowView(encoding.width, bytes, rows);
+  const out = new Int32Array(rows);
+  for (let i = 0; i < rows; i++) out[i] = stored[i] - 1;
+  return out;
+}
+
+const narrowView = (width: Width, bytes: Uint8Array, rows: number): Narrow =>
+  width === 1
+    ? bytes.subarray(0, rows)
+    : width === 2
+      ? new Uint16Array(bytes.buffer, bytes.byteOffset, rows)
+      : new Uint32Array(bytes.buffer, bytes.byteOffset, rows);
+
+/** start, start + 1, …: checked value by value, including that a 0 is +0. */
+function asRange(values: Float64Array): ColumnEncoding | undefined {
+  const start = values[0];
+  const n = values.length;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(start + n)) return undefined;
+  for (let i = 0; i < n; i++) if (values[i] !== start + i) return undefined;
+  const zeroAt = -start;
+  if (zeroAt >= 0 && zeroAt < n && 1 / values[zeroAt] < 0) return undefined;
+  return { type: "range", start };
+}
+
+// The NaN a Float64Array holds after `= NaN` (what decoding writes), as its two 32-bit halves.
+const NAN_BITS = new Uint32Array(new Float64Array([Number.NaN]).buffer);
+
+/** The column on the coarsest grid (via value-grid's search) that fits u32 with a code left for NaN. */
+function onGrid(values: Float64Array): StoredBuffer | undefined {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  let missing = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v !== v) missing++;
+    else {
+      // ±Infinity and −0 have no grid point that decodes to them.
+      if (v === 0 && 1 / v < 0) return undefined;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+  }
+  if (missing > 0 && !canonicalNaNs(values)) return undefined;
+  if (missing === values.length) {
+    // All missing: one code, the NaN one.
+    const stored = new Uint8Array(values.length).fill(255);
+    return { encoding: { type: "grid", times: 1, step: 0, lo: 0, width: 1 }, bytes: stored };
+  }
+  if (!Number.isFinite(min) || !Number.isFinite(max)) return undefined;
+  const found = gridSearch(values, min, max, 2 ** 32 - 1, (grid, lo, points) => {
+    // Codes 0 .. points − 1, and the all-ones code for NaN above them.
+    const width: Width = points <= 255 ? 1 : points <= 65535 ? 2 : 4;
+    const stored = narrowArray(width, values.length);
+    const off = fillGrid(values, grid, lo, stored, 2 ** (8 * width) - 1);
+    return off === undefined ? { stored, width } : off;
+  });
+  if (!found) return undefined;
+  const { grid, lo, stored, width } = found;
+  return { encoding: { type: "grid", times: grid.times, step: grid.step, lo, width }, bytes: bytesOf(stored) };
+}
+
+/** Writes k − lo (or `missingCode`) per row; the first value whose point does not give it back, else undefined. */
+function fillGrid(values: Float64Array, grid: Grid, lo: number, stored: Narrow, missingCode: number): number | undefined {
+  const { times, step } = grid;
+  if (times) {
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v !== v) {
+        stored[i] = missingCode;
+        continue;
+      }
+      const k = Math.round(v * times);
+      if (k / times !== v) return v;
+      stored[i] = k - lo;
+    }
+  } else {
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v !== v) {
+        stored[i] = missingCode;
+        continue;
+      }
+      const k = v / step;
+      if (k * step !== v || !Number.isInteger(k)) return v;
+      stored[i] = k - lo;
+    }
+  }
+  return undefined;
+}
+
+/** Whether every NaN in `values` has the bits decoding writes (payloads would be lost). */
+function canonicalNaNs(values: Float64Array): boolean {
+  const words = new Uint32Array(values.buffer, values.byteOffset, values.length * 2);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v === v) continue;
+    if (words[2 * i] !== NAN_BITS[0] || words[2 * i + 1] !== NAN_BITS[1]) return false;
+  }
+  return true;
+}

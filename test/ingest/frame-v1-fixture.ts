@@ -1,0 +1,10 @@
+/**
+ * A version-1 frame as the v1 encoder (src/ingest/codec.ts before version 2) wrote it, kept so
+ * frames already stored in R2 are known to decode: every column raw, Float64 values and Int32
+ * codes. Made from FRAME_V1_CSV by readCsv then that encoder, 840 bytes.
+ */
+export const FRAME_V1_CSV =
+  "n,c,b,d,t,id\n1.5,red,Yes,2024-01-01,2024-01-01T10:00:00Z,7\n,blue,yes,,,8\n-0.25,,NO,2024-03-01,2024-03-01T00:00:01Z,9\n3,red,,2024-03-02,,10\n";
+
+export const FRAME_V1_BASE64 =
+  "VE1MRgEAAAB4AgAAeyJyb3dDb3VudCI6NCwiY29sdW1ucyI6W3sibmFtZSI6ImlkIiwia2luZCI6ImlkIiwic3RvcmFnZSI6Im51bWVyaWMiLCJvZmZzZXQiOjAsImJ5dGVMZW5ndGgiOjMyfSx7Im5hbWUiOiJuIiwia2luZCI6Im51bWVyaWMiLCJzdG9yYWdlIjoibnVtZXJpYyIsIm9mZnNldCI6MzIsImJ5dGVMZW5ndGgiOjMyfSx7Im5hbWUiOiJjIiwia2luZCI6ImNhdGVnb3JpY2FsIiwic3RvcmFnZSI6ImRpY3Rpb25hcnkiLCJvZmZzZXQiOjY0LCJieXRlTGVuZ3RoIjoxNiwiZGljdGlvbmFyeSI6WyJyZWQiLCJibHVlIl19LHsibmFtZSI6ImIiLCJraW5kIjoiYm9vbGVhbiIsInN0b3JhZ2UiOiJudW1lcmljIiwib2Zmc2V0Ijo4MCwiYnl0ZUxlbmd0aCI6MzIsImJvb2xlYW5MYWJlbHMiOlsiTk8iLCJZZXMiXSwic3BlbGxpbmdzIjp7ImRpY3Rpb25hcnkiOlsiWWVzIiwieWVzIiwiTk8iXSwib2Zmc2V0IjoxMTJ9fSx7Im5hbWUiOiJkIiwia2luZCI6ImRhdGV0aW1lIiwic3RvcmFnZSI6Im51bWVyaWMiLCJvZmZzZXQiOjEyOCwiYnl0ZUxlbmd0aCI6MzIsImRhdGVPbmx5Ijp0cnVlfSx7Im5hbWUiOiJ0Iiwia2luZCI6ImRhdGV0aW1lIiwic3RvcmFnZSI6Im51bWVyaWMiLCJvZmZzZXQiOjE2MCwiYnl0ZUxlbmd0aCI6MzJ9XX0AAAAAAAAAAAAAHEAAAAAAAAAgQAAAAAAAACJAAAAAAAAAJEAAAAAAAAD4PwAAAAAAAPh/AAAAAAAA0L8AAAAAAAAIQAAAAAABAAAA/////wAAAAAAAAAAAADwPwAAAAAAAPA/AAAAAAAAAAAAAAAAAAD4fwAAAAABAAAAAgAAAP////8AAEAfJcx4QgAAAAAAAPh/AABA+HTfeEIAAABex994QgAAUHRHzHhCAAAAAAAA+H8AgH74dN94QgAAAAAAAPh/";
