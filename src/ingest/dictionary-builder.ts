@@ -6,12 +6,6 @@ const MAX_ALIASES = 65536;
 /** find's answer when the text is not in the index. */
 const ABSENT = -2;
 
-/** Whether text[start, start + key.length) equals key. */
-function sameText(key: string, text: string, start: number): boolean {
-  for (let k = 0; k < key.length; k++) if (key.charCodeAt(k) !== text.charCodeAt(start + k)) return false;
-  return true;
-}
-
 /** The hash of text[start, end): the tokenizer's (csv-tokenizer spanHash), computed here for
  * strings pushed whole. */
 function textHash(text: string): number {
@@ -30,8 +24,10 @@ function mix(h: number): number {
   return h ^ (h >>> 16);
 }
 
-/** A copy of s as a flat string of its own: a substring would keep its whole piece of text alive. */
+/** A copy of s as a string of its own: a substring would keep its whole piece of text alive. */
 const own = (s: string) => ` ${s}`.slice(1);
+/** Ints per slot of the index: hash, entry, where the key's characters start in the arena, length. */
+const SLOT = 4;
 
 /**
  * Dictionary-encodes one column as rows stream in: the distinct values in order of first
@@ -39,21 +35,26 @@ const own = (s: string) => ` ${s}`.slice(1);
  * code per cell plus each distinct string once, which is what makes inference cheap (it looks at
  * distinct values only).
  *
- * The index from value to code is an open-addressing table (slot-parallel arrays of hash, entry
- * and key), hashed with the tokenizer's span hash, so that pushSpan finds a cell's code by
- * comparing the text of the piece with the key in place: a cell repeating a value makes no
- * string, no trim, no Map look-up (those were most of CSV ingestion's time; a Map was also the
- * larger part of a high-cardinality column's memory). An entry is a dictionary code + 1 (its key
- * the value), or -(a + 1) for alias a: a raw text that is not itself a value (" a ", "NA"), whose
- * code (what it normalizes to, -1 for missing) is aliasCodes[a].
+ * The index from value to code is an open-addressing table hashed with the tokenizer's span
+ * hash, so that pushSpan finds a cell's code by comparing the text of the piece with the key in
+ * place: a cell repeating a value makes no string, no trim, no Map look-up (those were most of
+ * CSV ingestion's time; a Map was also the larger part of a high-cardinality column's memory).
+ * A slot is four ints side by side (hash, entry, the key's start and length in `arena`, which
+ * holds every key's characters one after the other), so a look-up in a large table (a column of
+ * a million distinct values) misses the cache twice, on the slot and on the key's characters,
+ * rather than four times (hash, entry, the key's pointer, the key string, in separate arrays: the
+ * keys were also substrings of their own copies, one more hop). An entry is a dictionary code + 1
+ * (its key the value), or -(a + 1) for alias a: a raw text that is not itself a value (" a ",
+ * "NA"), whose code (what it normalizes to, -1 for missing) is aliasCodes[a].
  */
 export class DictionaryBuilder {
   readonly dictionary: string[] = [];
-  /** The index, load at most 1/2: per slot the hash, the entry (0 = empty slot) and the key. */
-  private hashes = new Int32Array(64);
-  private entries = new Int32Array(64);
-  private keys: string[] = new Array<string>(64).fill("");
+  /** The index, load at most 1/2: SLOT ints per slot, hash, entry (0 = empty slot), key start, key length. */
+  private slots = new Int32Array(64 * SLOT);
   private mask = 63;
+  /** The keys' characters. */
+  private arena = new Uint16Array(1024);
+  private arenaUsed = 0;
   private used = 0;
   private aliases = 0;
   private readonly aliasCodes: number[] = [];
@@ -78,14 +79,17 @@ export class DictionaryBuilder {
    */
   pushSpan(text: string, start: number, end: number, h: number): void {
     // find, written out here: this is the per-cell path of every dictionary-encoded CSV column.
-    const { hashes, entries, keys, mask } = this;
+    const { slots, mask, arena } = this;
     const len = end - start;
     for (let i = mix(h) & mask; ; i = (i + 1) & mask) {
-      const entry = entries[i];
+      const at = i * SLOT;
+      const entry = slots[at + 1];
       if (entry === 0) break;
-      if (hashes[i] !== h) continue;
-      const key = keys[i];
-      if (key.length === len && sameText(key, text, start)) {
+      if (slots[at] !== h || slots[at + 3] !== len) continue;
+      const from = slots[at + 2] - start;
+      let k = start;
+      while (k < end && arena[from + k] === text.charCodeAt(k)) k++;
+      if (k === end) {
         this.pushCode(entry > 0 ? entry - 1 : this.aliasCodes[-entry - 1]);
         return;
       }
@@ -105,14 +109,17 @@ export class DictionaryBuilder {
 
   /** The code of text[start, end) (hash h) if it is a dictionary value or a known alias, else ABSENT. */
   private find(text: string, start: number, end: number, h: number): number {
-    const { hashes, entries, keys, mask } = this;
+    const { slots, mask, arena } = this;
     const len = end - start;
     for (let i = mix(h) & mask; ; i = (i + 1) & mask) {
-      const entry = entries[i];
+      const at = i * SLOT;
+      const entry = slots[at + 1];
       if (entry === 0) return ABSENT;
-      if (hashes[i] !== h) continue;
-      const key = keys[i];
-      if (key.length === len && sameText(key, text, start)) return entry > 0 ? entry - 1 : this.aliasCodes[-entry - 1];
+      if (slots[at] !== h || slots[at + 3] !== len) continue;
+      const from = slots[at + 2] - start;
+      let k = start;
+      while (k < end && arena[from + k] === text.charCodeAt(k)) k++;
+      if (k === end) return entry > 0 ? entry - 1 : this.aliasCodes[-entry - 1];
     }
   }
 
@@ -124,7 +131,7 @@ export class DictionaryBuilder {
     const code = s === null ? -1 : this.codeOf(s);
     if (this.aliases < MAX_ALIASES) {
       this.aliasCodes.push(code);
-      this.insert(h, -++this.aliases, own(raw));
+      this.insert(h, -++this.aliases, raw);
     }
     return code;
   }
@@ -145,29 +152,38 @@ export class DictionaryBuilder {
     return code;
   }
 
+  /** Adds key (hash h) to the index, its characters to the arena. */
   private insert(h: number, entry: number, key: string): void {
-    if (2 * (this.used + 1) > this.entries.length) this.grow();
-    const { entries, mask } = this;
-    let i = mix(h) & mask;
-    while (entries[i] !== 0) i = (i + 1) & mask;
-    this.hashes[i] = h;
-    entries[i] = entry;
-    this.keys[i] = key;
+    if (2 * (this.used + 1) > this.mask + 1) this.grow();
+    if (this.arenaUsed + key.length > this.arena.length) {
+      const arena = new Uint16Array(Math.max(2 * this.arena.length, this.arenaUsed + key.length));
+      arena.set(this.arena.subarray(0, this.arenaUsed));
+      this.arena = arena;
+    }
+    const start = this.arenaUsed;
+    for (let k = 0; k < key.length; k++) this.arena[start + k] = key.charCodeAt(k);
+    this.arenaUsed += key.length;
+    this.place(h, entry, start, key.length);
     this.used++;
   }
 
-  private grow(): void {
-    const { hashes, entries, keys } = this;
-    this.clearIndex(entries.length * 2);
-    for (let i = 0; i < entries.length; i++) if (entries[i] !== 0) this.insert(hashes[i], entries[i], keys[i]);
+  private place(h: number, entry: number, start: number, length: number): void {
+    const { slots, mask } = this;
+    let i = mix(h) & mask;
+    while (slots[i * SLOT + 1] !== 0) i = (i + 1) & mask;
+    const at = i * SLOT;
+    slots[at] = h;
+    slots[at + 1] = entry;
+    slots[at + 2] = start;
+    slots[at + 3] = length;
   }
 
-  private clearIndex(slots: number): void {
-    this.hashes = new Int32Array(slots);
-    this.entries = new Int32Array(slots);
-    this.keys = new Array<string>(slots).fill("");
-    this.mask = slots - 1;
-    this.used = 0;
+  /** Twice the slots, the keys where they are in the arena. */
+  private grow(): void {
+    const old = this.slots;
+    this.slots = new Int32Array(old.length * 2);
+    this.mask = this.slots.length / SLOT - 1;
+    for (let at = 0; at < old.length; at += SLOT) if (old[at + 1] !== 0) this.place(old[at], old[at + 1], old[at + 2], old[at + 3]);
   }
 
   private pushCode(code: number): void {
