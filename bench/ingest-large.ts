@@ -109,7 +109,8 @@ async function child(variant: string, file: string, beforeDir: string): Promise<
   gc?.();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const { frame } = await read(stream, { maxCells: TRAINER_MAX_FRAME_CELLS });
+  // fileBytes as the trainer's readSources passes it (a tree from before the option ignores it).
+  const { frame } = await read(stream, { maxCells: TRAINER_MAX_FRAME_CELLS, fileBytes: statSync(file).size });
   const readS = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const readCpuS = (cpu.user + cpu.system) / 1e6;

@@ -8,7 +8,7 @@ import { validateHeader } from "./header";
 import { ID_COLUMN, keptIdFromStrings } from "./ids";
 import { inferColumn, inferNumericValues } from "./infer";
 import { NumericBuilder } from "./numeric-builder";
-import type { ReadOptions } from "./types";
+import type { ReadCsvOptions } from "./types";
 
 /**
  * Records after which columns whose values so far are all numbers are read straight into numbers
@@ -50,7 +50,7 @@ export class CsvTable {
    * record is bad, so the error can say where it is in a file too large to open in an editor. */
   constructor(
     private readonly lineChar: string,
-    private readonly options: ReadOptions = {},
+    private readonly options: ReadCsvOptions = {},
     private readonly typedNumbers = true,
     private readonly byteAt?: (text: string, index: number) => number,
   ) {
@@ -97,7 +97,24 @@ export class CsvTable {
       if (s < 0) builders[j]!.push(fields.unescaped[j]);
       else builders[j]!.pushSpan(text, s, ends[j], hashes[j]);
     }
-    if (++this.rowCount === NUMERIC_SAMPLE_ROWS) this.typeColumns();
+    if (++this.rowCount === NUMERIC_SAMPLE_ROWS) this.typeColumns(this.expectedRows(fields));
+  }
+
+  /**
+   * The rows the file should hold in all, from its size (options.fileBytes) and the bytes the
+   * records so far took (up to the start of the current one), 2% more as margin, at most what the
+   * cell budget allows; undefined when the size is not known. Records of a large file are alike
+   * enough that 8,192 of them give its bytes per record within a fraction of a percent; a file
+   * whose first records are longer than the rest only makes the columns double once more.
+   */
+  private expectedRows(fields: FieldSpans): number | undefined {
+    const size = this.options.fileBytes;
+    if (size === undefined || this.byteAt === undefined) return undefined;
+    const consumed = this.byteAt(fields.text, fields.start);
+    if (consumed <= 0) return undefined;
+    const cellsPerRow = this.builders.length + (this.names?.includes(ID_COLUMN) ? 0 : 1);
+    const rows = Math.ceil(((this.rowCount * size) / consumed) * 1.02) + 1024;
+    return Math.min(rows, Math.floor(this.maxCells / cellsPerRow) + 1);
   }
 
   /** The same for a record parsed by papaparse. */
@@ -127,9 +144,14 @@ export class CsvTable {
    * numbers; not the file's `id` column (validated from its strings), nor anything with rawText.
    * Such a column cannot be boolean-like: no number is a boolean spelling. A column with no value
    * yet switches too (inferColumn would make it numeric; a later string makes it fall back).
+   * `rows`: the rows expected in all, when known: every column gets room for them now.
    */
-  private typeColumns(): void {
-    if (!this.typedNumbers || this.options.rawText) return;
+  private typeColumns(rows?: number): void {
+    if (this.typedNumbers && !this.options.rawText) this.typeNumericColumns(rows);
+    if (rows !== undefined) for (const b of this.builders) b?.reserve(rows);
+  }
+
+  private typeNumericColumns(rows: number | undefined): void {
     const names = this.names ?? [];
     for (let j = 0; j < names.length; j++) {
       const b = this.builders[j];
@@ -143,7 +165,7 @@ export class CsvTable {
         else table[k] = v;
       }
       if (!numeric) continue;
-      this.numbers[j] = NumericBuilder.fromCodes(b.finish(), table, b.missingCount);
+      this.numbers[j] = NumericBuilder.fromCodes(b.finish(), table, b.missingCount, rows);
       this.builders[j] = undefined;
     }
   }

@@ -102,6 +102,14 @@ export class DictionaryBuilder {
     this.pushCode(s === null ? -1 : this.codeOf(s));
   }
 
+  /** Room for `capacity` codes in all, allocated now (the expected row count, rather than doublings). */
+  reserve(capacity: number): void {
+    if (capacity <= this.codes.length) return;
+    const next = new Int32Array(capacity);
+    next.set(this.codes.subarray(0, this.length));
+    this.codes = next;
+  }
+
   /** The codes, trimmed to the row count (a view when it already fits, no copy). */
   finish(): Int32Array {
     return this.length === this.codes.length ? this.codes : this.codes.slice(0, this.length);

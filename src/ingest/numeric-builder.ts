@@ -98,9 +98,10 @@ export class NumericBuilder {
     this.values = new Float64Array(Math.max(16, initialCapacity));
   }
 
-  /** The builder continuing a dictionary-encoded column whose distinct values `numbers` are. */
-  static fromCodes(codes: Int32Array, numbers: Float64Array, missingCount: number): NumericBuilder {
-    const b = new NumericBuilder(codes.length * 2);
+  /** The builder continuing a dictionary-encoded column whose distinct values `numbers` are,
+   * room for `capacity` values (at least the codes') before it grows. */
+  static fromCodes(codes: Int32Array, numbers: Float64Array, missingCount: number, capacity = codes.length * 2): NumericBuilder {
+    const b = new NumericBuilder(Math.max(capacity, codes.length));
     const values = b.values;
     for (let i = 0; i < codes.length; i++) {
       const c = codes[i];

@@ -66,7 +66,7 @@ export async function readSources(files: SourceFile[], opts: ReadSourcesOptions)
       results.push(
         opts.format === "parquet"
           ? await readParquet(await whole(stream, f.bytes), { compressors: opts.compressors, maxCells: opts.maxCells })
-          : await readCsv(stream, { maxCells: opts.maxCells }),
+          : await readCsv(stream, { maxCells: opts.maxCells, fileBytes: f.bytes }),
       );
     } catch (e) {
       // Of several files, say which one is bad: "line 3" alone would not tell.

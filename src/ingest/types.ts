@@ -25,4 +25,9 @@ export interface ReadOptions {
 export interface ReadCsvOptions extends ReadOptions {
   /** Force a delimiter instead of detecting one of , ; tab |. */
   delimiter?: string;
+  /** The file's size in bytes, when the caller knows it (the trainer does): the column arrays are
+   * then sized once for the rows the file should hold, from the sample's bytes per record, instead
+   * of doubling as rows arrive (each doubling copies the column and its garbage costs full GCs).
+   * Only a hint: the frame is the same whatever it says. */
+  fileBytes?: number;
 }

@@ -257,6 +257,21 @@ describe("readCsv with typed numeric columns gives the dictionary reader's frame
     }
   });
 
+  it("whatever fileBytes says (the columns sized from it): right, too small, too large, zero", async () => {
+    const columns = { ...NUMERIC_COLUMNS, turns_text: (i: number) => (i === ROWS - 5 ? "many" : String(i % 97)) };
+    const bytes = utf8(table(columns, ROWS));
+    const want = (await readCsvAllDictionary(bytes)).frame;
+    expect(col(want, "turns_text").storage).toBe("dictionary");
+    for (const fileBytes of [bytes.length, Math.floor(bytes.length / 3), bytes.length * 5, 0, 1]) {
+      expectSameFrame((await readCsv(streamOf(bytes, 4099), { fileBytes })).frame, want, `fileBytes ${fileBytes}`);
+      expectSameFrame(
+        (await readCsv(bytes, { fileBytes, rawText: true })).frame,
+        (await readCsvAllDictionary(bytes, { rawText: true })).frame,
+        `rawText, fileBytes ${fileBytes}`,
+      );
+    }
+  });
+
   it("keeps the file's id column and rawText columns as before", async () => {
     const bytes = utf8(table({ id: (i) => String(ROWS - i), x: (_, r) => (r() * 9).toFixed(2), n: (i) => String(i % 5) }, ROWS));
     const typed = (await readCsv(bytes)).frame;
