@@ -263,4 +263,37 @@ describe("frame codec, version 2 encodings", () => {
     expect(byteLength).toBeLessThan(n * 8 + n + 1000);
     expectIdentical(decodeFrame(joined), frame);
   });
+
+  it("copies raw columns that are under half the data, so the input need not be held for them", () => {
+    const n = 1000;
+    const small = frameOf(
+      numeric(
+        "x",
+        Float64Array.from({ length: n }, (_, i) => i % 7),
+      ),
+      numeric(
+        "y",
+        Float64Array.from({ length: n }, (_, i) => Math.sqrt(i)),
+      ),
+    );
+    // y raw (8,000 bytes) is most of the data: a view.
+    let bytes = encodeFrame(small);
+    let y = decodeFrame(bytes).columns[1];
+    expect(y.storage === "numeric" && y.values.buffer).toBe(bytes.buffer);
+    // y raw beside ten encoded columns of 1,000 bytes each: copied, bit for bit.
+    const wide = frameOf(
+      ...Array.from({ length: 10 }, (_, i) =>
+        numeric(
+          `x${i}`,
+          Float64Array.from({ length: n }, (_, j) => (i * j) % 200),
+        ),
+      ),
+      small.columns[1],
+    );
+    bytes = encodeFrame(wide);
+    const decoded = decodeFrame(bytes);
+    y = decoded.columns[10];
+    expect(y.storage === "numeric" && y.values.buffer).not.toBe(bytes.buffer);
+    expectIdentical(decoded, wide);
+  });
 });
