@@ -8,6 +8,7 @@ import { validateHeader } from "./header";
 import { ID_COLUMN, keptIdFromStrings } from "./ids";
 import { inferColumn, inferNumericValues } from "./infer";
 import { NumericBuilder } from "./numeric-builder";
+import { SpanBatch } from "./span-batch";
 import type { ReadCsvOptions } from "./types";
 
 /**
@@ -41,6 +42,9 @@ export class CsvTable {
   private builders: Array<DictionaryBuilder | undefined> = [];
   /** Column j's numeric builder once it reads numbers, else undefined. */
   private numbers: Array<NumericBuilder | undefined> = [];
+  /** Column j's cells of this piece, held for its builder's pushBatch once its index is large
+   * (see flushBatches), else undefined. Only a dictionary column has one. */
+  private batches: Array<SpanBatch | undefined> = [];
 
   private readonly maxCells: number;
 
@@ -86,6 +90,7 @@ export class CsvTable {
     const builders = this.builders;
     const numbers = this.numbers;
     if (count !== builders.length) throw raggedError(line, count, builders.length, this.byteAt?.(fields.text, fields.start));
+    const batches = this.batches;
     const { text, starts, ends, hashes } = fields;
     for (let j = 0; j < count; j++) {
       const s = starts[j];
@@ -94,10 +99,17 @@ export class CsvTable {
         if (s < 0 ? num.push(fields.unescaped[j]) : num.pushSpan(text, s, ends[j])) continue;
         this.toDictionary(j);
       }
-      if (s < 0) builders[j]!.push(fields.unescaped[j]);
+      const batch = batches[j];
+      if (batch !== undefined) {
+        if (s < 0) batch.pushString(fields.unescaped[j]);
+        else batch.push(s, ends[j], hashes[j]);
+      } else if (s < 0) builders[j]!.push(fields.unescaped[j]);
       else builders[j]!.pushSpan(text, s, ends[j], hashes[j]);
     }
-    if (++this.rowCount === NUMERIC_SAMPLE_ROWS) this.typeColumns(this.expectedRows(fields));
+    if (++this.rowCount === NUMERIC_SAMPLE_ROWS) {
+      this.flushBatches(text); // typeColumns reads the builders' codes
+      this.typeColumns(this.expectedRows(fields));
+    }
   }
 
   /**
@@ -115,6 +127,24 @@ export class CsvTable {
     const cellsPerRow = this.builders.length + (this.names?.includes(ID_COLUMN) ? 0 : 1);
     const rows = Math.ceil(((this.rowCount * size) / consumed) * 1.02) + 1024;
     return Math.min(rows, Math.floor(this.maxCells / cellsPerRow) + 1);
+  }
+
+  /**
+   * After each piece the tokenizer parsed (its text; before the next piece replaces it) and at
+   * the sample's end: the held cells go to their builders, and a column whose index has grown
+   * large holds its cells from now on. Codes stay in file order: a column's cells are either all
+   * pushed or all held between two flushes, and the held ones reach the builder before any later.
+   */
+  flushBatches(text: string): void {
+    const builders = this.builders;
+    for (let j = 0; j < builders.length; j++) {
+      const b = builders[j];
+      const batch = this.batches[j];
+      if (batch !== undefined && batch.count > 0) {
+        b!.pushBatch(batch, text);
+        batch.clear();
+      } else if (batch === undefined && b?.large) this.batches[j] = new SpanBatch();
+    }
   }
 
   /** The same for a record parsed by papaparse. */
@@ -199,6 +229,7 @@ export class CsvTable {
     const numbers = this.numbers;
     this.builders = [];
     this.numbers = [];
+    this.batches = [];
     return names.map((name, j) => {
       const num = numbers[j];
       if (num !== undefined) {

@@ -123,6 +123,7 @@ class PieceReader {
     let end: number;
     if (this.tokenizer) {
       end = this.tokenizer.parse(text, final);
+      this.table.flushBatches(text);
       this.table.checkSize();
     } else {
       const result = this.parser!.parse(text, 0, !final);

@@ -1,8 +1,12 @@
 import { normalizeCell } from "../ml/values";
+import type { SpanBatch } from "./span-batch";
 
 /** Raw cell texts other than a dictionary value (padded with whitespace, missing markers) that
  * pushSpan remembers per column, at most: beyond that they are sliced and trimmed every time. */
 const MAX_ALIASES = 65536;
+/** Entries (values and aliases) from which the index no longer fits in a core's cache (16 bytes a
+ * slot, at least twice as many slots): then CsvTable hands the column's cells over in batches. */
+const LARGE_INDEX = 1 << 15;
 /** find's answer when the text is not in the index. */
 const ABSENT = -2;
 
@@ -55,6 +59,8 @@ export class DictionaryBuilder {
   /** The keys' characters. */
   private arena = new Uint16Array(1024);
   private arenaUsed = 0;
+  /** pushBatch's first pass's reads, combined (see there). */
+  private touched = 0;
   private used = 0;
   private aliases = 0;
   private readonly aliasCodes: number[] = [];
@@ -95,6 +101,30 @@ export class DictionaryBuilder {
       }
     }
     this.pushCode(this.addSpan(text, start, end, h));
+  }
+
+  /** Whether the index is large enough that cells are best looked up in batches (pushBatch). */
+  get large(): boolean {
+    return this.used >= LARGE_INDEX;
+  }
+
+  /**
+   * Appends a batch of cells of `text`, in order, each as pushSpan (or push, for a string). A
+   * first pass only reads each cell's first slot and the characters of its key: those reads do
+   * not depend on one another, so the CPU overlaps their cache misses, and the second pass finds
+   * them in cache. The pass reads nothing it writes, so codes are those of pushing one by one.
+   */
+  pushBatch(batch: SpanBatch, text: string): void {
+    const { starts, ends, hashes, count } = batch;
+    const { slots, mask, arena } = this;
+    let touched = 0;
+    for (let i = 0; i < count; i++) touched |= arena[slots[(mix(hashes[i]) & mask) * SLOT + 2]];
+    this.touched = touched; // used, so the reads are not optimized away
+    for (let i = 0; i < count; i++) {
+      const s = starts[i];
+      if (s < 0) this.push(batch.strings[i]);
+      else this.pushSpan(text, s, ends[i], hashes[i]);
+    }
   }
 
   /** Appends a value that is already known not to be a missing marker, or null for missing. */
