@@ -139,7 +139,7 @@ export async function checkSource(bucket: R2Bucket, f: FileRow): Promise<void> {
 
 const missingSource = (f: FileRow) => new JobInputError(`The uploaded file '${f.filename}' is missing from storage; upload it again.`);
 
-/** The encoded frame as a stream of views over its columns: no second copy of the data in memory. */
+/** The encoded frame as a stream of its pieces (frameChunks: views over raw columns, the smaller encoded ones): no second full copy of the data in memory. */
 function frameStream(frame: Frame): ReadableStream<Uint8Array> {
   const { byteLength, chunks } = frameChunks(frame);
   const { readable, writable } = new FixedLengthStream(byteLength);
