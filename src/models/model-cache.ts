@@ -35,7 +35,7 @@ export async function cachedModelWithVersions(
     if (defer && models.claimRefresh(key, MODEL_REFRESH_AHEAD_MS)) {
       defer(
         afterResponse()
-          .then(() => lookupAndKeep(key, db, replica, principal, modelId))
+          .then(() => keep(key, lookup(db, replica, principal, modelId)))
           .catch((e) => {
             if (!(e instanceof NotFound)) console.error(`refreshing cached model ${modelId} failed`, e);
           }),
@@ -43,19 +43,13 @@ export async function cachedModelWithVersions(
     }
     return hit;
   }
-  return lookupAndKeep(key, db, replica, principal, modelId, versionId);
+  return keep(key, lookup(db, replica, principal, modelId, versionId));
 }
 
-async function lookupAndKeep(
-  key: string,
-  db: Db,
-  replica: (() => Db) | undefined,
-  principal: Principal,
-  modelId: string,
-  versionId?: string,
-): Promise<ModelWithVersions> {
+/** A lookup's answer kept in the cache; a model found gone leaves it. */
+async function keep(key: string, looked: Promise<ModelWithVersions>): Promise<ModelWithVersions> {
   try {
-    const fresh = await lookup(db, replica, principal, modelId, versionId);
+    const fresh = await looked;
     // deleted here meanwhile (a refresh runs after other requests may have deleted it): not kept
     if (!deletedHere.get(key)) models.set(key, fresh);
     return fresh;

@@ -10,15 +10,13 @@ import { MODEL_CACHE_TTL_MS, PRINCIPAL_CACHE_TTL_MS } from "../../src/core/limit
 import { createDb } from "../../src/db/client";
 import { cachedModelWithVersions } from "../../src/models/model-cache";
 import { newOrg, type TestOrg } from "./helpers";
-import { readyDataset, trainAndWait } from "./model-helpers";
+import { orgWithModel } from "./model-helpers";
 
 let org: TestOrg;
 let modelId: string;
 
 beforeAll(async () => {
-  org = await newOrg();
-  const ds = await readyDataset(org);
-  modelId = (await trainAndWait(org, { dataset_id: ds.id, label_column: "churned", params: { max_rounds: 3 } })).started.model.id;
+  ({ org, modelId } = await orgWithModel());
 }, 120_000);
 
 afterEach(() => vi.useRealTimers());

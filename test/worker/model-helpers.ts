@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { jobObject } from "../../src/jobs/job-object";
 import type { JobRecord } from "../../src/jobs/types";
-import { json, type TestOrg, upload, uuidOfPublicJobId } from "./helpers";
+import { json, newOrg, type TestOrg, upload, uuidOfPublicJobId } from "./helpers";
 
 /** Poll a job until it ends (usable in beforeAll, where expect.poll is not). */
 export async function jobEnd(org: TestOrg, jobId: string, timeoutMs = 45_000) {
@@ -60,6 +60,14 @@ export async function trainAndWait(org: TestOrg, body: Record<string, unknown>, 
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   const job = await jobEnd(org, r.body.job_id, timeoutMs);
   return { started: r.body as Trained, job };
+}
+
+/** A fresh organization with a small prediction model trained on the churn table. */
+export async function orgWithModel(maxRounds = 3): Promise<{ org: TestOrg; modelId: string }> {
+  const org = await newOrg();
+  const ds = await readyDataset(org);
+  const { started } = await trainAndWait(org, { dataset_id: ds.id, label_column: "churned", params: { max_rounds: maxRounds } });
+  return { org, modelId: started.model.id };
 }
 
 export function inferForm(content: string | Uint8Array, fields: Record<string, string> = {}, filename = "rows.csv", type = "text/csv"): FormData {

@@ -8,7 +8,7 @@ import { findPrincipal } from "../../src/auth/principal";
 import { createDb } from "../../src/db/client";
 import { cachedModelWithVersions } from "../../src/models/model-cache";
 import { json, newOrg, type TestOrg } from "./helpers";
-import { readyDataset, trainAndWait } from "./model-helpers";
+import { orgWithModel, readyDataset, trainAndWait } from "./model-helpers";
 
 /** A replica handle over the real database, with its queries counted; `lagging` answers no rows. */
 function replica(opts: { lagging: boolean }) {
@@ -72,9 +72,7 @@ function frozenReplica() {
 let org: TestOrg;
 let modelId: string;
 beforeAll(async () => {
-  org = await newOrg();
-  const ds = await readyDataset(org);
-  modelId = (await trainAndWait(org, { dataset_id: ds.id, label_column: "churned", params: { max_rounds: 3 } })).started.model.id;
+  ({ org, modelId } = await orgWithModel());
 }, 120_000);
 
 it("finds a key on an up-to-date replica", async () => {
