@@ -8,7 +8,8 @@
  *    mixed2_{N}_s13.frame beside it (reused when present; --reingest to redo it).
  * 2. Training, in this process: loadFrame as the trainer's (ControlClient.io): the frame file
  *    served over HTTP from this process, fetched, its body read by bodyBytes into one buffer and
- *    decoded (views, no copy); `--array-buffer`: read by `res.arrayBuffer()` instead (before),
+ *    decoded (a v1 frame's columns view that buffer; a v2 frame's encoded columns are widened into
+ *    new arrays, see src/ingest/codec.ts); `--array-buffer`: read by `res.arrayBuffer()` instead (before),
  *    no cached representation (the first model on a dataset builds it: the ssl phase), the
  *    params of bench/large/run.ts (max_rounds 100, early_stopping_rounds 100, time_budget_s
  *    21600), label `label`.
@@ -114,7 +115,7 @@ async function train(): Promise<void> {
   const saved: Record<string, number> = {};
   const io: TrainingIO = {
     loadFrame: async () => {
-      // the trainer holds the downloaded body as one ArrayBuffer; the frame's columns view it
+      // the trainer holds the downloaded body as one ArrayBuffer; decodeFrame views or widens it
       // as the trainer's ControlClient.io(): an HTTP GET, the body read by bodyBytes, decodeFrame
       // (the bytes are not kept here: the job may let go of the frame, and with it of them)
       const res = await fetch(frameUrl);
