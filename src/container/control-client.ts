@@ -87,10 +87,10 @@ export class ControlClient {
   /**
    * Stores an ingest's frame of `byteLength` bytes (the concatenation of `chunks`) as an R2
    * multipart upload begun and completed by the control routes. Its parts of FRAME_PART_BYTES go
-   * straight to R2 when the Worker hands out presigned part URLs (PARTS_AT_ONCE at a time), else
-   * one at a time through the control routes; each part is copied out of `chunks` when its turn
-   * comes and retried alone (network errors, 5xx). On any failure the upload is aborted (best
-   * effort) and the error rethrown.
+   * straight to R2 when the Worker hands out presigned part URLs, else through the control
+   * routes; one at a time (two at once measured no faster: bench/large/RESULTS.md), each copied
+   * out of `chunks` when its turn comes and retried alone (network errors, 5xx). On any failure
+   * the upload is aborted (best effort) and the error rethrown.
    */
   async putFrame(byteLength: number, chunks: Uint8Array[]): Promise<void> {
     const count = framePartCount(byteLength);
@@ -98,18 +98,19 @@ export class ControlClient {
     try {
       if (part_urls && part_urls.length !== count) throw new Error(`the Worker signed ${part_urls.length} part URLs for a frame of ${count} parts`);
       const started = Date.now();
-      const parts = await inTurns(count, part_urls ? PARTS_AT_ONCE : 1, async (i) => {
+      const parts: { part_number: number; etag: string }[] = [];
+      for (let i = 0; i < count; i++) {
         const bytes = framePart(chunks, byteLength, i);
         if (part_urls) {
-          const part = { part_number: i + 1, etag: await r2PutPart(part_urls[i], i + 1, bytes) };
+          parts.push({ part_number: i + 1, etag: await r2PutPart(part_urls[i], i + 1, bytes) });
           // A heartbeat, and the stop of a canceled job, as each part sent through the routes gives.
           await this.io().report({});
-          return part;
+          continue;
         }
         const res = await this.call("PUT", `frame/parts/${i + 1}`, bytes, "application/octet-stream", { upload_id });
         if (!res.ok) throw new Error(`could not store part ${i + 1} of the frame: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
-        return (await res.json()) as { part_number: number; etag: string };
-      });
+        parts.push((await res.json()) as { part_number: number; etag: string });
+      }
       await this.json("POST", "frame/complete", { upload_id, parts, bytes: byteLength });
       const how = part_urls ? "straight to R2" : "through the control routes";
       log(`job ${this.jobId}: frame of ${byteLength} bytes stored in ${count} part(s) ${how} in ${(Date.now() - started) / 1000} s`);
@@ -177,35 +178,6 @@ export class ControlClient {
       },
     };
   }
-}
-
-/** Parts sent at once straight to R2 (each a FRAME_PART_BYTES copy in memory while it is sent). */
-export const PARTS_AT_ONCE = 2;
-
-/**
- * Runs `task(0..count-1)` with at most `atOnce` running, the results in index order. After a
- * failure no new task starts; the running ones are waited for (so that nothing is still sending
- * when the caller aborts the upload), then the first error is thrown.
- */
-async function inTurns<T>(count: number, atOnce: number, task: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = new Array(count);
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < count) {
-      const i = next++;
-      try {
-        out[i] = await task(i);
-      } catch (e) {
-        failed = true;
-        throw e;
-      }
-    }
-  };
-  const settled = await Promise.allSettled(Array.from({ length: Math.min(atOnce, count) }, worker));
-  const rejected = settled.find((r) => r.status === "rejected");
-  if (rejected) throw (rejected as PromiseRejectedResult).reason;
-  return out;
 }
 
 /** A presigned GET straight from R2 (retried on network errors and 5xx), or an error naming R2's refusal. */

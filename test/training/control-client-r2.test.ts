@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { ControlClient, PARTS_AT_ONCE } from "../../src/container/control-client";
+import { ControlClient } from "../../src/container/control-client";
 import { encodeFrame } from "../../src/ingest/columnar";
 import { readCsv } from "../../src/ingest/csv";
 import { JobCanceledError } from "../../src/jobs/errors";
@@ -146,9 +146,8 @@ describe("ControlClient with presigned R2 URLs", () => {
     );
     expect(seen.aborted).toBe(true);
     expect(seen.completed).toBeUndefined();
-    // a refusal is not retried (the same bytes would be refused again); the parts already on
-    // their way finish, no new one starts
-    expect(seen.requests.filter((r) => r === "PUT /s3/bucket/frame")).toHaveLength(PARTS_AT_ONCE);
+    // a refusal is not retried (the same bytes would be refused again), and no further part is sent
+    expect(seen.requests.filter((r) => r === "PUT /s3/bucket/frame")).toHaveLength(1);
     expect(seen.parts.has(3)).toBe(false);
   });
 
