@@ -7,7 +7,7 @@
  * version.
  */
 import { PREVIEW_ROWS } from "../core/limits";
-import { ingestSummary } from "../datasets/ingest-job";
+import { ingestSummaryInTurns } from "../datasets/ingest-job";
 import { encodeFrame, frameChunks } from "../ingest/columnar";
 import { headFrame } from "../ingest/head";
 import { nodeCompressors } from "../ingest/node-compressors";
@@ -29,9 +29,13 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
       onProgress: (read, total) => io.report({ progress: 5 + Math.round((80 * read) / Math.max(1, total)) }),
     },
   );
-  const summary = ingestSummary(frame, idGenerated);
+  // The frame is stored while its profile is computed: the transfer is I/O served elsewhere, the
+  // profile CPU here, a column at a time with the event loop let through between columns.
   const { byteLength, chunks } = frameChunks(frame);
-  await client.putFrame(byteLength, chunks);
+  const stored = client.putFrame(byteLength, chunks);
+  stored.catch(() => {}); // awaited below; a failure must not go unhandled while the profile runs
+  const summary = await ingestSummaryInTurns(frame, idGenerated, () => new Promise((resolve) => setImmediate(resolve)));
+  await stored;
   await client.putPreview(encodeFrame(headFrame(frame, PREVIEW_ROWS)));
   await io.report({ progress: 95, rows_processed: frame.rowCount });
   return {

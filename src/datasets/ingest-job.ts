@@ -12,8 +12,7 @@ import { JobInputError } from "../jobs/errors";
 import type { JobRecord } from "../jobs/types";
 import type { JobControl } from "../jobs/work";
 import type { Frame } from "../ml/frame";
-import type { ColumnProfile } from "../ml/profile";
-import { profileFrame } from "../ml/profile";
+import { type ColumnProfile, profileColumn, profileFrame } from "../ml/profile";
 import { frameKey, previewKey } from "../storage/keys";
 
 export interface IngestDeps {
@@ -57,12 +56,28 @@ export interface IngestSummary {
   profile: ColumnProfile[];
 }
 
-export const ingestSummary = (frame: Frame, idGenerated: boolean): IngestSummary => ({
+const summaryOf = (frame: Frame, idGenerated: boolean, profile: ColumnProfile[]): IngestSummary => ({
   rowCount: frame.rowCount,
   columnCount: frame.columns.length - (idGenerated ? 1 : 0),
   idGenerated,
-  profile: profileFrame(frame),
+  profile,
 });
+
+export const ingestSummary = (frame: Frame, idGenerated: boolean): IngestSummary => summaryOf(frame, idGenerated, profileFrame(frame));
+
+/**
+ * ingestSummary one column at a time, with `turn()` awaited between columns: a large table's
+ * profile takes seconds of CPU, and I/O in flight meanwhile (the trainer storing the frame) needs
+ * the event loop now and then to keep its sockets fed.
+ */
+export async function ingestSummaryInTurns(frame: Frame, idGenerated: boolean, turn: () => Promise<void>): Promise<IngestSummary> {
+  const profile: ColumnProfile[] = [];
+  for (const column of frame.columns) {
+    profile.push(profileColumn(column));
+    await turn();
+  }
+  return summaryOf(frame, idGenerated, profile);
+}
 
 export async function recordIngest(db: Db, versionId: string, key: string, s: IngestSummary): Promise<void> {
   await recordIngested(db, versionId, {
