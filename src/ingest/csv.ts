@@ -59,6 +59,12 @@ async function read(
     if (reader === undefined) {
       if (!final && text.length < PARSE_CHUNK_CHARS) return text;
       reader = new PieceReader(text, final, options, papaparse, typedNumbers, utf8);
+      // Line feeds for a UTF-8 error's line, counted only when one is built: those in the text
+      // parsed so far, as the table's line count, and those in the text not parsed yet.
+      if (reader.linesAreLineFeeds) {
+        const table = reader.table;
+        utf8.countLinesWith(() => table.line - 1 + lineFeeds(pending));
+      }
     }
     return reader.parse(text, final);
   };
@@ -86,12 +92,25 @@ async function read(
   return { frame: { rowCount: table.rowCount, columns }, format: "csv", delimiter: reader!.delimiter, idGenerated, bytes };
 }
 
+function lineFeeds(pieces: string[]): number {
+  let n = 0;
+  for (const piece of pieces) for (let i = piece.indexOf("\n"); i >= 0; i = piece.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
 /** The parser state once the first piece has fixed the line ending and delimiter. */
 class PieceReader {
   readonly table: CsvTable;
   readonly delimiter: string;
   private readonly parser: Papa.Parser | undefined;
   private readonly tokenizer: CsvTokenizer | undefined;
+  /**
+   * Whether table.line - 1 is the number of line feeds in the text parsed so far. True with the
+   * tokenizer on an LF file: each record ends at one line feed and the tokenizer counts those in
+   * quoted fields. Not with CRLF (a lone LF after a closing quote is skipped as whitespace,
+   * uncounted), CR, or papaparse.
+   */
+  readonly linesAreLineFeeds: boolean;
 
   constructor(
     firstPiece: string,
@@ -116,6 +135,7 @@ class PieceReader {
     this.table = new CsvTable(newline === "\r" ? "\r" : "\n", options, typedNumbers, (text, index) => this.byteAt(text, index));
     if (!papaparse && CsvTokenizer.handles(this.delimiter)) this.tokenizer = new CsvTokenizer(this.delimiter, newline, this.table);
     else this.parser = new Papa.Parser({ delimiter: this.delimiter, newline, quoteChar: '"' });
+    this.linesAreLineFeeds = this.tokenizer !== undefined && newline === "\n";
   }
 
   /** Parses the complete records of `text` (all of it when final); returns the unparsed tail. */
