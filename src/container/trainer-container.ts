@@ -17,10 +17,13 @@ export class TrainerContainer extends Container {
     super(...args);
     const env = args[1];
     // The trainer moves its bulk bytes straight to and from R2 through presigned URLs the Worker
-    // signs (src/storage/presign.ts): with the internet closed, the bucket's S3 endpoint is the
-    // one host it may reach besides the control routes (an allow-list gates both).
-    const r2 = /^https:\/\/([^/]+)/.exec(String(env.R2_S3_ENDPOINT ?? ""))?.[1];
-    if (r2) this.allowedHosts = ["control.internal", r2];
+    // signs (src/storage/presign.ts), over HTTPS. The containers package intercepts HTTPS only
+    // with `interceptHttps` (a CA to trust in the image, and every byte then proxied through this
+    // Worker, which is what the URLs avoid), and an `allowedHosts` list gates only what it
+    // intercepts: with the internet closed, HTTPS to R2 would just fail. So the internet is opened
+    // when an S3 endpoint is configured; the container holds no credentials (only URLs valid 1 h
+    // for its own job's objects), and its plain-HTTP control calls are still intercepted per host.
+    if (/^https:\/\//.test(String(env.R2_S3_ENDPOINT ?? ""))) this.enableInternet = true;
   }
 
   /**
