@@ -147,7 +147,8 @@ export function decodeFrame(bytes: Uint8Array): Frame {
     }
     const length = rows * storedWidth(encoding as ColumnEncoding | undefined, storage === "numeric" ? 8 : 4);
     const start = dataStart + offset;
-    if ((byteLength !== undefined && byteLength !== length) || !Number.isSafeInteger(start) || start % 8 !== 0 || start + length > bytes.length) {
+    const inside = Number.isSafeInteger(offset) && offset >= 0 && offset % 8 === 0 && start + length <= bytes.length;
+    if ((byteLength !== undefined && byteLength !== length) || !inside) {
       throw new Error(`decodeFrame: ${what} lies outside the data or has the wrong length`);
     }
     return bytes.subarray(start, start + length);

@@ -117,6 +117,10 @@ describe("frame codec versions", () => {
       /column "n" lies outside the data or has the wrong length/,
     );
     expect(() => decodeFrame(withHeader(bytes, (h) => (h.columns[1].offset = 1 << 20)))).toThrow(/lies outside the data/);
+    // before the data (into the header), and by a negative multiple of 8 that the alignment check alone let through
+    for (const offset of [-8, -64, -(1 << 20), 0.5, 4]) {
+      expect(() => decodeFrame(withHeader(bytes, (h) => (h.columns[1].offset = offset)))).toThrow(/lies outside the data/);
+    }
     expect(() => decodeFrame(withHeader(bytes, (h) => delete h.columns[1].encoding))).toThrow(/wrong length/);
     const v3 = bytes.slice();
     new DataView(v3.buffer).setUint32(4, 3, true);
