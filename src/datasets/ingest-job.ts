@@ -154,9 +154,13 @@ export async function checkSource(bucket: R2Bucket, f: FileRow): Promise<void> {
 
 const missingSource = (f: FileRow) => new JobInputError(`The uploaded file '${f.filename}' is missing from storage; upload it again.`);
 
-/** The encoded frame as a stream of its pieces (frameChunks: views over raw columns, the smaller encoded ones): no second full copy of the data in memory. */
+/**
+ * The encoded frame as a stream of its pieces, views over its columns: no second copy of the data
+ * in memory. Raw columns (`narrow: false`): a frame written here is read back whole by Workers, and
+ * raw columns decode as views, without the widened copies that would add to a Worker's peak.
+ */
 function frameStream(frame: Frame): ReadableStream<Uint8Array> {
-  const { byteLength, chunks } = frameChunks(frame);
+  const { byteLength, chunks } = frameChunks(frame, { narrow: false });
   const { readable, writable } = new FixedLengthStream(byteLength);
   const writer = writable.getWriter();
   (async () => {

@@ -57,6 +57,16 @@ const align8 = (n: number) => (n + 7) & ~7;
 // Typed-array views use the machine's byte order; every Workers and Node target is little-endian.
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
+export interface FrameEncodeOptions {
+  /**
+   * Store columns in their narrower verified forms (default). Off for frames a Worker writes: a
+   * Worker reads them back whole (row look-ups, training in the Worker), and decoding widens the
+   * narrow columns into new arrays while the stored bytes are still held (up to ≈ 1.7× the raw
+   * size at the peak, too much near a Worker's 128 MB), where raw columns decode as views.
+   */
+  narrow?: boolean;
+}
+
 /** The encoded frame as one buffer. Copies every column once; to write a large frame without
  * holding it twice, stream the pieces of frameChunks instead. */
 export function encodeFrame(frame: Frame): Uint8Array {
@@ -78,7 +88,9 @@ export function encodeFrame(frame: Frame): Uint8Array {
  * frame to R2 (e.g. through a FixedLengthStream of `byteLength`) with no second full copy of the
  * data in memory: only the encoded columns, a fraction of the frame, are held besides it.
  */
-export function frameChunks(frame: Frame): { byteLength: number; chunks: Uint8Array[] } {
+export function frameChunks(frame: Frame, opts: FrameEncodeOptions = {}): { byteLength: number; chunks: Uint8Array[] } {
+  const narrow = opts.narrow ?? true;
+  const raw = (a: Float64Array | Int32Array): StoredBuffer => ({ bytes: new Uint8Array(a.buffer, a.byteOffset, a.byteLength) });
   if (!LITTLE_ENDIAN) throw new Error("encodeFrame: big-endian platforms are not supported");
   let offset = 0;
   const buffers: Uint8Array[] = [];
@@ -89,14 +101,15 @@ export function frameChunks(frame: Frame): { byteLength: number; chunks: Uint8Ar
     return at;
   };
   const columns: HeaderColumn[] = frame.columns.map((c) => {
-    const stored = c.storage === "numeric" ? encodeValues(c.values) : encodeCodes(c.codes);
+    const data = c.storage === "numeric" ? c.values : c.codes;
+    const stored = !narrow ? raw(data) : c.storage === "numeric" ? encodeValues(c.values) : encodeCodes(c.codes);
     const entry: HeaderColumn = { name: c.name, kind: c.kind, storage: c.storage, offset: place(stored), byteLength: stored.bytes.byteLength };
     if (stored.encoding) entry.encoding = stored.encoding;
     if (c.storage === "dictionary") entry.dictionary = c.dictionary;
     else if (c.booleanLabels) entry.booleanLabels = c.booleanLabels;
     else if (c.dateOnly) entry.dateOnly = true;
     if (c.storage === "numeric" && c.spellings) {
-      const codes = encodeCodes(c.spellings.codes);
+      const codes = narrow ? encodeCodes(c.spellings.codes) : raw(c.spellings.codes);
       entry.spellings = { dictionary: c.spellings.dictionary, offset: place(codes) };
       if (codes.encoding) entry.spellings.encoding = codes.encoding;
     }

@@ -67,6 +67,19 @@ describe("frame codec", () => {
     expect(x.storage === "numeric" && chunks[1].buffer).toBe(x.storage === "numeric" ? x.values.buffer : null);
   });
 
+  it("stores every column raw when asked (frames a Worker reads back whole), decoding all of them as views", async () => {
+    const { frame } = await sample();
+    const { byteLength, chunks } = frameChunks(frame, { narrow: false });
+    const bytes = new Uint8Array(byteLength);
+    let at = 0;
+    for (const c of chunks) bytes.set(c, (at += c.length) - c.length);
+    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + new DataView(bytes.buffer).getUint32(8, true))));
+    expect(header.columns.some((c: { encoding?: unknown }) => c.encoding)).toBe(false);
+    const decoded = decodeFrame(bytes);
+    expect(decoded).toEqual(frame);
+    for (const c of decoded.columns) expect((c.storage === "numeric" ? c.values : c.codes).buffer).toBe(bytes.buffer);
+  });
+
   it("refuses bytes that are not an encoded frame", () => {
     expect(() => decodeFrame(new TextEncoder().encode("a,b\n1,2\n"))).toThrow(/bad magic/);
   });
