@@ -25,6 +25,7 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
       format: task.format,
       maxCells: task.max_cells,
       compressors: nodeCompressors,
+      sizeColumnsFromFile: true,
       // bytes read is the progress of an ingest: 5–85 %
       onProgress: (read, total) => io.report({ progress: 5 + Math.round((80 * read) / Math.max(1, total)) }),
     },

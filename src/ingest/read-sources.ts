@@ -24,6 +24,13 @@ export interface ReadSourcesOptions {
   format: "csv" | "parquet";
   maxCells: number;
   compressors: Compressors;
+  /**
+   * Size each CSV column once from the file's size and the first records' bytes (the trainer:
+   * large files, where doubling arrays costs copies and full GCs). Not in a Worker: a file whose
+   * first records are short would reserve columns for many more rows than it has, and a Worker's
+   * files are small enough for doubling.
+   */
+  sizeColumnsFromFile?: boolean;
   /** Called as bytes are read (every PROGRESS_BYTES at most), with the total of all files. */
   onProgress?: (bytesRead: number, totalBytes: number) => Promise<void>;
 }
@@ -66,7 +73,7 @@ export async function readSources(files: SourceFile[], opts: ReadSourcesOptions)
       results.push(
         opts.format === "parquet"
           ? await readParquet(await whole(stream, f.bytes), { compressors: opts.compressors, maxCells: opts.maxCells })
-          : await readCsv(stream, { maxCells: opts.maxCells, fileBytes: f.bytes }),
+          : await readCsv(stream, { maxCells: opts.maxCells, fileBytes: opts.sizeColumnsFromFile ? f.bytes : undefined }),
       );
     } catch (e) {
       // Of several files, say which one is bad: "line 3" alone would not tell.
