@@ -4,6 +4,7 @@
  * ../core/write-behind), each with the rows that belong to it (its inline files).
  */
 import type { BatchItem } from "drizzle-orm/batch";
+import { AFTER_RESPONSE_MS } from "../core/after-response";
 import { WriteBehind } from "../core/write-behind";
 import type { Db } from "../db/client";
 import { mirrorJobStatement } from "./mirror";
@@ -33,12 +34,20 @@ export async function writeFinishedJobs(db: Db, finished: FinishedJob[]): Promis
     }
   }
   for (const f of finished) {
-    const [first, ...rest] = statements(db, f);
-    await db.batch([first, ...rest]).catch((e) => console.error(`recording job ${f.job.id} failed`, e));
+    try {
+      const [first, ...rest] = statements(db, f);
+      await db.batch([first, ...rest]);
+    } catch (e) {
+      console.error(`recording job ${f.job.id} failed`, e);
+    }
   }
 }
 
-const behind = new WriteBehind<FinishedJob, Db>(writeFinishedJobs);
+/**
+ * At most 20 jobs a batch: with their inline files that is up to 40 statements, under the 50
+ * queries a Worker invocation may make on D1's free plan (1,000 on paid).
+ */
+const behind = new WriteBehind<FinishedJob, Db>(writeFinishedJobs, { delayMs: AFTER_RESPONSE_MS, maxItems: 20 });
 
 /**
  * Leaves a finished job to be recorded after the response. Returns the write to hand to the
