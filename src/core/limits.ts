@@ -187,7 +187,7 @@ export const PRINCIPAL_CACHE_MAX = 1000;
  * still bound how old a cached answer can be.
  */
 export const PRINCIPAL_REFRESH_AHEAD_MS = 10_000;
-export const MODEL_REFRESH_AHEAD_MS = 2_000;
+export const MODEL_REFRESH_AHEAD_MS = 1_500;
 /** A model with its versions is reused this long: a new ready version or a delete is seen within it. */
 export const MODEL_CACHE_TTL_MS = 5_000;
 export const MODEL_CACHE_MAX = 500;

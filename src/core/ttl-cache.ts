@@ -5,7 +5,7 @@
  * move it with fake timers).
  */
 export class TtlCache<V> {
-  private readonly entries = new Map<string, { value: V; expiresAt: number; refreshClaimed?: boolean }>();
+  private readonly entries = new Map<string, { value: V; expiresAt: number; ttlMs: number; refreshClaimed?: boolean }>();
 
   constructor(
     private readonly ttlMs: number,
@@ -26,11 +26,11 @@ export class TtlCache<V> {
   set(key: string, value: V, ttlMs = this.ttlMs): void {
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, { value, expiresAt: Date.now() + ttlMs });
+    this.entries.set(key, { value, expiresAt: Date.now() + ttlMs, ttlMs });
   }
 
   /**
-   * True, once, for an entry in the last `withinMs` of its life: the caller then looks the value
+   * True, once, for an entry in the last `withinMs` (at most a third) of its life: the caller then looks the value
    * up again in the background and set()s it, so that steady use never finds the entry expired and
    * never waits for a lookup. The entry's expiry does not move until that set: nothing is served
    * older than the cache's time. Once per entry, so a burst starts one refresh (one that fails
@@ -39,7 +39,10 @@ export class TtlCache<V> {
   claimRefresh(key: string, withinMs: number): boolean {
     const hit = this.entries.get(key);
     const now = Date.now();
-    if (!hit || hit.refreshClaimed || now >= hit.expiresAt || now < hit.expiresAt - withinMs) return false;
+    // A third of the entry's own time at most: one kept for less (a principal read from a
+    // replica) would otherwise be looked up again soon after each set.
+    const window = Math.min(withinMs, hit ? hit.ttlMs / 3 : 0);
+    if (!hit || hit.refreshClaimed || now >= hit.expiresAt || now < hit.expiresAt - window) return false;
     hit.refreshClaimed = true;
     return true;
   }
