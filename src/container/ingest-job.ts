@@ -35,7 +35,11 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
   const { byteLength, chunks } = frameChunks(frame);
   const stored = client.putFrame(byteLength, chunks);
   stored.catch(() => {}); // awaited below; a failure must not go unhandled while the profile runs
-  const summary = await ingestSummaryInTurns(frame, idGenerated, () => new Promise((resolve) => setImmediate(resolve)));
+  const summary = await ingestSummaryInTurns(frame, idGenerated, () => new Promise((resolve) => setImmediate(resolve))).catch(async (e) => {
+    // The upload settles (stored or aborted) inside this attempt, before the failure is reported.
+    await stored.catch(() => {});
+    throw e;
+  });
   await stored;
   await client.putPreview(encodeFrame(headFrame(frame, PREVIEW_ROWS)));
   await io.report({ progress: 95, rows_processed: frame.rowCount });
