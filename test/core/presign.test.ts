@@ -29,6 +29,8 @@ describe("SigV4 presigned URLs", () => {
     expect(url.searchParams.get("X-Amz-Credential")).toBe("AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request");
     expect(url.searchParams.get("X-Amz-SignedHeaders")).toBe("host");
     expect(url.searchParams.get("X-Amz-Signature")).toBe("aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404");
+    // and so does the independent SigV4 computation the trainer's URLs are checked against below
+    expect(sigV4(url, "GET", {}, AWS_EXAMPLE.secretAccessKey)).toBe("aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404");
   });
 
   it("a different secret, time or key gives a different signature", async () => {
@@ -84,19 +86,6 @@ function sigV4(url: URL, method: string, headers: Record<string, string>, secret
 
 describe("the trainer's presigned R2 URLs", () => {
   const r2: S3Config = { endpoint: "https://acct.r2.cloudflarestorage.com", bucket: "tabular-ml-data", accessKeyId: "k", secretAccessKey: "s" };
-
-  it("the independent SigV4 computation reproduces AWS's example", async () => {
-    const url = new URL(
-      await presign(AWS_EXAMPLE, {
-        method: "GET",
-        url: "https://examplebucket.s3.amazonaws.com/test.txt",
-        headers: {},
-        expiresS: 86400,
-        datetime: "20130524T000000Z",
-      }),
-    );
-    expect(sigV4(url, "GET", {}, AWS_EXAMPLE.secretAccessKey)).toBe("aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404");
-  });
 
   it("a GET of an object signs the host only (the trainer may add a Range), for one hour", async () => {
     const url = new URL(await presignGet(r2, "orgs/o1/datasets/d1/versions/v1/frame.bin", 3600));
