@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { decodeFrame, encodeFrame, frameChunks } from "../../src/ingest/codec";
 import type { Column, Frame } from "../../src/ml/frame";
 import { seededRandom } from "../seeded-random";
-import { csv } from "./helpers";
+import { csv, joinChunks } from "./helpers";
 
 /** The JSON header of an encoded frame. */
 function headerOf(bytes: Uint8Array): {
@@ -252,10 +252,7 @@ describe("frame codec, version 2 encodings", () => {
       ),
     );
     const { byteLength, chunks } = frameChunks(frame);
-    const joined = new Uint8Array(byteLength);
-    let at = 0;
-    for (const c of chunks) joined.set(c, (at += c.length) - c.length);
-    expect(at).toBe(byteLength);
+    const joined = joinChunks(byteLength, chunks);
     expect(joined).toEqual(encodeFrame(frame));
     const [x, y] = [frame.columns[1], frame.columns[2]];
     expect(chunks.some((c) => x.storage === "numeric" && c.buffer === x.values.buffer)).toBe(false);

@@ -3,7 +3,7 @@ import { decodeFrame, encodeFrame, frameChunks } from "../../src/ingest/codec";
 import { headFrame } from "../../src/ingest/head";
 import { sliceRows } from "../../src/ingest/rows";
 import { FRAME_V1_BASE64, FRAME_V1_CSV } from "./frame-v1-fixture";
-import { csv } from "./helpers";
+import { csv, joinChunks } from "./helpers";
 
 const sample = () => csv("n,c,t,b,d\n1.5,red,2024-01-01,yes,x\n,blue,,no,y\n3,,2024-03-01,,z\n");
 
@@ -57,11 +57,7 @@ describe("frame codec", () => {
   it("splits into pieces that concatenate to the encoding, viewing raw columns in place", async () => {
     const { frame } = await csv("x,c\n0.1234567890123,a\n3.14159265358979,b\n");
     const { byteLength, chunks } = frameChunks(frame);
-    const joined = new Uint8Array(byteLength);
-    let at = 0;
-    for (const c of chunks) joined.set(c, (at += c.length) - c.length);
-    expect(at).toBe(byteLength);
-    expect(joined).toEqual(encodeFrame(frame));
+    expect(joinChunks(byteLength, chunks)).toEqual(encodeFrame(frame));
     // The generated id 0..n-1 is stored as a range (no bytes): the first data piece is x's values.
     const x = frame.columns[1];
     expect(x.storage === "numeric" && chunks[1].buffer).toBe(x.storage === "numeric" ? x.values.buffer : null);
@@ -70,9 +66,7 @@ describe("frame codec", () => {
   it("stores every column raw when asked (frames a Worker reads back whole), decoding all of them as views", async () => {
     const { frame } = await sample();
     const { byteLength, chunks } = frameChunks(frame, { narrow: false });
-    const bytes = new Uint8Array(byteLength);
-    let at = 0;
-    for (const c of chunks) bytes.set(c, (at += c.length) - c.length);
+    const bytes = joinChunks(byteLength, chunks);
     const header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + new DataView(bytes.buffer).getUint32(8, true))));
     expect(header.columns.some((c: { encoding?: unknown }) => c.encoding)).toBe(false);
     const decoded = decodeFrame(bytes);

@@ -47,3 +47,36 @@ export async function expectIngestError(p: Promise<unknown>, code: IngestErrorCo
   expect(err.message).toMatch(message);
   return err;
 }
+
+/** Frames equal, numbers compared bit for bit (-0 and 0 differ, NaN equals NaN). */
+export function expectSameFrame(got: Frame, want: Frame, what: string): void {
+  expect(got.rowCount, what).toBe(want.rowCount);
+  expect(
+    got.columns.map((c) => [c.name, c.kind, c.storage]),
+    what,
+  ).toEqual(want.columns.map((c) => [c.name, c.kind, c.storage]));
+  for (let j = 0; j < want.columns.length; j++) {
+    const g = got.columns[j];
+    const w = want.columns[j];
+    if (g.storage === "numeric" && w.storage === "numeric") {
+      expect(g.values.length, `${what}: ${w.name}`).toBe(w.values.length);
+      const gb = new Uint8Array(g.values.buffer, g.values.byteOffset, g.values.byteLength);
+      const wb = new Uint8Array(w.values.buffer, w.values.byteOffset, w.values.byteLength);
+      // NaN: one bit pattern in both (no NaN payloads come out of parsing).
+      if (!Buffer.from(gb).equals(Buffer.from(wb))) {
+        const i = g.values.findIndex((v, k) => !Object.is(v, w.values[k]));
+        expect(g.values[i], `${what}: ${w.name} row ${i}`).toBe(w.values[i]);
+      }
+    }
+    expect(g, `${what}: ${w.name}`).toEqual(w);
+  }
+}
+
+/** frameChunks' pieces joined into one buffer (checking they fill exactly its byteLength). */
+export function joinChunks(byteLength: number, chunks: Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(byteLength);
+  let at = 0;
+  for (const c of chunks) joined.set(c, (at += c.length) - c.length);
+  expect(at).toBe(byteLength);
+  return joined;
+}

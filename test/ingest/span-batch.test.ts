@@ -3,9 +3,8 @@ import { readCsv, readCsvAllDictionary, readCsvWithPapaparse } from "../../src/i
 import { spanHash } from "../../src/ingest/csv-tokenizer";
 import { DictionaryBuilder } from "../../src/ingest/dictionary-builder";
 import { SpanBatch } from "../../src/ingest/span-batch";
-import type { Frame } from "../../src/ml/frame";
 import { seededRandom } from "../seeded-random";
-import { col, streamOf, utf8 } from "./helpers";
+import { col, expectSameFrame, streamOf, utf8 } from "./helpers";
 
 /** A cell of a column of many values (so that its index becomes large: pushBatch), with now and
  * then a padded copy, a missing marker, an equal-hash pair ("Aa"/"BB") or a value new so far. */
@@ -49,22 +48,6 @@ describe("SpanBatch and DictionaryBuilder.pushBatch: the codes of pushing one by
     expect(batched.missingCount).toBe(one.missingCount);
   });
 });
-
-function expectSameFrame(got: Frame, want: Frame, what: string): void {
-  expect(got.rowCount, what).toBe(want.rowCount);
-  expect(
-    got.columns.map((c) => [c.name, c.kind, c.storage]),
-    what,
-  ).toEqual(want.columns.map((c) => [c.name, c.kind, c.storage]));
-  for (const w of want.columns) {
-    const g = col(got, w.name);
-    if (w.storage === "numeric" && g.storage === "numeric") expect(Array.from(g.values), `${what}: ${w.name}`).toEqual(Array.from(w.values));
-    if (w.storage === "dictionary" && g.storage === "dictionary") {
-      expect(g.dictionary, `${what}: ${w.name}`).toEqual(w.dictionary);
-      expect(Array.from(g.codes), `${what}: ${w.name}`).toEqual(Array.from(w.codes));
-    }
-  }
-}
 
 describe("readCsv with a many-valued column (its cells looked up in batches) gives papaparse's frame", () => {
   it("whole, streamed in odd chunks, CRLF, quoted cells with doubled quotes, a numeric column falling back", async () => {

@@ -3,39 +3,14 @@ import { describe, expect, it } from "vitest";
 import { readCsv, readCsvAllDictionary, readCsvWithPapaparse } from "../../src/ingest/csv";
 import { NUMERIC_SAMPLE_ROWS } from "../../src/ingest/csv-table";
 import { NumericBuilder, parsePlainDecimal } from "../../src/ingest/numeric-builder";
-import type { Frame } from "../../src/ml/frame";
 import { normalizeCell, parseNumber } from "../../src/ml/values";
 import { seededRandom } from "../seeded-random";
-import { BENCH, col, streamOf, utf8 } from "./helpers";
+import { BENCH, col, expectSameFrame, streamOf, utf8 } from "./helpers";
 
 // Past NUMERIC_SAMPLE_ROWS records, CSV columns of numbers are read straight into numbers. The
 // frame must be exactly the one dictionary encoding + inferColumn gives (readCsvAllDictionary, the
 // reader before), unless a column falls back after the sample: then it is the frame of the same
 // file with the earlier cells of that column spelled as their numbers print.
-
-/** Frames equal, numbers compared bit for bit (-0 and 0 differ, NaN equals NaN). */
-function expectSameFrame(got: Frame, want: Frame, what: string): void {
-  expect(got.rowCount, what).toBe(want.rowCount);
-  expect(
-    got.columns.map((c) => [c.name, c.kind, c.storage]),
-    what,
-  ).toEqual(want.columns.map((c) => [c.name, c.kind, c.storage]));
-  for (let j = 0; j < want.columns.length; j++) {
-    const g = got.columns[j];
-    const w = want.columns[j];
-    if (g.storage === "numeric" && w.storage === "numeric") {
-      expect(g.values.length, `${what}: ${w.name}`).toBe(w.values.length);
-      const gb = new Uint8Array(g.values.buffer, g.values.byteOffset, g.values.byteLength);
-      const wb = new Uint8Array(w.values.buffer, w.values.byteOffset, w.values.byteLength);
-      // NaN: one bit pattern in both (no NaN payloads come out of parsing).
-      if (!Buffer.from(gb).equals(Buffer.from(wb))) {
-        const i = g.values.findIndex((v, k) => !Object.is(v, w.values[k]));
-        expect(g.values[i], `${what}: ${w.name} row ${i}`).toBe(w.values[i]);
-      }
-    }
-    expect(g, `${what}: ${w.name}`).toEqual(w);
-  }
-}
 
 /** Plain decimals of many shapes, and some that are not plain or not numbers at all. */
 function randomNumberText(r: () => number): string {
