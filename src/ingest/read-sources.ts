@@ -33,6 +33,8 @@ export interface ReadSourcesOptions {
   sizeColumnsFromFile?: boolean;
   /** Called as bytes are read (every PROGRESS_BYTES at most), with the total of all files. */
   onProgress?: (bytesRead: number, totalBytes: number) => Promise<void>;
+  /** How many bytes between two progress reports; PROGRESS_BYTES unless given (tests). */
+  progressEveryBytes?: number;
 }
 
 const PROGRESS_BYTES = 16 * 1024 * 1024;
@@ -41,6 +43,7 @@ export async function readSources(files: SourceFile[], opts: ReadSourcesOptions)
   const total = files.reduce((s, f) => s + f.bytes, 0);
   let read = 0;
   let reported = 0;
+  const progress = progressSender(opts.onProgress);
   // Also checks that the file's bytes are exactly the uploaded ones (its size was verified when
   // the upload completed): a transfer cut short but closed cleanly must not be read as a shorter
   // table, nor its cut last record blamed on the file. Failing in the stream, before the reader
@@ -55,13 +58,14 @@ export async function readSources(files: SourceFile[], opts: ReadSourcesOptions)
           fileRead += chunk.byteLength;
           if (fileRead > f.bytes) throw wrongSize();
           out.enqueue(chunk);
-          if (opts.onProgress && read - reported >= PROGRESS_BYTES) {
+          if (opts.onProgress && read - reported >= (opts.progressEveryBytes ?? PROGRESS_BYTES)) {
             reported = read;
-            await opts.onProgress(read, total);
+            await progress.send(read, total);
           }
         },
-        flush() {
+        async flush() {
           if (fileRead !== f.bytes) throw wrongSize();
+          await progress.settle();
         },
       }),
     );
@@ -107,4 +111,30 @@ async function whole(stream: ReadableStream<Uint8Array>, declared: number): Prom
     at += chunk.length;
   }
   return out.subarray(0, at);
+}
+
+/**
+ * Progress reports that do not stall the read: a report is a round trip to the Worker, and
+ * awaiting each one held back the stream (and the reader) for that long every PROGRESS_BYTES.
+ * A report is sent and left running; the next one first waits for it (long done by then), so at
+ * most one is in flight and its failure (e.g. the job was canceled) still stops the read, one
+ * report later.
+ */
+function progressSender(onProgress: ReadSourcesOptions["onProgress"]) {
+  let inFlight: Promise<void> | undefined;
+  const settle = async () => {
+    const last = inFlight;
+    inFlight = undefined;
+    await last;
+  };
+  return {
+    settle,
+    async send(read: number, total: number): Promise<void> {
+      await settle();
+      if (!onProgress) return;
+      const sent = onProgress(read, total);
+      sent.catch(() => {}); // observed by the next settle; not an unhandled rejection meanwhile
+      inFlight = sent;
+    },
+  };
 }

@@ -54,4 +54,65 @@ describe("readSources", () => {
     const e = await errorOf([source("bad.csv", `a,b\n1,2\n3\n`)]);
     expect(e.message).toMatch(/^Line 3 has 1 field/);
   });
+
+  it("keeps reading while a progress report is in flight", async () => {
+    const bytes = utf8(TABLE);
+    let pulled = 0; // bytes the reader has taken from the source
+    const counting: SourceFile = {
+      filename: "t.csv",
+      bytes: bytes.length,
+      open: async () =>
+        new ReadableStream({
+          pull(controller) {
+            if (pulled >= bytes.length) return controller.close();
+            controller.enqueue(bytes.slice(pulled, pulled + 500));
+            pulled += 500;
+          },
+        }),
+    };
+    const reports: number[] = [];
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const done = readSources([counting], {
+      format: "csv",
+      maxCells: 1e9,
+      compressors: portableCompressors,
+      progressEveryBytes: 2000,
+      onProgress: async (read) => {
+        reports.push(read);
+        if (reports.length === 1) await held; // the first report's round trip is slow
+      },
+    });
+    // While the first report is held, the read goes on to the next report's point (4000 bytes),
+    // where it waits: at most one report in flight. Awaiting each report stopped it at ≈ 2000.
+    await expect.poll(() => pulled, { timeout: 2000 }).toBeGreaterThanOrEqual(4000);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(reports).toEqual([2000]);
+    expect(pulled).toBeLessThan(6000);
+    release();
+    const { frame } = await done;
+    expect(frame.rowCount).toBe(2000);
+    expect(reports.at(-1)).toBe(bytes.length);
+  });
+
+  it("stops the read with a failed progress report's error (e.g. a canceled job)", async () => {
+    let calls = 0;
+    const e = await readSources([source("t.csv", TABLE)], {
+      format: "csv",
+      maxCells: 1e9,
+      compressors: portableCompressors,
+      progressEveryBytes: 1000,
+      onProgress: async () => {
+        calls++;
+        throw new Error("job canceled");
+      },
+    }).then(
+      () => new Error("expected the read to fail"),
+      (err: Error) => err,
+    );
+    expect(e.message).toBe("job canceled");
+    expect(calls).toBe(1); // seen at the next report, and nothing sent after it
+  });
 });
