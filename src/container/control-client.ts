@@ -33,7 +33,7 @@ export interface ControlConfig {
 export class ControlClient {
   constructor(
     private config: ControlConfig,
-    private jobId: string,
+    readonly jobId: string,
     private attempt: number,
   ) {}
 

@@ -14,9 +14,11 @@ import { nodeCompressors } from "../ingest/node-compressors";
 import { readSources } from "../ingest/read-sources";
 import type { IngestTask } from "../training/ingest-control";
 import type { ControlClient } from "./control-client";
+import { log } from "./http-retry";
 
 export async function runIngestInTrainer(client: ControlClient, task: IngestTask) {
   const started = Date.now();
+  const since = (t: number) => (Date.now() - t) / 1000;
   const io = client.io();
   await io.report({ progress: 5 });
   const { frame, idGenerated } = await readSources(
@@ -32,7 +34,11 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
   );
   // The frame is stored while its profile is computed: the transfer is I/O served elsewhere, the
   // profile CPU here, a column at a time with the event loop let through between columns.
+  const read = since(started);
+  const encodeStarted = Date.now();
   const { byteLength, chunks } = frameChunks(frame);
+  const encode = since(encodeStarted);
+  const storeStarted = Date.now();
   const stored = client.putFrame(byteLength, chunks);
   stored.catch(() => {}); // awaited below; a failure must not go unhandled while the profile runs
   const summary = await ingestSummaryInTurns(frame, idGenerated, () => new Promise((resolve) => setImmediate(resolve))).catch(async (e) => {
@@ -40,16 +46,20 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
     await stored.catch(() => {});
     throw e;
   });
+  const profile = since(storeStarted);
   await stored;
+  const store = since(storeStarted);
   await client.putPreview(encodeFrame(headFrame(frame, PREVIEW_ROWS)));
   await io.report({ progress: 95, rows_processed: frame.rowCount });
+  // where the time went (the profile runs while the frame is stored)
+  log(`job ${client.jobId}: read ${read} s, frame encoded ${encode} s, stored ${store} s (profile ${profile} s meanwhile)`);
   return {
     row_count: frame.rowCount,
     column_count: summary.columnCount,
     format: task.format,
     bytes: task.total_bytes,
     files: task.files.length,
-    seconds: (Date.now() - started) / 1000,
+    seconds: since(started),
     peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
     summary,
   };
