@@ -53,12 +53,20 @@ export function isTextColumn(decoder: ColumnDecoder): boolean {
   return type === "BYTE_ARRAY" && (c === undefined || c === "UTF8" || c === "ENUM") && (l === undefined || l.type === "STRING" || l.type === "ENUM");
 }
 
+/** Where a column chunk's bytes start in the file (its dictionary page, if any, comes first). */
+export function chunkStart(meta: NonNullable<ColumnChunk["meta_data"]>): number {
+  return Number(meta.dictionary_page_offset || meta.data_page_offset);
+}
+
 /**
- * Reads the chunk's pages (from `file`, the whole Parquet file) into rows groupStart... of the
- * column; `strings`, for a text column, the column's ByteStrings (kept from chunk to chunk).
+ * Reads the chunk's pages into rows groupStart... of the column; `strings`, for a text column, the
+ * column's ByteStrings (kept from chunk to chunk). `bytes` holds the file's bytes from byte
+ * `offset` on (the whole file, or the row group's bytes as streamed) up to the end of the chunk,
+ * or else up to the end of the file.
  */
 export function readColumnChunk(
-  file: Uint8Array,
+  bytes: Uint8Array,
+  offset: number,
   chunk: ColumnChunk,
   decoder: ColumnDecoder,
   groupStart: number,
@@ -67,18 +75,24 @@ export function readColumnChunk(
   strings: ByteStrings | undefined,
 ): void {
   const meta = chunk.meta_data!;
-  const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
+  const start = chunkStart(meta);
   const length = Number(meta.total_compressed_size);
-  if (start + length > file.length) throw new Error(`parquet column chunk ends at byte ${start + length}, past the end of the file`);
-  const reader = { view: new DataView(file.buffer, file.byteOffset + start, length), offset: 0 };
+  if (start + length > offset + bytes.length) throw new Error(`parquet column chunk ends at byte ${start + length}, past the end of the file`);
+  if (start < offset) throw new Error(`parquet column chunk starts at byte ${start}, before the bytes read from ${offset}`);
+  const at = bytes.byteOffset + start - offset; // the chunk's first byte in bytes.buffer
+  const reader = { view: new DataView(bytes.buffer, at, length), offset: 0 };
   let dictionary: DecodedArray | undefined;
   let rows = 0;
   while (rows < groupRows && reader.offset < length - 1) {
     const header = parquetHeader(reader);
-    const bytes = new Uint8Array(file.buffer, file.byteOffset + start + reader.offset, header.compressed_page_size);
+    // Within the chunk: its bytes are all a streamed read is sure to hold.
+    if (reader.offset + header.compressed_page_size > length) {
+      throw new Error(`parquet page of ${header.compressed_page_size} bytes at byte ${start + reader.offset} runs past the end of its column chunk`);
+    }
+    const pageBytes = new Uint8Array(bytes.buffer, at + reader.offset, header.compressed_page_size);
     reader.offset += header.compressed_page_size;
     if (header.type === "DICTIONARY_PAGE") {
-      const page = decompressPage(bytes, header.uncompressed_page_size, decoder.codec, decoder.compressors);
+      const page = decompressPage(pageBytes, header.uncompressed_page_size, decoder.codec, decoder.compressors);
       const count = header.dictionary_page_header?.num_values ?? 0;
       const plain = readPlain(
         { view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 },
@@ -92,12 +106,12 @@ export function readColumnChunk(
     let page: DataPage;
     if (header.type === "DATA_PAGE") {
       if (!header.data_page_header) throw new Error("parquet data page header is undefined");
-      const data = decompressPage(bytes, header.uncompressed_page_size, decoder.codec, decoder.compressors);
+      const data = decompressPage(pageBytes, header.uncompressed_page_size, decoder.codec, decoder.compressors);
       page = readPageV1(data, header.data_page_header, decoder, strings);
     } else if (header.type === "DATA_PAGE_V2") {
       const h = header.data_page_header_v2;
       if (!h) throw new Error("parquet data page header v2 is undefined");
-      const { definitionLevels, dataPage } = readDataPageV2(bytes, header, decoder);
+      const { definitionLevels, dataPage } = readDataPageV2(pageBytes, header, decoder);
       const encoding = h.encoding.endsWith("_DICTIONARY") ? "dictionary" : "plain";
       page = { rows: h.num_values, defs: present(definitionLevels), values: dataPage, encoding };
     } else {

@@ -6,11 +6,11 @@
  */
 import type { Compressors } from "hyparquet";
 import type { Frame } from "../ml/frame";
-import { byteChunks } from "./chunks";
 import { concatFrames } from "./concat";
 import { readCsv } from "./csv";
 import { IngestError } from "./errors";
 import { readParquet } from "./parquet";
+import { readParquetStream, wholeBytes } from "./parquet-stream";
 import type { IngestResult } from "./types";
 
 export interface SourceFile {
@@ -18,6 +18,12 @@ export interface SourceFile {
   bytes: number;
   /** The file's bytes as a stream (the adapter throws when the file is gone). */
   open(): Promise<ReadableStream<Uint8Array>>;
+  /**
+   * Bytes [start, endExclusive) of the file (the trainer: a Range request). With it a Parquet file
+   * is read as it arrives, its footer first (./parquet-stream); without it (the Worker's small
+   * files) the file is read whole, then decoded.
+   */
+  openRange?(start: number, endExclusive: number): Promise<Uint8Array>;
 }
 
 export interface ReadSourcesOptions {
@@ -72,12 +78,16 @@ export async function readSources(files: SourceFile[], opts: ReadSourcesOptions)
   };
   const results: IngestResult[] = [];
   for (const f of files) {
-    const stream = counted(await f.open(), f);
+    const open = async () => counted(await f.open(), f);
+    const parquet = { compressors: opts.compressors, maxCells: opts.maxCells };
+    const { openRange } = f;
     try {
       results.push(
-        opts.format === "parquet"
-          ? await readParquet(await whole(stream, f.bytes), { compressors: opts.compressors, maxCells: opts.maxCells })
-          : await readCsv(stream, { maxCells: opts.maxCells, fileBytes: opts.sizeColumnsFromFile ? f.bytes : undefined }),
+        opts.format === "csv"
+          ? await readCsv(await open(), { maxCells: opts.maxCells, fileBytes: opts.sizeColumnsFromFile ? f.bytes : undefined })
+          : openRange
+            ? await readParquetStream({ bytes: f.bytes, open, openRange: (start, end) => openRange.call(f, start, end) }, parquet)
+            : await readParquet(await wholeBytes(await open(), f.bytes), parquet),
       );
     } catch (e) {
       // Of several files, say which one is bad: "line 3" alone would not tell.
@@ -95,22 +105,6 @@ export async function readSources(files: SourceFile[], opts: ReadSourcesOptions)
           idGenerated,
         );
   return { frame, idGenerated };
-}
-
-/** A Parquet file's bytes in one buffer (its footer is at the end): one copy, sized up front. */
-async function whole(stream: ReadableStream<Uint8Array>, declared: number): Promise<Uint8Array> {
-  let out = new Uint8Array(declared);
-  let at = 0;
-  for await (const chunk of byteChunks(stream)) {
-    if (at + chunk.length > out.length) {
-      const grown = new Uint8Array(Math.max(out.length * 2, at + chunk.length));
-      grown.set(out.subarray(0, at));
-      out = grown;
-    }
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out.subarray(0, at);
 }
 
 /**
