@@ -1,5 +1,6 @@
 import type { Principal } from "../auth/principal";
 import { Conflict, NotFound } from "../core/errors";
+import { MAX_FRAME_CELLS } from "../core/limits";
 import type { Db } from "../db/client";
 import { latestReadyOrCurrent, type VersionRow, versionInDataset } from "../db/dataset-versions";
 import { decodeFrame, rowIndexesForIds, sliceRows } from "../ingest/columnar";
@@ -21,11 +22,34 @@ async function readyVersion(db: Db, principal: Principal, datasetId: string, ver
   return v;
 }
 
-/** A stored frame (a dataset version's columnar copy), read whole. */
-export async function loadFrame(bucket: R2Bucket, key: string): Promise<Frame> {
-  const obj = await bucket.get(key);
-  if (!obj) throw new Error(`canonical frame missing from storage: ${key}`);
+/** The version's frame (its columnar copy), read whole in the Worker: refused clearly when it is too large for that. */
+export async function loadFrame(bucket: R2Bucket, v: FrameShape & Pick<VersionRow, "frameKey" | "version">): Promise<Frame> {
+  assertFrameFitsWorker(v);
+  const obj = v.frameKey ? await bucket.get(v.frameKey) : null;
+  if (!obj) throw new Error(`canonical frame missing from storage: ${v.frameKey}`);
   return decodeFrame(new Uint8Array(await obj.arrayBuffer()));
+}
+
+/**
+ * A Worker reads at most MAX_FRAME_CELLS cells of a frame (128 MB of memory); the trainer ingests
+ * tables far larger, whose frames only the trainer reads (training, batch inference). Reading one
+ * here would exceed the Worker's memory and end the request without an answer, so such requests
+ * are refused with what to do instead. Cells are counted as the readers count them: with the row
+ * id column, generated or not.
+ */
+export function frameFitsWorker(v: FrameShape): boolean {
+  const columns = (v.columnCount ?? 0) + (v.idsGenerated === false ? 0 : 1);
+  return (v.rowCount ?? 0) * columns <= MAX_FRAME_CELLS;
+}
+
+type FrameShape = Pick<VersionRow, "rowCount" | "columnCount" | "idsGenerated">;
+
+export function assertFrameFitsWorker(v: FrameShape & Pick<VersionRow, "version">): void {
+  if (frameFitsWorker(v)) return;
+  throw new Conflict(
+    `Dataset version ${v.version} has ${v.rowCount?.toLocaleString("en-US")} rows × ${v.columnCount} columns, more than the ${MAX_FRAME_CELLS.toLocaleString("en-US")} cells read here: ` +
+      "a table this large is read only by training and batch inference jobs. Use a batch inference job, or send the rows you need as a file.",
+  );
 }
 
 export async function previewRows(
@@ -38,7 +62,7 @@ export async function previewRows(
   const v = await readyVersion(db, principal, datasetId, q.dataset_version_id);
   // The stored head of the table answers any preview (limit <= PREVIEW_ROWS) in one small read.
   const head = await bucket.get(previewKey(v.orgId, v.datasetId, v.id));
-  const frame = head ? decodeFrame(new Uint8Array(await head.arrayBuffer())) : await loadFrame(bucket, v.frameKey!);
+  const frame = head ? decodeFrame(new Uint8Array(await head.arrayBuffer())) : await loadFrame(bucket, v);
   const n = Math.min(q.limit, frame.rowCount);
   return {
     dataset_id: v.datasetId,
@@ -62,7 +86,7 @@ export async function lookupRows(
   body: { ids: (number | string)[]; dataset_version_id?: string },
 ) {
   const v = await readyVersion(db, principal, datasetId, body.dataset_version_id);
-  const frame = await loadFrame(bucket, v.frameKey!);
+  const frame = await loadFrame(bucket, v);
   const { rows: found, missing } = rowIndexesForIds(frame, body.ids);
   return { dataset_id: v.datasetId, dataset_version_id: v.id, items: sliceRows(frame, found), missing_ids: missing };
 }

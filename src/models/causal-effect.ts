@@ -13,7 +13,7 @@ import type { Principal } from "../auth/principal";
 import { Conflict, InvalidInput } from "../core/errors";
 import { DIRECT_UPLOAD_MAX_BYTES, EFFECT_MAX_GROUPS } from "../core/limits";
 import { findVersion } from "../datasets/records";
-import { loadFrame } from "../datasets/rows";
+import { frameFitsWorker, loadFrame } from "../datasets/rows";
 import { uploadedFileFormat } from "../datasets/upload-file";
 import type { Db } from "../db/client";
 import type { UnsupervisedArtifact } from "../inference/artifact";
@@ -136,7 +136,7 @@ export async function estimateCausalEffect(
       rows = await fromTrainingData(deps, principal, version, head, req.group_by !== undefined);
     } else {
       data = { source: "dataset_version", dataset_id: dv.datasetId, dataset_version_id: dv.id, filename: null };
-      const frame = await loadFrame(deps.bucket, dv.frameKey!);
+      const frame = await loadFrame(deps.bucket, dv);
       requireFeatures(artifact, frame, [req.dataset_version_id ? "dataset_version_id" : "dataset_id"]);
       rows = fromNewData(head, frame, await graphOutputs(runtime, version, artifact, frame));
     }
@@ -196,7 +196,8 @@ async function fromTrainingData(
   if (!obj) throw new Conflict(`The pseudo-outcomes of model version ${version.version} are missing; retrain the model.`);
   const values = new Float64Array(await obj.arrayBuffer());
   const dv = await findVersion(deps.db, principal, version.datasetVersionId).catch(() => null);
-  const frame = dv?.frameKey ? await loadFrame(deps.bucket, dv.frameKey) : null;
+  // Without groups, a frame too large for the Worker is not needed: the counts of the head serve.
+  const frame = dv?.frameKey && (needFrame || frameFitsWorker(dv)) ? await loadFrame(deps.bucket, dv) : null;
   if (!frame && needFrame) {
     throw new Conflict("The model's training data has been deleted, so it cannot be grouped; send the data as a file or name a dataset.");
   }

@@ -4,7 +4,9 @@
  * inference, `input.frame_key`). Explanations and the batch job itself read them here.
  */
 
+import { assertFrameFitsWorker } from "../datasets/rows";
 import type { Db } from "../db/client";
+import { versionById } from "../db/dataset-versions";
 import { readInlineFiles } from "../inference/inline-files";
 import { rowIds } from "../inference/run-model";
 import { decodeFrame } from "../ingest/columnar";
@@ -16,6 +18,8 @@ import { readInput } from "./infer";
 export async function inferenceInput(deps: { db: Db; bucket: R2Bucket }, job: JobRecord): Promise<Frame | null> {
   const input = job.input ?? {};
   if (input.source === "dataset" && typeof input.frame_key === "string") {
+    const version = job.datasetVersionId ? await versionById(deps.db, job.datasetVersionId) : undefined;
+    if (version) assertFrameFitsWorker(version);
     const obj = await deps.bucket.get(input.frame_key);
     return obj ? decodeFrame(new Uint8Array(await obj.arrayBuffer())) : null;
   }

@@ -1,0 +1,65 @@
+/**
+ * A dataset version the trainer ingested can hold far more cells than a Worker can read whole
+ * (MAX_FRAME_CELLS): requests that would read its frame in the Worker are refused with a 409 that
+ * says why and what to do, instead of running out of the Worker's memory. Simulated by recording a
+ * large shape on a small version (its frame stays small, so a missing check reads and answers 200).
+ */
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { MAX_FRAME_CELLS } from "../../src/core/limits";
+import { json, type TestOrg } from "./helpers";
+import { churnCsv, jobEnd, orgWithModel, readyDataset } from "./model-helpers";
+
+let org: TestOrg;
+let modelId: string;
+
+beforeAll(async () => {
+  ({ org, modelId } = await orgWithModel(3));
+}, 90_000);
+
+/** A ready dataset whose version D1 records as `rows` rows of its 6 columns (+ the generated id). */
+async function datasetRecordedAs(rows: number) {
+  const ds = await readyDataset(org, churnCsv(40), `shape ${rows}`);
+  await recordRows(ds.id, rows);
+  return ds.id as string;
+}
+
+const recordRows = (datasetId: string, rows: number) =>
+  env.DB.prepare("UPDATE dataset_versions SET row_count = ? WHERE dataset_id = ?").bind(rows, datasetId).run();
+
+// 6 columns + the generated id: the largest row count a Worker reads, and one more row.
+const FITS = Math.floor(MAX_FRAME_CELLS / 7);
+const TOO_MANY = FITS + 1;
+
+describe("frames too large for the Worker", () => {
+  it("refuses a row look-up with 409 naming the shape and the limit; the preview (the stored head) still answers", async () => {
+    const id = await datasetRecordedAs(TOO_MANY);
+    const r = await json(`/datasets/${id}/rows/lookup`, org, { method: "POST", body: { ids: [0] } });
+    expect(r.status).toBe(409);
+    expect(r.body.detail).toBe(
+      "Dataset version 1 has 1,428,572 rows × 6 columns, more than the 10,000,000 cells read here: a table this large is read only by training and batch inference jobs. Use a batch inference job, or send the rows you need as a file.",
+    );
+    expect((await json(`/datasets/${id}/preview?limit=3`, org)).status).toBe(200);
+  });
+
+  it("reads a version of exactly the Worker's limit", async () => {
+    const id = await datasetRecordedAs(FITS);
+    const r = await json(`/datasets/${id}/rows/lookup`, org, { method: "POST", body: { ids: [0] } });
+    expect(r.status).toBe(200);
+    expect(r.body.items).toHaveLength(1);
+  });
+
+  it("refuses to explain rows of a batch inference over such a version, before creating a job", async () => {
+    const id = await datasetRecordedAs(FITS);
+    const batch = await json(`/models/${modelId}/infer-batch`, org, { method: "POST", body: { dataset_id: id, output_type: "csv" } });
+    expect(batch.status, JSON.stringify(batch.body)).toBe(202);
+    expect((await jobEnd(org, batch.body.id)).status).toBe("succeeded");
+    // the version is recorded larger only now: the batch job itself ran in the Worker here
+    await recordRows(id, TOO_MANY);
+    const r = await json(`/jobs/${batch.body.id}/explain`, org, { method: "POST", body: { ids: [0] } });
+    expect(r.status).toBe(409);
+    expect(r.body.detail).toMatch(/^Dataset version 1 has 1,428,572 rows × 6 columns, more than the 10,000,000 cells read here/);
+    const jobs = await json(`/jobs?type=infer_explain`, org);
+    expect(jobs.body.items ?? []).toHaveLength(0);
+  });
+});
