@@ -56,7 +56,7 @@ export class CsvTable {
     private readonly lineChar: string,
     private readonly options: ReadCsvOptions = {},
     private readonly typedNumbers = true,
-    private readonly byteAt?: (text: string, index: number) => number,
+    private readonly byteAt?: (text: string | Uint8Array, index: number) => number,
   ) {
     this.maxCells = options.maxCells ?? MAX_FRAME_CELLS;
   }
@@ -89,14 +89,14 @@ export class CsvTable {
     }
     const builders = this.builders;
     const numbers = this.numbers;
-    if (count !== builders.length) throw raggedError(line, count, builders.length, this.byteAt?.(fields.text, fields.start));
+    if (count !== builders.length) throw raggedError(line, count, builders.length, this.byteAt?.(fields.bytes ?? fields.text, fields.start));
     const batches = this.batches;
-    const { text, starts, ends, hashes } = fields;
+    const { text, bytes, starts, ends, hashes } = fields;
     for (let j = 0; j < count; j++) {
       const s = starts[j];
       const num = numbers[j];
       if (num !== undefined) {
-        if (s < 0 ? num.push(fields.unescaped[j]) : num.pushSpan(text, s, ends[j])) continue;
+        if (s < 0 ? num.push(fields.unescaped[j]) : bytes !== null ? num.pushBytes(bytes, s, ends[j]) : num.pushSpan(text, s, ends[j])) continue;
         this.toDictionary(j);
       }
       const batch = batches[j];
@@ -104,10 +104,11 @@ export class CsvTable {
         if (s < 0) batch.pushString(fields.unescaped[j]);
         else batch.push(s, ends[j], hashes[j]);
       } else if (s < 0) builders[j]!.push(fields.unescaped[j]);
+      else if (bytes !== null) builders[j]!.pushBytes(bytes, s, ends[j], hashes[j]);
       else builders[j]!.pushSpan(text, s, ends[j], hashes[j]);
     }
     if (++this.rowCount === NUMERIC_SAMPLE_ROWS) {
-      this.flushBatches(text); // typeColumns reads the builders' codes
+      this.flushBatches(text, bytes); // typeColumns reads the builders' codes
       this.typeColumns(this.expectedRows(fields));
     }
   }
@@ -122,7 +123,7 @@ export class CsvTable {
   private expectedRows(fields: FieldSpans): number | undefined {
     const size = this.options.fileBytes;
     if (size === undefined || this.byteAt === undefined) return undefined;
-    const consumed = this.byteAt(fields.text, fields.start);
+    const consumed = this.byteAt(fields.bytes ?? fields.text, fields.start);
     if (consumed <= 0) return undefined;
     const cellsPerRow = this.builders.length + (this.names?.includes(ID_COLUMN) ? 0 : 1);
     const rows = Math.ceil(((this.rowCount * size) / consumed) * 1.02) + 1024;
@@ -130,18 +131,18 @@ export class CsvTable {
   }
 
   /**
-   * After each piece the tokenizer parsed (its text; before the next piece replaces it) and at
+   * After each piece the tokenizer parsed (its text, or its bytes when ASCII; before the next piece replaces it) and at
    * the sample's end: the held cells go to their builders, and a column whose index has grown
    * large holds its cells from now on. Codes stay in file order: a column's cells are either all
    * pushed or all held between two flushes, and the held ones reach the builder before any later.
    */
-  flushBatches(text: string): void {
+  flushBatches(text: string, bytes: Uint8Array | null = null): void {
     const builders = this.builders;
     for (let j = 0; j < builders.length; j++) {
       const b = builders[j];
       const batch = this.batches[j];
       if (batch !== undefined && batch.count > 0) {
-        b!.pushBatch(batch, text);
+        b!.pushBatch(batch, text, bytes);
         batch.clear();
       } else if (batch === undefined && b?.large) this.batches[j] = new SpanBatch();
     }
@@ -209,7 +210,7 @@ export class CsvTable {
 
   /** The record starting at the current line (at `fields.start`) has a malformed quoted field. */
   quoteError(code: string, fields: FieldSpans): never {
-    throw quoteError(code, this.line, this.byteAt?.(fields.text, fields.start));
+    throw quoteError(code, this.line, this.byteAt?.(fields.bytes ?? fields.text, fields.start));
   }
 
   /** Once per parsed piece: cheap, and over by at most one piece's cells (a cell takes a character). */

@@ -1,3 +1,4 @@
+import { asciiString } from "./ascii";
 import type { Newline } from "./csv-sniff";
 
 /**
@@ -6,7 +7,10 @@ import type { Newline } from "./csv-sniff";
  * quotes has no span: its unescaped string is kept instead (start -1). Reused record to record.
  */
 export class FieldSpans {
+  /** The piece's text, when it was decoded; "" when the piece is ASCII bytes (then `bytes`). */
   text = "";
+  /** The piece as bytes, all ASCII (AsciiTokenizer), else null: the spans index these. */
+  bytes: Uint8Array | null = null;
   /** Where in `text` the record starts (for the byte offset of an error). */
   start = 0;
   count = 0;
@@ -32,7 +36,8 @@ export class FieldSpans {
   /** Field j as a string. */
   get(j: number): string {
     const s = this.starts[j];
-    return s < 0 ? this.unescaped[j] : this.text.slice(s, this.ends[j]);
+    if (s < 0) return this.unescaped[j];
+    return this.bytes === null ? this.text.slice(s, this.ends[j]) : asciiString(this.bytes, s, this.ends[j]);
   }
 
   private grow(): void {
@@ -113,6 +118,7 @@ export class CsvTokenizer {
     let i = 0; // start of the current field
     let breaks = 0;
     fields.text = text;
+    fields.bytes = null;
     fields.start = 0;
     fields.count = 0;
     for (;;) {
@@ -251,7 +257,7 @@ function countChar(text: string, start: number, end: number, c: number): number 
 }
 
 /** The characters String.prototype.trim removes (papaparse allows them after a closing quote). */
-function isWhitespace(c: number): boolean {
+export function isWhitespace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
   if (c < 0xa0) return false;
   return (

@@ -1,13 +1,16 @@
 import Papa from "papaparse";
 import { MAX_RECORD_CHARS } from "../core/limits";
+import { isAscii } from "./ascii";
 import { byteChunks } from "./chunks";
+import { AsciiTokenizer } from "./csv-ascii-tokenizer";
 import { detectDelimiter, detectNewline, type Newline } from "./csv-sniff";
 import { CsvTable } from "./csv-table";
 import { CsvTokenizer } from "./csv-tokenizer";
 import { IngestError } from "./errors";
 import { withRowIds } from "./ids";
+import { PendingBytes } from "./pending-bytes";
 import type { IngestResult, ReadCsvOptions } from "./types";
-import { Utf8Stream, utf8Length } from "./utf8";
+import { Utf8Stream, unfinishedAtEnd, utf8Length } from "./utf8";
 
 /** Text is handed to the tokenizer in pieces of about this many characters (a tuning, not a limit). */
 const PARSE_CHUNK_CHARS = 256 * 1024;
@@ -46,42 +49,44 @@ async function read(
 ): Promise<IngestResult> {
   const utf8 = new Utf8Stream();
   let reader: PieceReader | undefined;
-  // The text not parsed yet, in pieces: joined into one flat string per parse, because reading
-  // characters of a string built by `+=` goes through its parts (≈ 30% slower tokenizing).
-  let pending: string[] = [];
+  // The bytes not parsed yet. Each chunk is validated as UTF-8 when it arrives (so a bad byte is
+  // reported before any record after the last parse, as when chunks were decoded one by one).
+  const pending = new PendingBytes();
   // Characters decoded since the last parse: a piece is parsed once that many arrived. Not
   // counting the unparsed tail carried over, so that a long unfinished record (up to
-  // MAX_RECORD_CHARS) is not joined and scanned again for every small chunk that follows.
+  // MAX_RECORD_CHARS) is not scanned again for every small chunk that follows.
   let pendingLength = 0;
   let bytes = 0;
 
-  const feed = (text: string, final: boolean): string => {
+  const feed = (final: boolean): void => {
     if (reader === undefined) {
-      if (!final && text.length < PARSE_CHUNK_CHARS) return text;
-      reader = new PieceReader(text, final, options, papaparse, typedNumbers, utf8);
+      // A byte order mark at the start is not text (TextDecoder drops it): skipped, but counted
+      // in byte offsets.
+      const held = pending.view();
+      if (held[0] === 0xef && held[1] === 0xbb && held[2] === 0xbf) pending.consume(3);
+      reader = new PieceReader(pending, final, options, papaparse, typedNumbers);
       // Line feeds for a UTF-8 error's line, counted only when one is built: those in the text
-      // parsed so far, as the table's line count, and those in the text not parsed yet.
+      // parsed so far, as the table's line count, and those in the bytes not parsed yet.
       if (reader.linesAreLineFeeds) {
         const table = reader.table;
-        utf8.countLinesWith(() => table.line - 1 + lineFeeds(pending));
+        utf8.countLinesWith(() => table.line - 1 + pending.lineFeeds());
       }
     }
-    return reader.parse(text, final);
+    reader.parse(final);
   };
 
   for await (const chunk of byteChunks(input)) {
     bytes += chunk.length;
-    const text = utf8.decode(chunk);
-    pending.push(text);
-    pendingLength += text.length;
+    const ascii = isAscii(chunk);
+    pendingLength += utf8.check(chunk, ascii);
+    pending.append(chunk, ascii);
     if (pendingLength >= PARSE_CHUNK_CHARS) {
-      const rest = feed(pending.join(""), false);
-      pending = [rest];
+      feed(false);
       pendingLength = 0;
     }
   }
-  pending.push(utf8.end());
-  feed(pending.join(""), true);
+  utf8.end();
+  feed(true);
 
   const table = reader?.table;
   if (table?.names === undefined) throw new IngestError("empty_file", "The file is empty: it has no header row and no data.");
@@ -92,18 +97,18 @@ async function read(
   return { frame: { rowCount: table.rowCount, columns }, format: "csv", delimiter: reader!.delimiter, idGenerated, bytes };
 }
 
-function lineFeeds(pieces: string[]): number {
-  let n = 0;
-  for (const piece of pieces) for (let i = piece.indexOf("\n"); i >= 0; i = piece.indexOf("\n", i + 1)) n++;
-  return n;
-}
-
 /** The parser state once the first piece has fixed the line ending and delimiter. */
 class PieceReader {
   readonly table: CsvTable;
   readonly delimiter: string;
   private readonly parser: Papa.Parser | undefined;
   private readonly tokenizer: CsvTokenizer | undefined;
+  /** For a piece of ASCII bytes, when the delimiter is ASCII and papaparse is not asked for. */
+  private readonly asciiTokenizer: AsciiTokenizer | undefined;
+  /** Decodes a piece that is not ASCII (a BOM there is a character: the file's was skipped). */
+  private readonly decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+  /** The file offset just past the piece being parsed, when it was decoded (for byteAt). */
+  private textEnd = 0;
   /**
    * Whether table.line - 1 is the number of line feeds in the text parsed so far. True with the
    * tokenizer on an LF file: each record ends at one line feed and the tokenizer counts those in
@@ -113,13 +118,13 @@ class PieceReader {
   readonly linesAreLineFeeds: boolean;
 
   constructor(
-    firstPiece: string,
+    private readonly pending: PendingBytes,
     final: boolean,
     options: ReadCsvOptions,
     papaparse: boolean,
     typedNumbers: boolean,
-    private readonly utf8: Utf8Stream,
   ) {
+    const firstPiece = this.decode(final).text;
     // NUL never occurs in text; without this check binary data that happens to be valid UTF-8
     // would fail later with a confusing "one column" or "ragged row" message.
     if (firstPiece.slice(0, 65536).includes("\u0000")) {
@@ -133,13 +138,27 @@ class PieceReader {
     const end = final ? firstPiece.length : firstPiece.lastIndexOf(newline, 65536);
     this.delimiter = options.delimiter ?? detectDelimiter(firstPiece.slice(0, end > 0 ? end : undefined), newline);
     this.table = new CsvTable(newline === "\r" ? "\r" : "\n", options, typedNumbers, (text, index) => this.byteAt(text, index));
-    if (!papaparse && CsvTokenizer.handles(this.delimiter)) this.tokenizer = new CsvTokenizer(this.delimiter, newline, this.table);
-    else this.parser = new Papa.Parser({ delimiter: this.delimiter, newline, quoteChar: '"' });
+    if (!papaparse && CsvTokenizer.handles(this.delimiter)) {
+      this.tokenizer = new CsvTokenizer(this.delimiter, newline, this.table);
+      if (AsciiTokenizer.handles(this.delimiter)) this.asciiTokenizer = new AsciiTokenizer(this.delimiter, newline, this.table);
+    } else this.parser = new Papa.Parser({ delimiter: this.delimiter, newline, quoteChar: '"' });
     this.linesAreLineFeeds = this.tokenizer !== undefined && newline === "\n";
   }
 
-  /** Parses the complete records of `text` (all of it when final); returns the unparsed tail. */
-  parse(text: string, final: boolean): string {
+  /** Parses the complete records of the pending bytes (all of them when final) and drops them. */
+  parse(final: boolean): void {
+    const pending = this.pending;
+    if (this.asciiTokenizer !== undefined && pending.ascii) {
+      const bytes = pending.view();
+      const end = this.asciiTokenizer.parse(bytes, final);
+      this.table.flushBatches("", bytes);
+      this.table.checkSize();
+      // ASCII: as many characters as bytes.
+      if (bytes.length - end > MAX_RECORD_CHARS) this.tooLong(bytes, end, bytes.indexOf(0, end) >= 0);
+      pending.consume(end);
+      return;
+    }
+    const { text, bytes } = this.decode(final);
     let end: number;
     if (this.tokenizer) {
       end = this.tokenizer.parse(text, final);
@@ -150,32 +169,42 @@ class PieceReader {
       this.table.add(result.data, result.errors, text.includes('"'), final);
       end = result.meta.cursor;
     }
-    const rest = text.slice(end);
-    if (rest.length > MAX_RECORD_CHARS) {
-      const where = `line ${this.table.line} (byte ${this.byteAt(text, end)})`;
-      // A file that turns to zeros part way (written to a full disk, cut and padded) is valid
-      // UTF-8 without a line break: say what it is rather than blame a quote.
-      if (rest.includes("\u0000")) {
-        throw new IngestError(
-          "unsupported_format",
-          `The file turns to binary data (NUL bytes) in the record starting on ${where}: it may be damaged or cut short. Upload the CSV again.`,
-        );
-      }
+    if (text.length - end > MAX_RECORD_CHARS) this.tooLong(text, end, text.includes("\u0000", end));
+    pending.consume(bytes - utf8Length(text, end));
+  }
+
+  /** The pending bytes' complete characters as text (all of them when final: the input was
+   * checked to end on a whole character), and how many bytes that is. */
+  private decode(final: boolean): { text: string; bytes: number } {
+    const held = this.pending.view();
+    const bytes = final ? held.length : held.length - unfinishedAtEnd(held.subarray(Math.max(0, held.length - 3)));
+    this.textEnd = this.pending.offset + bytes;
+    return { text: this.decoder.decode(held.subarray(0, bytes)), bytes };
+  }
+
+  /** The record starting at `end` of the piece is still unfinished past MAX_RECORD_CHARS. */
+  private tooLong(piece: string | Uint8Array, end: number, nul: boolean): never {
+    const where = `line ${this.table.line} (byte ${this.byteAt(piece, end)})`;
+    // A file that turns to zeros part way (written to a full disk, cut and padded) is valid
+    // UTF-8 without a line break: say what it is rather than blame a quote.
+    if (nul) {
       throw new IngestError(
-        "row_too_long",
-        `The record starting on ${where} is longer than ${MAX_RECORD_CHARS / (1024 * 1024)} MB; most likely a quote is opened and never closed.`,
+        "unsupported_format",
+        `The file turns to binary data (NUL bytes) in the record starting on ${where}: it may be damaged or cut short. Upload the CSV again.`,
       );
     }
-    return rest;
+    throw new IngestError(
+      "row_too_long",
+      `The record starting on ${where} is longer than ${MAX_RECORD_CHARS / (1024 * 1024)} MB; most likely a quote is opened and never closed.`,
+    );
   }
 
   /**
-   * The file's byte offset of text[index], for error messages only. The text being parsed is
-   * always the end of what has been decoded so far (parse runs right after a decode), so counting
-   * back from the bytes decoded needs only this text: no per-piece byte accounting, and a BOM the
-   * decoder dropped from the front is still counted.
+   * The file's byte offset of piece[index], for error messages and the row estimate. A piece of
+   * bytes starts at the pending bytes' offset; a decoded piece ends at textEnd, so counting back
+   * needs only its text (a BOM skipped at the front is still counted).
    */
-  private byteAt(text: string, index: number): number {
-    return this.utf8.decodedBytes() - utf8Length(text, index);
+  private byteAt(piece: string | Uint8Array, index: number): number {
+    return typeof piece === "string" ? this.textEnd - utf8Length(piece, index) : this.pending.offset + index;
   }
 }

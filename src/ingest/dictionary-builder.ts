@@ -1,4 +1,5 @@
 import { normalizeCell } from "../ml/values";
+import { asciiString } from "./ascii";
 import type { SpanBatch } from "./span-batch";
 
 /** Raw cell texts other than a dictionary value (padded with whitespace, missing markers) that
@@ -100,7 +101,28 @@ export class DictionaryBuilder {
         return;
       }
     }
-    this.pushCode(this.addSpan(text, start, end, h));
+    this.pushCode(this.addRaw(text.slice(start, end), h));
+  }
+
+  /** pushSpan for the ASCII bytes[start, end) (their text and spanHash are the same as of the
+   * characters): the same look-up, reading a typed array instead of charCodeAt. */
+  pushBytes(bytes: Uint8Array, start: number, end: number, h: number): void {
+    const { slots, mask, arena } = this;
+    const len = end - start;
+    for (let i = mix(h) & mask; ; i = (i + 1) & mask) {
+      const at = i * SLOT;
+      const entry = slots[at + 1];
+      if (entry === 0) break;
+      if (slots[at] !== h || slots[at + 3] !== len) continue;
+      const from = slots[at + 2] - start;
+      let k = start;
+      while (k < end && arena[from + k] === bytes[k]) k++;
+      if (k === end) {
+        this.pushCode(entry > 0 ? entry - 1 : this.aliasCodes[-entry - 1]);
+        return;
+      }
+    }
+    this.pushCode(this.addRaw(asciiString(bytes, start, end), h, true));
   }
 
   /** Whether the index is large enough that cells are best looked up in batches (pushBatch). */
@@ -109,12 +131,12 @@ export class DictionaryBuilder {
   }
 
   /**
-   * Appends a batch of cells of `text`, in order, each as pushSpan (or push, for a string). A
+   * Appends a batch of cells of `text` (of `bytes` when given: an ASCII piece), in order, each as pushSpan (or push, for a string). A
    * first pass only reads each cell's first slot and the characters of its key: those reads do
    * not depend on one another, so the CPU overlaps their cache misses, and the second pass finds
    * them in cache. The pass reads nothing it writes, so codes are those of pushing one by one.
    */
-  pushBatch(batch: SpanBatch, text: string): void {
+  pushBatch(batch: SpanBatch, text: string, bytes: Uint8Array | null = null): void {
     const { starts, ends, hashes, count } = batch;
     const { slots, mask, arena } = this;
     let touched = 0;
@@ -123,6 +145,7 @@ export class DictionaryBuilder {
     for (let i = 0; i < count; i++) {
       const s = starts[i];
       if (s < 0) this.push(batch.strings[i]);
+      else if (bytes !== null) this.pushBytes(bytes, s, ends[i], hashes[i]);
       else this.pushSpan(text, s, ends[i], hashes[i]);
     }
   }
@@ -161,11 +184,11 @@ export class DictionaryBuilder {
     }
   }
 
-  /** A raw cell not in the index: its code, remembering it as a value or an alias. */
-  private addSpan(text: string, start: number, end: number, h: number): number {
-    const raw = text.slice(start, end);
+  /** A raw cell not in the index (its spanHash h): its code, remembering it as a value or an
+   * alias. `fresh`: raw is a string of its own already (not a substring of a piece of text). */
+  private addRaw(raw: string, h: number, fresh = false): number {
     const s = normalizeCell(raw);
-    if (s === raw) return this.add(own(raw), h); // a new value (find would have found it)
+    if (s === raw) return this.add(fresh ? raw : own(raw), h); // a new value (find would have found it)
     const code = s === null ? -1 : this.codeOf(s);
     if (this.aliases < MAX_ALIASES) {
       this.aliasCodes.push(code);

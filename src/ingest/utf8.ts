@@ -16,6 +16,21 @@ export class Utf8Stream {
    * unfinished character there is held by the decoder (see decodedBytes). */
   private tail: Uint8Array = new Uint8Array(0);
 
+  /**
+   * Validates the next chunk as decode() does (the same errors) and returns how many characters
+   * (UTF-16 code units) it completes, without keeping the text: the reader decodes what it needs
+   * from its own bytes. `ascii`: every byte of the chunk is below 0x80 (isAscii); then, unless a
+   * character begun in the previous chunk is unfinished (which an ASCII byte would make invalid)
+   * or nothing was decoded yet (a BOM is only dropped at the start), there is nothing to decode.
+   */
+  check(chunk: Uint8Array, ascii: boolean): number {
+    if (!ascii || this.bytesBefore === 0 || unfinishedAtEnd(this.tail) !== 0) return this.decode(chunk).length;
+    this.bytesBefore += chunk.length;
+    if (this.lineFeeds === undefined) this.countedLines += countByte(chunk, 0x0a, chunk.length);
+    this.tail = lastBytes(this.tail, chunk);
+    return chunk.length;
+  }
+
   decode(chunk: Uint8Array): string {
     let text: string;
     try {
@@ -80,7 +95,7 @@ function lastBytes(before: Uint8Array, chunk: Uint8Array): Uint8Array {
 
 /** Bytes of a character begun but not finished at the end of `tail` (valid so far, since
  * decoding did not fail): the lead byte's length says how many should follow. */
-function unfinishedAtEnd(tail: Uint8Array): number {
+export function unfinishedAtEnd(tail: Uint8Array): number {
   for (let k = 1; k <= tail.length; k++) {
     const b = tail[tail.length - k];
     if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back for the lead
@@ -90,11 +105,12 @@ function unfinishedAtEnd(tail: Uint8Array): number {
   return 0;
 }
 
-/** The UTF-8 length of text.slice(from): only on error paths, to turn a text offset into a byte
- * offset. Strict decoding never yields a lone surrogate, so each half of a pair counts 2 of 4. */
-export function utf8Length(text: string, from = 0): number {
+/** The UTF-8 length of text.slice(from, to): to turn a text offset into a byte offset (error
+ * paths, and the end of a decoded piece). Strict decoding never yields a lone surrogate, so each
+ * half of a pair counts 2 of 4. */
+export function utf8Length(text: string, from = 0, to = text.length): number {
   let n = 0;
-  for (let i = from; i < text.length; i++) {
+  for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     n += c < 0x80 ? 1 : c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 2 : 3;
   }
