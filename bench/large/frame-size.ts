@@ -124,12 +124,13 @@ for (const file of argv) {
   for (const h of header.columns) {
     const c = frame.columns.find((x) => x.name === h.name) as Column;
     const e = h.encoding;
+    const size = e && "bits" in e && e.bits ? `${e.bits} bits` : `u${8 * Number(e && "width" in e ? e.width : 0)}`;
     const how = !e
       ? "raw"
       : e.type === "grid"
-        ? `grid ${e.times ? `1/${e.times}` : `×${e.step}`} u${8 * Number(e.width)}`
+        ? `grid ${e.times ? `1/${e.times}` : `×${e.step}`} ${size}`
         : e.type === "shifted"
-          ? `codes+1 u${8 * Number(e.width)}`
+          ? `codes+1 ${size}`
           : "range";
     console.log(
       `  ${h.name.padEnd(14)} ${h.kind.padEnd(11)} ${how.padEnd(18)} ${(raw(c).byteLength / MB).toFixed(1).padStart(8)} -> ${(h.byteLength / MB).toFixed(1).padStart(8)} MiB`,

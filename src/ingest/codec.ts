@@ -6,7 +6,7 @@ import {
   encodeCodes,
   encodeValues,
   type StoredBuffer,
-  storedWidth,
+  storedLength,
   validEncoding,
 } from "./column-encoding";
 
@@ -158,7 +158,7 @@ export function decodeFrame(bytes: Uint8Array): Frame {
     if (encoding !== undefined && (version === 1 || !validEncoding(encoding, storage))) {
       throw new Error(`decodeFrame: ${what} has an unknown encoding ${JSON.stringify(encoding)}`);
     }
-    const length = rows * storedWidth(encoding as ColumnEncoding | undefined, storage === "numeric" ? 8 : 4);
+    const length = storedLength(encoding as ColumnEncoding | undefined, storage === "numeric" ? 8 : 4, rows);
     const start = dataStart + offset;
     const inside = Number.isSafeInteger(offset) && offset >= 0 && offset % 8 === 0 && start + length <= bytes.length;
     if ((byteLength !== undefined && byteLength !== length) || !inside) {

@@ -5,22 +5,34 @@
  * - values (Float64Array, NaN = missing):
  *   - "range": value i is start + i (a generated id 0..n-1): no bytes at all;
  *   - "grid": every present value is k / 10^d or k · step (value-grid.ts) with k in a small range:
- *     k − lo in the narrowest of u8/u16/u32, the all-ones code for NaN. Booleans (0/1) and
- *     whole-day datetimes land here. Decoding computes the same division or product the encoder
- *     checked on every value, so the doubles come back bit for bit;
- * - codes (Int32Array, -1 = missing): "shifted": code + 1 in u8 or u16 when the largest code allows.
+ *     k − lo in the narrowest of 1, 2 or 4 bits, u8, u16, 3 bytes or u32, the all-ones code for
+ *     NaN. Booleans (0/1) and whole-day datetimes land here. Decoding computes the same division
+ *     or product the encoder checked on every value, so the doubles come back bit for bit;
+ * - codes (Int32Array, -1 = missing): "shifted": code + 1 in the narrowest of 1, 2 or 4 bits, u8,
+ *   u16 or 3 bytes that holds the largest code.
+ *
+ * `width` is bytes a value; `bits` (1, 2 or 4, with width 1) packs several values a byte
+ * (packed-ints.ts). Sub-byte and 3-byte forms came later in version 2: a frame without them
+ * decodes as before.
  *
  * A column with −0, ±Infinity, a NaN other than the canonical one, or a value off every grid stays
  * raw (absent encoding): the encoder only ever chooses a form it has verified on the whole column.
  */
 import { type Grid, gridSearch } from "../ml/value-grid";
+import { type PackedBits, pack24, packBits, packedLength, unpack24, unpackBits } from "./packed-ints";
 
-export type Width = 1 | 2 | 4;
+export type Width = 1 | 2 | 3 | 4;
 
 export type ColumnEncoding =
   | { type: "range"; start: number }
-  | { type: "grid"; times: number; step: number; lo: number; width: Width }
-  | { type: "shifted"; width: 1 | 2 };
+  | { type: "grid"; times: number; step: number; lo: number; width: Width; bits?: PackedBits }
+  | { type: "shifted"; width: 1 | 2 | 3; bits?: PackedBits };
+
+/** Bytes a value and bits a value (when under a byte): how a buffer of unsigned codes is laid out. */
+interface Layout {
+  width: Width;
+  bits?: PackedBits;
+}
 
 type Narrow = Uint8Array | Uint16Array | Uint32Array;
 
@@ -31,7 +43,27 @@ export interface StoredBuffer {
 }
 
 const EMPTY = new Uint8Array(0);
-const narrowArray = (width: Width, n: number): Narrow => (width === 1 ? new Uint8Array(n) : width === 2 ? new Uint16Array(n) : new Uint32Array(n));
+/** The narrowest layout whose codes reach `top` (the largest code to store). */
+function layoutFor(top: number): Layout {
+  if (top <= 1) return { width: 1, bits: 1 };
+  if (top <= 3) return { width: 1, bits: 2 };
+  if (top <= 15) return { width: 1, bits: 4 };
+  return { width: top <= 255 ? 1 : top <= 65535 ? 2 : top <= 2 ** 24 - 1 ? 3 : 4 };
+}
+
+/** The all-ones code of a layout (a grid's NaN). */
+const allOnes = (l: Layout): number => 2 ** (l.bits ?? 8 * l.width) - 1;
+
+/** An array to fill with a layout's codes before packing: one byte a value under a byte, u32 for 3 bytes. */
+const fillArray = (l: Layout, n: number): Narrow => (l.width === 1 ? new Uint8Array(n) : l.width === 2 ? new Uint16Array(n) : new Uint32Array(n));
+
+/** The stored bytes of fillArray's codes. */
+function packed(l: Layout, codes: Narrow): Uint8Array {
+  if (l.bits) return packBits(codes as Uint8Array, l.bits);
+  if (l.width === 3) return pack24(codes as Uint32Array);
+  return bytesOf(codes);
+}
+
 const bytesOf = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 /** The stored form of a column's values: the smallest verified encoding, else the raw bytes (a view). */
@@ -53,28 +85,35 @@ export function encodeCodes(codes: Int32Array): StoredBuffer {
     if (c < min) min = c;
     if (c > max) max = c;
   }
-  if (codes.length === 0 || min < -1 || max >= 65535) return { bytes: bytesOf(codes) };
-  const width = max < 255 ? 1 : 2;
-  const out = width === 1 ? new Uint8Array(codes.length) : new Uint16Array(codes.length);
+  if (codes.length === 0 || min < -1 || max + 1 > 2 ** 24 - 1) return { bytes: bytesOf(codes) };
+  const layout = layoutFor(max + 1);
+  const out = fillArray(layout, codes.length);
   for (let i = 0; i < codes.length; i++) out[i] = codes[i] + 1;
-  return { encoding: { type: "shifted", width }, bytes: bytesOf(out) };
+  const encoding: ColumnEncoding = { type: "shifted", width: layout.width as 1 | 2 | 3 };
+  if (layout.bits) encoding.bits = layout.bits;
+  return { encoding, bytes: packed(layout, out) };
 }
 
-/** Bytes per row of a stored buffer (0 for a range). */
-export function storedWidth(encoding: ColumnEncoding | undefined, raw: 4 | 8): number {
-  if (!encoding) return raw;
-  return encoding.type === "range" ? 0 : encoding.width;
+/** Bytes of a stored buffer of `rows` rows (0 for a range); `raw`, bytes a row without an encoding. */
+export function storedLength(encoding: ColumnEncoding | undefined, raw: 4 | 8, rows: number): number {
+  if (!encoding) return rows * raw;
+  if (encoding.type === "range") return 0;
+  return encoding.bits ? packedLength(encoding.bits, rows) : rows * encoding.width;
 }
+
+/** A width and optional bits a decoder knows: bits only under a byte. */
+const validLayout = (width: unknown, bits: unknown, widths: readonly number[]): boolean =>
+  widths.includes(width as number) && (bits === undefined || (width === 1 && (bits === 1 || bits === 2 || bits === 4)));
 
 /** Whether a header's encoding is one this decoder knows, with sane parameters (a corrupt header is refused). */
 export function validEncoding(e: unknown, storage: "numeric" | "dictionary"): e is ColumnEncoding {
   if (typeof e !== "object" || e === null) return false;
   const x = e as Record<string, unknown>;
-  if (storage === "dictionary") return x.type === "shifted" && (x.width === 1 || x.width === 2);
+  if (storage === "dictionary") return x.type === "shifted" && validLayout(x.width, x.bits, [1, 2, 3]);
   if (x.type === "range") return Number.isSafeInteger(x.start);
   return (
     x.type === "grid" &&
-    (x.width === 1 || x.width === 2 || x.width === 4) &&
+    validLayout(x.width, x.bits, [1, 2, 3, 4]) &&
     Number.isSafeInteger(x.lo) &&
     typeof x.times === "number" &&
     typeof x.step === "number" &&
@@ -90,9 +129,9 @@ export function decodeValues(encoding: ColumnEncoding, bytes: Uint8Array, rows: 
     return out;
   }
   if (encoding.type !== "grid") throw new Error(`decodeFrame: a ${encoding.type} encoding of numeric values`);
-  const { times, step, lo, width } = encoding;
-  const stored = narrowView(width, bytes, rows);
-  const missing = 2 ** (8 * width) - 1;
+  const { times, step, lo } = encoding;
+  const stored = unpacked(encoding, bytes, rows);
+  const missing = allOnes(encoding);
   // Two loops with the division or product written out: the hot loop of a large column.
   if (times) {
     for (let i = 0; i < rows; i++) {
@@ -111,18 +150,20 @@ export function decodeValues(encoding: ColumnEncoding, bytes: Uint8Array, rows: 
 /** Dictionary codes from their stored bytes, widened into a new Int32Array. */
 export function decodeCodes(encoding: ColumnEncoding, bytes: Uint8Array, rows: number): Int32Array {
   if (encoding.type !== "shifted") throw new Error(`decodeFrame: a ${encoding.type} encoding of dictionary codes`);
-  const stored = narrowView(encoding.width, bytes, rows);
+  const stored = unpacked(encoding, bytes, rows);
   const out = new Int32Array(rows);
   for (let i = 0; i < rows; i++) out[i] = stored[i] - 1;
   return out;
 }
 
-const narrowView = (width: Width, bytes: Uint8Array, rows: number): Narrow =>
-  width === 1
-    ? bytes.subarray(0, rows)
-    : width === 2
-      ? new Uint16Array(bytes.buffer, bytes.byteOffset, rows)
-      : new Uint32Array(bytes.buffer, bytes.byteOffset, rows);
+/** The stored codes one an element: a view of u8/u16/u32 bytes (aligned), else unpacked. */
+function unpacked(l: Layout, bytes: Uint8Array, rows: number): Narrow {
+  if (l.bits) return unpackBits(bytes, l.bits, rows);
+  if (l.width === 1) return bytes.subarray(0, rows);
+  if (l.width === 2) return new Uint16Array(bytes.buffer, bytes.byteOffset, rows);
+  if (l.width === 3) return unpack24(bytes, rows);
+  return new Uint32Array(bytes.buffer, bytes.byteOffset, rows);
+}
 
 /** start, start + 1, …: checked value by value, including that a 0 is +0. */
 function asRange(values: Float64Array): ColumnEncoding | undefined {
@@ -162,14 +203,16 @@ function onGrid(values: Float64Array): StoredBuffer | undefined {
   if (!Number.isFinite(min) || !Number.isFinite(max)) return undefined;
   const found = gridSearch(values, min, max, 2 ** 32 - 1, (grid, lo, points) => {
     // Codes 0 .. points − 1, and the all-ones code for NaN above them.
-    const width: Width = points <= 255 ? 1 : points <= 65535 ? 2 : 4;
-    const stored = narrowArray(width, values.length);
-    const off = fillGrid(values, grid, lo, stored, 2 ** (8 * width) - 1);
-    return off === undefined ? { stored, width } : off;
+    const layout = layoutFor(points);
+    const stored = fillArray(layout, values.length);
+    const off = fillGrid(values, grid, lo, stored, allOnes(layout));
+    return off === undefined ? { stored, layout } : off;
   });
   if (!found) return undefined;
-  const { grid, lo, stored, width } = found;
-  return { encoding: { type: "grid", times: grid.times, step: grid.step, lo, width }, bytes: bytesOf(stored) };
+  const { grid, lo, stored, layout } = found;
+  const encoding: ColumnEncoding = { type: "grid", times: grid.times, step: grid.step, lo, width: layout.width };
+  if (layout.bits) encoding.bits = layout.bits;
+  return { encoding, bytes: packed(layout, stored) };
 }
 
 /** Writes k − lo (or `missingCode`) per row; the first value whose point does not give it back, else undefined. */

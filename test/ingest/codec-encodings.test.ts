@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeFrame, encodeFrame, frameChunks } from "../../src/ingest/codec";
+import { encodeCodes } from "../../src/ingest/column-encoding";
 import type { Column, Frame } from "../../src/ml/frame";
 import { seededRandom } from "../seeded-random";
 import { csv, joinChunks } from "./helpers";
@@ -82,18 +83,27 @@ describe("frame codec, version 2 encodings", () => {
     expect(roundTrip(numeric("id", [-0, 1, 2, 3]))).toBeUndefined();
   });
 
-  it("chooses u8, u16 or u32 by the number of grid points, a code above them kept for NaN", () => {
-    const widths = [
-      [255, 1],
-      [256, 2],
-      [65535, 2],
-      [65536, 4],
-      [3_000_000, 4],
+  it("chooses 1, 2 or 4 bits, u8, u16, 3 bytes or u32 by the number of grid points, a code above them kept for NaN", () => {
+    const layouts = [
+      [1, 1, 1],
+      [2, 1, 2],
+      [3, 1, 2],
+      [4, 1, 4],
+      [15, 1, 4],
+      [16, 1, undefined],
+      [255, 1, undefined],
+      [256, 2, undefined],
+      [65535, 2, undefined],
+      [65536, 3, undefined],
+      [3_000_000, 3, undefined],
+      [2 ** 24 - 1, 3, undefined],
+      [2 ** 24, 4, undefined],
     ] as const;
-    for (const [points, width] of widths) {
-      // lo and hi present, so the grid spans exactly `points` points; values on tenths.
-      const values = [0, (points - 1) / 10, Number.NaN, 1 / 10, Number.NaN, (points - 2) / 10];
-      expect(roundTrip(numeric("x", values))).toMatchObject({ type: "grid", times: 10, width });
+    for (const [points, width, bits] of layouts) {
+      // lo and hi present, so the grid spans exactly `points` points (whole numbers); NaNs between.
+      const values = [0, points - 1, Number.NaN, Math.min(1, points - 1), Number.NaN, Math.max(0, points - 2), 0, Number.NaN];
+      const e = roundTrip(numeric("x", values));
+      expect({ type: e?.type, width: e?.width, bits: e?.bits }, `${points} points`).toEqual({ type: "grid", width, bits });
     }
     // Large integers near 2^53 on a small range: offsets from lo.
     expect(roundTrip(numeric("x", [2 ** 53 - 10, 2 ** 53 - 1, Number.NaN]))).toMatchObject({ type: "grid", lo: 2 ** 53 - 10, width: 1 });
@@ -133,7 +143,7 @@ describe("frame codec, version 2 encodings", () => {
     expect(encodeFrame(frame).length).toBeLessThan(200);
   });
 
-  it("stores booleans as u8 with their labels and spellings, and whole days and seconds on their grids", async () => {
+  it("stores booleans in 2 bits with their labels and spellings, and whole days and seconds on their grids", async () => {
     const { frame } = await csv(
       "b,d,t,n\nYes,2024-01-01,2024-01-01T10:00:00Z,1\nyes,2024-01-02,,2\nNO,,2024-01-01T10:00:01Z,3\n,1969-12-31,1960-05-01T00:00:00Z,4\nYES,2024-01-05,2024-01-03T00:00:00Z,5\n",
     );
@@ -141,32 +151,42 @@ describe("frame codec, version 2 encodings", () => {
     expectIdentical(decodeFrame(bytes), frame);
     const header = headerOf(bytes).columns;
     const b = header.find((c) => c.name === "b");
-    expect(b?.encoding).toMatchObject({ type: "grid", width: 1 });
-    expect(b?.spellings?.encoding).toEqual({ type: "shifted", width: 1 });
+    expect(b?.encoding).toMatchObject({ type: "grid", width: 1, bits: 2 }); // 0, 1 and the NaN code
+    expect(b?.spellings?.encoding).toEqual({ type: "shifted", width: 1, bits: 4 }); // 4 spellings + missing
     expect(header.find((c) => c.name === "d")?.encoding).toMatchObject({ type: "grid", step: 86_400_000 });
     expect(header.find((c) => c.name === "t")?.encoding).toMatchObject({ type: "grid", step: 1000 });
     const t = decodeFrame(bytes).columns.find((c) => c.name === "d");
     expect(t?.storage === "numeric" && t.dateOnly).toBe(true);
   });
 
-  it("stores dictionary codes + 1 in u8 or u16 by the dictionary's size, missing codes included", () => {
+  it("stores dictionary codes + 1 in 1, 2 or 4 bits, u8, u16 or 3 bytes by the dictionary's size, missing codes included", () => {
     const random = seededRandom(7);
     const sizes = [
-      [0, 1],
-      [1, 1],
-      [255, 1],
-      [256, 2],
-      [65535, 2],
-      [65536, undefined],
+      [0, 1, 1],
+      [1, 1, 1],
+      [2, 1, 2],
+      [3, 1, 2],
+      [4, 1, 4],
+      [15, 1, 4],
+      [16, 1, undefined],
+      [255, 1, undefined],
+      [256, 2, undefined],
+      [65535, 2, undefined],
+      [65536, 3, undefined],
+      [100_000, 3, undefined],
     ] as const;
-    for (const [size, width] of sizes) {
-      const codes = Array.from({ length: 3000 }, (_, i) => (i === 0 || size === 0 ? -1 : i === 1 ? size - 1 : Math.floor(random() * size)));
-      const encoding = roundTrip(dictionary("c", codes, size));
-      if (width) expect(encoding).toEqual({ type: "shifted", width });
-      else expect(encoding).toBeUndefined();
+    for (const [size, width, bits] of sizes) {
+      // odd lengths: the last byte of packed codes is partly used
+      for (const n of size > 1000 ? [3001] : [3001, 3002, 3003]) {
+        const codes = Array.from({ length: n }, (_, i) => (i === 0 || size === 0 ? -1 : i === 1 ? size - 1 : Math.floor(random() * size)));
+        const encoding = roundTrip(dictionary("c", codes, size));
+        expect(encoding, `${size} values`).toEqual(bits ? { type: "shifted", width, bits } : { type: "shifted", width });
+      }
     }
-    // Codes outside -1 .. : kept raw, as they were.
+    // Codes outside -1 .. 2^24 − 2: kept raw, as they were.
     expect(roundTrip(dictionary("c", [-2, 0, 1], 2))).toBeUndefined();
+    expect(encodeCodes(Int32Array.from([-1, 2 ** 24 - 2, 0])).encoding).toEqual({ type: "shifted", width: 3 });
+    expect(encodeCodes(Int32Array.from([-1, 2 ** 24 - 1, 0])).encoding).toBeUndefined();
   });
 
   it("keeps a NaN with a payload raw (bits preserved), and encodes an all-missing column", () => {

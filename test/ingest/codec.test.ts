@@ -114,9 +114,11 @@ describe("frame codec versions", () => {
   it("refuses a corrupt header with a clear error", async () => {
     const bytes = encodeFrame((await sample()).frame);
     expect(() => decodeFrame(withHeader(bytes, (h) => (h.columns[1].encoding = { type: "zigzag" })))).toThrow(/column "n" has an unknown encoding/);
-    expect(() => decodeFrame(withHeader(bytes, (h) => (h.columns[1].encoding = { type: "grid", times: 10, step: 0, lo: 0, width: 3 })))).toThrow(
-      /unknown encoding/,
-    );
+    // widths are 1–4 bytes; bits (1, 2 or 4) only with a width of 1
+    for (const bad of [{ width: 5 }, { width: 2, bits: 4 }, { width: 1, bits: 3 }]) {
+      const encoding = { type: "grid", times: 10, step: 0, lo: 0, ...bad };
+      expect(() => decodeFrame(withHeader(bytes, (h) => (h.columns[1].encoding = encoding)))).toThrow(/unknown encoding/);
+    }
     expect(() => decodeFrame(withHeader(bytes, (h) => (h.columns[2].encoding = { type: "range", start: 0 })))).toThrow(
       /column "c" has an unknown encoding/,
     );
