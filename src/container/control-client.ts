@@ -37,11 +37,18 @@ export class ControlClient {
     private attempt: number,
   ) {}
 
-  private async call(method: string, path: string, body?: BodyInit, contentType?: string, query: Record<string, string> = {}): Promise<Response> {
+  private async call(
+    method: string,
+    path: string,
+    body?: BodyInit,
+    contentType?: string,
+    query: Record<string, string> = {},
+    extraHeaders: Record<string, string> = {},
+  ): Promise<Response> {
     const url = new URL(`/internal/jobs/${this.jobId}/${path}`, this.config.baseUrl);
     if (method !== "POST") url.searchParams.set("attempt", String(this.attempt));
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...extraHeaders };
     if (this.config.secret) headers.Authorization = `Bearer ${this.config.secret}`;
     if (contentType) headers["Content-Type"] = contentType;
     const res = await fetchRetrying(`control ${method} ${path}`, url, { method, headers, body });
@@ -82,6 +89,23 @@ export class ControlClient {
     const res = await this.call("GET", `sources/${index}`);
     if (!res.ok || !res.body) throw new Error(`could not read uploaded file ${index}: HTTP ${res.status}`);
     return res.body;
+  }
+
+  /**
+   * Bytes [start, endExclusive) of uploaded file `index` (a Parquet file's footer, read before the
+   * file is streamed): a Range request, to R2 when the task gave the file's presigned `url` (the
+   * signature does not cover the Range header), else to the control route.
+   */
+  async readSourceRange(index: number, start: number, endExclusive: number, url?: string): Promise<Uint8Array> {
+    const range = { Range: `bytes=${start}-${endExclusive - 1}` };
+    const what = `bytes ${start}–${endExclusive} of uploaded file ${index}`;
+    const res = url ? await r2Get(url, what, range) : await this.call("GET", `sources/${index}`, undefined, undefined, {}, range);
+    if (res.status !== 206) {
+      // 200 would be the whole file: a server that ignored the range, not to be read for a footer
+      await res.body?.cancel().catch(() => {});
+      throw new Error(`could not read ${what}: HTTP ${res.status}${res.status === 200 ? " (the range was ignored)" : ""}`);
+    }
+    return new Uint8Array(await res.arrayBuffer());
   }
 
   /**
@@ -181,8 +205,8 @@ export class ControlClient {
 }
 
 /** A presigned GET straight from R2 (retried on network errors and 5xx), or an error naming R2's refusal. */
-async function r2Get(url: string, what: string): Promise<Response> {
-  const res = await fetchRetrying(`GET ${what} from R2`, url, {});
+async function r2Get(url: string, what: string, headers: Record<string, string> = {}): Promise<Response> {
+  const res = await fetchRetrying(`GET ${what} from R2`, url, { headers });
   if (!res.ok || !res.body) throw new Error(`could not read ${what} from R2: ${await s3Refusal(res)}`);
   return res;
 }

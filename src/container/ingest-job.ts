@@ -22,7 +22,13 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
   const io = client.io();
   await io.report({ progress: 5 });
   const { frame, idGenerated } = await readSources(
-    task.files.map((f, i) => ({ filename: f.filename, bytes: f.bytes, open: () => client.openSource(i, f.url) })),
+    task.files.map((f, i) => ({
+      filename: f.filename,
+      bytes: f.bytes,
+      open: () => client.openSource(i, f.url),
+      // a Parquet file is then read as it arrives, its footer first
+      openRange: (start: number, end: number) => client.readSourceRange(i, start, end, f.url),
+    })),
     {
       format: task.format,
       maxCells: task.max_cells,

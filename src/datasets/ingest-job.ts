@@ -141,8 +141,8 @@ export async function runIngestJob(deps: IngestDeps, job: JobRecord, control: Jo
   };
 }
 
-export async function openSource(bucket: R2Bucket, f: FileRow): Promise<ReadableStream<Uint8Array>> {
-  const obj = await bucket.get(f.objectKey);
+export async function openSource(bucket: R2Bucket, f: FileRow, range?: { offset: number; length: number }): Promise<ReadableStream<Uint8Array>> {
+  const obj = await bucket.get(f.objectKey, range ? { range } : undefined);
   if (!obj) throw missingSource(f);
   return obj.body;
 }

@@ -15,7 +15,7 @@ import { presignGet } from "../storage/presign";
 import { batchTask, readBatchArtifact, readBatchFrame, succeedBatch, writeBatchResult } from "./batch-control";
 import { type ControlDeps, resolveOrFail, runningJob, stopWork, trainerJobObject } from "./control-scope";
 import { completeTraining } from "./finalize";
-import { ingestTask, readIngestSource, succeedIngest, writeIngestPreview } from "./ingest-control";
+import { type ByteRange, ingestTask, readIngestSource, succeedIngest, writeIngestPreview } from "./ingest-control";
 import { type TrainingTarget, trainingTarget } from "./target";
 
 export type { ControlDeps } from "./control-scope";
@@ -83,11 +83,11 @@ export async function writeArtifact(deps: ControlDeps, jobId: string, attempt: n
   await deps.bucket.put(target.artifactPrefix + file, body);
 }
 
-/** An ingest job reads the uploaded files, by their index in its task. */
-export async function readSource(deps: ControlDeps, jobId: string, attempt: number, index: number): Promise<ReadableStream<Uint8Array>> {
+/** An ingest job reads the uploaded files, by their index in its task: whole, or bytes first..last. */
+export async function readSource(deps: ControlDeps, jobId: string, attempt: number, index: number, range?: ByteRange) {
   const { jobObj, job } = await runningJob(deps, jobId, attempt);
   if (job.type !== "dataset_ingest") throw new NotFound();
-  return readIngestSource(deps, jobObj, job, attempt, index);
+  return readIngestSource(deps, jobObj, job, attempt, index, range);
 }
 
 /** An ingest job writes the dataset version's preview (its frame goes in parts: ./frame-upload-control). */

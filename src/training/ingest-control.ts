@@ -3,7 +3,7 @@
  * Worker can hold): the files to read, where the frame and its preview go, and the recording of
  * the result on the dataset version when the trainer succeeds.
  */
-import { BadRequest, Conflict, NotFound } from "../core/errors";
+import { BadRequest, Conflict, InvalidInput, NotFound } from "../core/errors";
 import { TRAINER_MAX_FRAME_CELLS, TRAINER_R2_URL_TTL_S } from "../core/limits";
 import { checkSource, type IngestSummary, ingestSources, openSource, recordIngest } from "../datasets/ingest-job";
 import type { JobObject } from "../jobs/job-object";
@@ -41,11 +41,29 @@ export async function ingestTask(deps: ControlDeps, jobObj: JobObject, job: JobR
   return { format, files: listed, total_bytes: totalBytes, max_cells: TRAINER_MAX_FRAME_CELLS };
 }
 
-export async function readIngestSource(deps: ControlDeps, jobObj: JobObject, job: JobRecord, attempt: number, index: number) {
+/** Bytes first..last of a file, both included (an HTTP Range). */
+export interface ByteRange {
+  first: number;
+  last: number;
+}
+
+/**
+ * Uploaded file `index`, whole or the bytes of `range` (a last byte past the end means up to the
+ * end, as in HTTP; a range starting past it is refused): its stream, its size, the range served.
+ */
+export async function readIngestSource(deps: ControlDeps, jobObj: JobObject, job: JobRecord, attempt: number, index: number, range?: ByteRange) {
   const { files } = await sources(deps, jobObj, job, attempt);
   const f = files[index];
   if (!f) throw new NotFound();
-  return resolveOrFail(jobObj, attempt, () => openSource(deps.bucket, f));
+  if (range && (range.first > range.last || range.first >= f.bytes)) {
+    const message = `The range must start before the end of the file (${f.bytes} bytes) and not end before it starts.`;
+    throw new InvalidInput([{ path: ["range"], message, type: "value_error", input: `bytes=${range.first}-${range.last}`, part: "header" }]);
+  }
+  const served = range && { first: range.first, last: Math.min(range.last, f.bytes - 1) };
+  const body = await resolveOrFail(jobObj, attempt, () =>
+    openSource(deps.bucket, f, served && { offset: served.first, length: served.last - served.first + 1 }),
+  );
+  return { body, size: f.bytes, range: served };
 }
 
 /** The frame's first rows, streamed into R2 (the frame itself is stored in parts: ./frame-upload-control). */

@@ -35,6 +35,8 @@ interface Options {
   frame?: Uint8Array;
   /** The job was canceled: reports answer so. */
   canceled?: boolean;
+  /** Answer a Range request with the whole file (200), as a server without range support would. */
+  ignoreRange?: boolean;
 }
 
 async function fakeWorkerAndR2(opts: Options): Promise<{ url: string; seen: Seen }> {
@@ -51,7 +53,16 @@ async function fakeWorkerAndR2(opts: Options): Promise<{ url: string; seen: Seen
     seen.requests.push(`${req.method} ${url.pathname.replace(`/internal/jobs/${JOB}/`, "")}`);
     const base = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
     const reply = (status: number, json: unknown) => res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(json));
-    const bytes = (b: Uint8Array) => res.writeHead(200, { "Content-Length": String(b.length) }).end(b);
+    const bytes = (b: Uint8Array) => {
+      // `Range: bytes=first-last`, as R2 (and the control route) answer it
+      const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? "");
+      if (range) seen.requests.push(`Range ${req.headers.range}`);
+      if (!range || opts.ignoreRange) return res.writeHead(200, { "Content-Length": String(b.length) }).end(b);
+      const [first, last] = [Number(range[1]), Math.min(Number(range[2]), b.length - 1)];
+      res
+        .writeHead(206, { "Content-Length": String(last - first + 1), "Content-Range": `bytes ${first}-${last}/${b.length}` })
+        .end(b.subarray(first, last + 1));
+    };
     const part = /^\/s3\/bucket\/frame$/.test(url.pathname) && url.searchParams.get("partNumber");
     if (part) {
       const n = Number(part);
@@ -100,6 +111,24 @@ describe("ControlClient with presigned R2 URLs", () => {
     expect((await readAll(await client(url).openSource(0, `${url}/s3/bucket/source.csv?X-Amz-Signature=x`))).equals(source)).toBe(true);
     expect((await readAll(await client(url).openSource(0))).equals(source)).toBe(true);
     expect(seen.requests).toEqual(["GET /s3/bucket/source.csv", "GET sources/0"]);
+  });
+
+  it("reads a range of a source file (a Parquet footer) from its URL or the route, with a Range header", async () => {
+    const source = Uint8Array.from({ length: 1000 }, (_, i) => i % 251);
+    const { url, seen } = await fakeWorkerAndR2({ direct: true, source });
+    const fromR2 = await client(url).readSourceRange(0, 900, 1000, `${url}/s3/bucket/source.csv?X-Amz-Signature=x`);
+    const fromRoute = await client(url).readSourceRange(0, 4, 10);
+    expect(Buffer.from(fromR2).equals(Buffer.from(source.subarray(900)))).toBe(true);
+    expect(Buffer.from(fromRoute).equals(Buffer.from(source.subarray(4, 10)))).toBe(true);
+    expect(seen.requests).toEqual(["GET /s3/bucket/source.csv", "Range bytes=900-999", "GET sources/0", "Range bytes=4-9"]);
+  });
+
+  it("refuses a whole file answered to a range request instead of reading it as the range", async () => {
+    const { url } = await fakeWorkerAndR2({ direct: true, source: new Uint8Array(1000), ignoreRange: true });
+    await expect(client(url).readSourceRange(0, 900, 1000, `${url}/s3/bucket/source.csv?X-Amz-Signature=x`)).rejects.toThrow(
+      /could not read bytes 900–1000 of uploaded file 0: HTTP 200 \(the range was ignored\)/,
+    );
+    await expect(client(url).readSourceRange(0, 900, 1000)).rejects.toThrow(/HTTP 200 \(the range was ignored\)/);
   });
 
   it("names R2's refusal of a source URL", async () => {

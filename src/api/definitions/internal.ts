@@ -61,12 +61,22 @@ const withFile = (method: "get" | "put", path: string) =>
 /** A training job writes its model version's artifact files; a batch inference job reads them. */
 export const writeArtifact = withFile("put", "/internal/jobs/{id}/artifacts/{file}");
 export const readArtifact = withFile("get", "/internal/jobs/{id}/artifacts/{file}");
-/** An ingest job's uploaded files, by index. */
+/** An ingest job's uploaded files, by index; `Range: bytes=first-last` for a part of one (206). */
 export const readSource = createRoute({
   hide: true,
   method: "get",
   path: "/internal/jobs/{id}/sources/{index}",
-  request: { params: params.extend({ index: z.coerce.number().int().min(0) }), query },
+  request: {
+    params: params.extend({ index: z.coerce.number().int().min(0) }),
+    query,
+    // One range, both ends given: all the trainer asks for (a Parquet file's footer).
+    headers: z.object({
+      range: z
+        .string()
+        .regex(/^bytes=\d{1,15}-\d{1,15}$/, "Expected bytes=first-last")
+        .optional(),
+    }),
+  },
   responses: ok,
 });
 /** A batch inference job's result files (pages and whole files, names in ../../training/batch-control). */

@@ -50,9 +50,15 @@ internalApp.openapi(def.frameLocation, async (c) =>
 
 internalApp.openapi(def.readSource, async (c) => {
   const { id, index } = c.req.valid("param");
-  return new Response(await control.readSource(deps(c), id, c.req.valid("query").attempt, index), {
-    headers: { "Content-Type": "application/octet-stream" },
-  });
+  const { range } = c.req.valid("header");
+  const asked = range?.slice("bytes=".length).split("-").map(Number) as [number, number] | undefined;
+  const source = await control.readSource(deps(c), id, c.req.valid("query").attempt, index, asked && { first: asked[0], last: asked[1] });
+  const headers: Record<string, string> = { "Content-Type": "application/octet-stream", "Accept-Ranges": "bytes" };
+  if (!source.range) return new Response(source.body, { headers });
+  const { first, last } = source.range;
+  headers["Content-Range"] = `bytes ${first}-${last}/${source.size}`;
+  headers["Content-Length"] = String(last - first + 1);
+  return new Response(source.body, { status: 206, headers });
 });
 
 /** A streamed body of announced length (R2 stores a stream only when its length is known). */
