@@ -139,8 +139,12 @@ export class DictionaryBuilder {
   pushBatch(batch: SpanBatch, text: string, bytes: Uint8Array | null = null): void {
     const { starts, ends, hashes, count } = batch;
     const { slots, mask, arena } = this;
+    // Two passes, the slots then the keys they name: each pass's reads are independent of one
+    // another, so more cache misses are in flight at once than when each key read waits for its slot.
+    const keys = batch.scratch();
+    for (let i = 0; i < count; i++) keys[i] = slots[(mix(hashes[i]) & mask) * SLOT + 2];
     let touched = 0;
-    for (let i = 0; i < count; i++) touched |= arena[slots[(mix(hashes[i]) & mask) * SLOT + 2]];
+    for (let i = 0; i < count; i++) touched |= arena[keys[i]];
     this.touched = touched; // used, so the reads are not optimized away
     for (let i = 0; i < count; i++) {
       const s = starts[i];
@@ -163,9 +167,12 @@ export class DictionaryBuilder {
     this.codes = next;
   }
 
-  /** The codes, trimmed to the row count (a view when it already fits, no copy). */
+  /** The codes, trimmed to the row count: a view when at most 1/16 of the room is unused (the
+   * room reserved for a file's expected rows: a copy would cost a pass over the column and, for a
+   * moment, twice its memory), else a copy (after doublings, up to half would be unused). */
   finish(): Int32Array {
-    return this.length === this.codes.length ? this.codes : this.codes.slice(0, this.length);
+    const room = this.codes.length;
+    return this.length >= room - (room >>> 4) ? this.codes.subarray(0, this.length) : this.codes.slice(0, this.length);
   }
 
   /** The code of text[start, end) (hash h) if it is a dictionary value or a known alias, else ABSENT. */

@@ -206,9 +206,12 @@ export class NumericBuilder {
     return true;
   }
 
-  /** The values, trimmed to the row count (a view when it already fits, no copy). */
+  /** The values, trimmed to the row count: a view when at most 1/16 of the room is unused (the
+   * room reserved for a file's expected rows: a copy would cost a pass over the column and, for a
+   * moment, twice its memory), else a copy (after doublings, up to half would be unused). */
   finish(): Float64Array {
-    return this.length === this.values.length ? this.values : this.values.slice(0, this.length);
+    const room = this.values.length;
+    return this.length >= room - (room >>> 4) ? this.values.subarray(0, this.length) : this.values.slice(0, this.length);
   }
 
   /**

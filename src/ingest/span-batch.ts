@@ -11,6 +11,7 @@ export class SpanBatch {
   ends = new Int32Array(1024);
   hashes = new Int32Array(1024);
   readonly strings: string[] = [];
+  private spare = new Int32Array(0);
 
   push(start: number, end: number, hash: number): void {
     if (this.count === this.starts.length) this.grow();
@@ -23,6 +24,12 @@ export class SpanBatch {
     if (this.count === this.starts.length) this.grow();
     this.strings[this.count] = value;
     this.starts[this.count++] = -1;
+  }
+
+  /** An Int32Array of at least `count` ints, for the look-up's own use (DictionaryBuilder.pushBatch). */
+  scratch(): Int32Array {
+    if (this.spare.length < this.count) this.spare = new Int32Array(this.starts.length);
+    return this.spare;
   }
 
   /** Forgets the cells (and the strings, which would keep their text alive). */
