@@ -105,6 +105,7 @@ export class ControlClient {
       await res.body?.cancel().catch(() => {});
       throw new Error(`could not read ${what}: HTTP ${res.status}${res.status === 200 ? " (the range was ignored)" : ""}`);
     }
+    log(`job ${this.jobId}: read ${what} by range ${url ? "straight from R2" : "through the control route"}`);
     return new Uint8Array(await res.arrayBuffer());
   }
 

@@ -5,11 +5,14 @@
  * `complete` checks what arrived before ingesting.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
 import { AwsClient } from "aws4fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { s3Refusal } from "../../src/container/http-retry";
-import { objectUrl, presignUploadPart } from "../../src/storage/presign";
+import { objectUrl, presignGet, presignUploadPart } from "../../src/storage/presign";
 import { type RunningService, startService } from "./service";
 
 let svc: RunningService;
@@ -121,6 +124,55 @@ describe("presigned uploads straight to the local R2 bucket", () => {
     expect(lookup.status, JSON.stringify(lookup.body)).toBe(200);
     expect(JSON.stringify(lookup.body)).toContain(String(rows - 1));
   }, 180_000);
+
+  it("a Parquet file over the Worker's 32 MB is read by the trainer as it arrives: its footer by Range requests to R2 first", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "e2e-parquet-"));
+    let big: Buffer;
+    const rows = 2_000_000;
+    try {
+      const path = join(dir, "big.parquet");
+      const db = await DuckDBInstance.create(":memory:");
+      const con = await db.connect();
+      // random doubles do not compress: about 16 bytes a row
+      await con.run(`COPY (SELECT i AS n, random() AS a, random() AS b, 'p' || (i % 5) AS plan FROM range(${rows}) t(i))
+        TO '${path}' (FORMAT parquet, COMPRESSION snappy)`);
+      con.closeSync();
+      db.closeSync();
+      big = readFileSync(path);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const bytes = big.length;
+    expect(bytes).toBeGreaterThan(32 * 1024 * 1024);
+    const type = "application/vnd.apache.parquet";
+    const prep = await post("/datasets/upload", { dataset_name: "big parquet", file: { filename: "big.parquet", bytes, content_type: type } });
+    expect(prep.status, JSON.stringify(prep.body)).toBe(201);
+    expect((await fetch(prep.body.upload.upload_url, { method: "PUT", headers: { "Content-Type": type }, body: big })).status).toBe(200);
+    const done = await post(`/datasets/${prep.body.dataset.version_id}/complete`, {});
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    const job = await until(`/jobs/${done.body.job_id}`, (j) => ["succeeded", "failed"].includes(j.status), 120_000);
+    expect(job.status, job.error_message).toBe("succeeded");
+    expect(job.output).toMatchObject({ row_count: rows, column_count: 4, format: "parquet", bytes });
+    expect(svc.output()).toMatch(/read bytes 0–4 of uploaded file 0 by range straight from R2/);
+    expect(svc.output()).toMatch(new RegExp(`read bytes \\d+–${bytes} of uploaded file 0 by range straight from R2`));
+  }, 180_000);
+
+  it("a presigned GET answers a Range (not covered by its signature) with 206 and those bytes", async () => {
+    const toml = readFileSync("wrangler.toml", "utf8");
+    const [, accessKeyId, secretAccessKey] =
+      /experimental_s3_credentials\s*=\s*\{\s*accessKeyId\s*=\s*"([^"]+)"\s*,\s*secretAccessKey\s*=\s*"([^"]+)"/.exec(toml)!;
+    const cfg = { endpoint: `${svc.base}/cdn-cgi/local/r2/s3`, bucket: "tabular-ml-data", accessKeyId, secretAccessKey };
+    const aws = new AwsClient({ accessKeyId, secretAccessKey, service: "s3", region: "auto" });
+    const key = `e2e/range-${Date.now()}.bin`;
+    const body = Uint8Array.from({ length: 5000 }, (_, i) => i % 251);
+    expect((await aws.fetch(objectUrl(cfg, key), { method: "PUT", body })).status).toBe(200);
+    const url = await presignGet(cfg, key, 60);
+    const res = await fetch(url, { headers: { Range: "bytes=4990-4999" } });
+    expect(res.status).toBe(206);
+    expect(res.headers.get("content-range")).toBe("bytes 4990-4999/5000");
+    expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(body.subarray(4990)))).toBe(true);
+    expect((await aws.fetch(objectUrl(cfg, key), { method: "DELETE" })).status).toBe(204);
+  });
 
   it("a presigned UploadPart (the trainer's frame parts) stores its part at its signed length only, answering a quoted ETag", async () => {
     // the local bucket's S3 API with the credentials wrangler.toml gives it, as `npm start` signs
