@@ -8,7 +8,7 @@ import { isAscii } from "./ascii";
  * front after each parse.
  */
 export class PendingBytes {
-  private buffer = new Uint8Array(1 << 19);
+  private buffer = new Uint8Array(1 << 16);
   /** Bytes held: buffer[0, used). */
   used = 0;
   /** File offset of buffer[0]. */

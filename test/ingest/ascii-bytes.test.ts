@@ -239,6 +239,15 @@ describe("readCsv switching between ASCII pieces (bytes) and others (decoded) re
     }
   });
 
+  it("a forced delimiter that is not ASCII: every piece decoded (CsvTokenizer), as papaparse reads it", async () => {
+    const text = `a§b§c\n${Array.from({ length: 40_000 }, (_, i) => `${i}§"x§${i % 3}"§ü${i % 5}`).join("\n")}\n`;
+    const bytes = utf8(text);
+    const want = await readCsvWithPapaparse(bytes, { delimiter: "§" });
+    expect(want.frame.columns.map((c) => c.name)).toEqual(["id", "a", "b", "c"]);
+    for (const input of [bytes, streamOf(bytes, 65536), streamOf(bytes, 4099)])
+      expectSameFrame((await readCsv(input, { delimiter: "§" })).frame, want.frame, "§");
+  });
+
   it("names the byte of a bad record in an ASCII piece after decoded ones", async () => {
     const head = Array.from({ length: 30_000 }, (_, i) => `é${i},${i}`).join("\n");
     const tail = Array.from({ length: 30_000 }, (_, i) => `a${i},${i}`).join("\n");
