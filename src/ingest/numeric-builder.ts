@@ -82,8 +82,9 @@ export function parsePlainDecimal(text: string, start: number, end: number): num
   return neg ? -v : v;
 }
 
-/** parsePlainDecimal of the ASCII bytes[start, end) (the same characters): line for line the
- * same, reading a typed array instead of charCodeAt (tested to agree on random texts). */
+/** parsePlainDecimal of the ASCII bytes[start, end) (the same characters): the same reading,
+ * from a typed array instead of charCodeAt and with the integer and fraction digits in loops of
+ * their own (tested to agree with parsePlainDecimal bit for bit on random texts). */
 export function parsePlainDecimalBytes(bytes: Uint8Array, start: number, end: number): number {
   let i = start;
   if (i >= end) return NaN;
@@ -99,23 +100,30 @@ export function parsePlainDecimalBytes(bytes: Uint8Array, start: number, end: nu
     const next = bytes[i + 1];
     if (next >= 0x30 && next <= 0x39) return NaN;
   }
+  // The integer digits, then the fraction's (two loops: no per-digit test of a dot seen).
   let m = 0;
-  let digits = 0;
-  let scale = 0; // digits after the dot
-  let dot = false;
+  const intFrom = i;
   for (; i < end; i++) {
-    c = bytes[i];
-    const d = c - 0x30;
-    if (d >= 0 && d <= 9) {
+    const d = bytes[i] - 0x30;
+    if (d >>> 0 > 9) break;
+    m = m * 10 + d;
+  }
+  let digits = i - intFrom;
+  let scale = 0; // digits after the dot
+  if (i < end && bytes[i] === 0x2e) {
+    const fracFrom = ++i;
+    for (; i < end; i++) {
+      const d = bytes[i] - 0x30;
+      if (d >>> 0 > 9) break;
       m = m * 10 + d;
-      digits++;
-      if (dot) scale++;
-    } else if (c === 0x2e && !dot) dot = true;
-    else break;
+    }
+    scale = i - fracFrom;
+    digits += scale;
   }
   if (digits === 0) return NaN;
   let exp = 0;
   if (i < end) {
+    c = bytes[i];
     if (c !== 0x65 && c !== 0x45) return NaN; // e, E
     if (++i >= end) return NaN;
     c = bytes[i];
