@@ -1,7 +1,8 @@
 /**
  * A Parquet file's stream cut into its row groups' bytes: each group's span (from the footer)
- * copied into a buffer of its own as the bytes arrive, handed on once complete, and dropped by
- * the reader once decoded; the bytes between spans (page indexes, the footer) are skipped. A pump
+ * copied into a buffer as the bytes arrive, handed on once complete, and reused for a later group
+ * once the reader asks for the next one (the decoder keeps no view of a group's bytes: values are
+ * copied out of its pages); the bytes between spans (page indexes, the footer) are skipped. A pump
  * keeps reading while a group decodes (the consumer yields to the event loop between chunks), up
  * to `readAheadBytes` of complete groups waiting: memory is bounded by a few row groups, not the
  * file. The stream is read to its end, as the caller's byte count checks the file's size there.
@@ -14,7 +15,7 @@ export interface GroupBytes {
   offset: number;
 }
 
-/** The most file bytes held at once (waiting, being filled, being decoded): for tests and benches. */
+/** The most bytes of buffers held at once (waiting, being filled, being decoded, kept for reuse): for tests and benches. */
 export interface HeldBytes {
   max: number;
 }
@@ -31,11 +32,15 @@ export async function* rowGroupBytes(
   opts: RowGroupBytesOptions,
 ): AsyncGenerator<GroupBytes> {
   const queue: GroupBytes[] = [];
-  let queued = 0; // bytes in `queue`
+  // Buffers of the largest span, so that any fits any group: allocating one per group (hundreds
+  // of MB over a large file) cost the decoder extra full GCs (V8 counts them as external memory).
+  const largest = spans.reduce((m, s) => Math.max(m, s.end - s.start), 0);
+  const free: Uint8Array[] = [];
+  let queued = 0; // bytes of the buffers in `queue`
   let filling = 0; // bytes of the buffer being filled
-  let decoding = 0; // bytes of the group last handed on
+  let decoding = 0; // bytes of the buffer last handed on
   const note = () => {
-    if (opts.held) opts.held.max = Math.max(opts.held.max, queued + filling + decoding);
+    if (opts.held) opts.held.max = Math.max(opts.held.max, queued + filling + decoding + free.length * largest);
   };
   let failure: { error: unknown } | undefined;
   let finished = false;
@@ -46,7 +51,7 @@ export async function* rowGroupBytes(
 
   const push = (item: GroupBytes) => {
     queue.push(item);
-    queued += item.bytes.length;
+    queued += item.bytes.buffer.byteLength;
     note();
     wakeConsumer?.();
   };
@@ -70,8 +75,8 @@ export async function* rowGroupBytes(
             continue;
           }
           if (!buffer) {
-            buffer = new Uint8Array(end - start);
-            filling = buffer.length;
+            buffer = (free.pop() ?? new Uint8Array(largest)).subarray(0, end - start);
+            filling = buffer.buffer.byteLength;
             note();
           }
           const n = Math.min(end - here, chunk.length - at);
@@ -103,14 +108,18 @@ export async function* rowGroupBytes(
   };
   const pumping = pump();
 
+  let last: Uint8Array | undefined; // the group handed on last: decoded once the reader asks again
   try {
     for (;;) {
+      if (last && last.buffer.byteLength === largest && free.length < 2) free.push(new Uint8Array(last.buffer));
+      last = undefined;
       decoding = 0;
       if (failure) throw failure.error; // a transfer failure first: it is not the file's fault
       const item = queue.shift();
       if (item) {
-        queued -= item.bytes.length;
-        decoding = item.bytes.length;
+        queued -= item.bytes.buffer.byteLength;
+        decoding = item.bytes.buffer.byteLength;
+        last = item.bytes;
         wakePump?.();
         yield item;
         continue;
