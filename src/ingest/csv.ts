@@ -17,10 +17,11 @@ const PARSE_CHUNK_CHARS = 256 * 1024;
 
 /**
  * Reads a CSV (or TSV, semicolon- or pipe-separated) file into a Frame, streaming: bytes are
- * decoded incrementally as strict UTF-8, text is tokenized in pieces of about 256k characters
- * (by CsvTokenizer, hand-written for speed, for a one-character delimiter; by papaparse for
- * any other forced delimiter), and the tokenizer tells where the last complete record ended; the
- * unfinished tail (possibly a quoted field spanning pieces) is carried into the next piece.
+ * checked incrementally as strict UTF-8 and tokenized in pieces of about 256k characters (a
+ * piece of ASCII bytes as it is, by AsciiTokenizer; any other piece decoded, by CsvTokenizer;
+ * both hand-written for speed, for a one-character delimiter; by papaparse for any other forced
+ * delimiter), and the tokenizer tells where the last complete record ended; the unfinished tail
+ * (possibly a quoted field spanning pieces) is carried into the next piece.
  * Only the per-column codes and distinct values are kept, never the rows; past a sample of
  * records, columns of numbers are read straight into numbers instead (CsvTable).
  */

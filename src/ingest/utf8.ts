@@ -1,8 +1,9 @@
 import { IngestError } from "./errors";
 
 /**
- * Incremental strict UTF-8 decoding. TextDecoder with `fatal` rejects bad bytes but does not say
- * where; on failure we locate the first bad byte ourselves so the message can point at it.
+ * Incremental strict UTF-8 validation (check): the CSV reader keeps the bytes and decodes only
+ * the pieces that are not ASCII itself. TextDecoder with `fatal` rejects bad bytes but does not
+ * say where; on failure we locate the first bad byte ourselves so the message can point at it.
  * Also counts line feeds in the raw bytes, only to name the line of a bad byte, unless the
  * reader can say later how many the decoded text held (countLinesWith): that count costs ≈ 5%
  * of a large read and is needed only when a message is built.
@@ -31,7 +32,7 @@ export class Utf8Stream {
     return chunk.length;
   }
 
-  decode(chunk: Uint8Array): string {
+  private decode(chunk: Uint8Array): string {
     let text: string;
     try {
       text = this.decoder.decode(chunk, { stream: true });
