@@ -61,21 +61,21 @@ function writerFile(): Uint8Array {
 }
 
 /** A DuckDB file (v1 pages, Snappy): dictionary and PLAIN strings, nulls, dates, booleans, 6 row groups. */
-async function duckdbFile(): Promise<Uint8Array> {
-  const dir = mkdtempSync(join(tmpdir(), "parquet-stream-"));
-  try {
-    const path = join(dir, "t.parquet");
-    const db = await DuckDBInstance.create(":memory:");
-    const con = await db.connect();
-    await con.run(`COPY (
-      SELECT i::DOUBLE / 7 AS x,
+async function duckdbFile(
+  select = `SELECT i::DOUBLE / 7 AS x,
         CASE WHEN i % 11 = 0 THEN NULL ELSE i % 97 END AS n,
         CASE WHEN i % 13 = 0 THEN NULL ELSE 'plan_' || (i % 5) END AS plan,
         'user_' || ((i * 7919) % 40000) AS "user",
         i % 3 = 0 AS flag,
         DATE '2020-01-01' + (i % 400)::INTEGER AS day
-      FROM range(60000) t(i)
-    ) TO '${path}' (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 10000)`);
+      FROM range(60000) t(i)`,
+): Promise<Uint8Array> {
+  const dir = mkdtempSync(join(tmpdir(), "parquet-stream-"));
+  try {
+    const path = join(dir, "t.parquet");
+    const db = await DuckDBInstance.create(":memory:");
+    const con = await db.connect();
+    await con.run(`COPY (${select}) TO '${path}' (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 10000)`);
     con.closeSync();
     db.closeSync();
     return new Uint8Array(readFileSync(path));
@@ -128,6 +128,15 @@ describe("readParquetStream: the frame of readParquet on the whole file", () => 
       }
     });
   }
+
+  it("reads a file with nested columns (lists, structs) whole, as readParquet does: the same frame", async () => {
+    const bytes = await duckdbFile(`SELECT i AS n, [i, i + 1] AS pair, {'a': i % 3, 'b': 'x' || (i % 4)} AS s FROM range(30000) t(i)`);
+    const held = { max: 0 };
+    const got = await readParquetStream(ranged(bytes, 4099), opts({ footerBytes: 1024, held }));
+    expectSameFrame(got.frame, (await readParquet(bytes, opts())).frame, "nested");
+    expect(held.max, "not streamed by row group").toBe(0);
+    expect(got.frame.columns.map((c) => c.name)).toEqual(["id", "n", "pair", "s"]);
+  });
 
   it("reads a raw-text (inference) frame the same", async () => {
     const bytes = files.duckdb;
