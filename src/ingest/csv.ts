@@ -10,7 +10,7 @@ import { IngestError } from "./errors";
 import { withRowIds } from "./ids";
 import { PendingBytes } from "./pending-bytes";
 import type { IngestResult, ReadCsvOptions } from "./types";
-import { Utf8Stream, unfinishedAtEnd, utf8Length } from "./utf8";
+import { Utf8Stream, utf8Length } from "./utf8";
 
 /** Text is handed to the tokenizer in pieces of about this many characters (a tuning, not a limit). */
 const PARSE_CHUNK_CHARS = 256 * 1024;
@@ -61,10 +61,6 @@ async function read(
 
   const feed = (final: boolean): void => {
     if (reader === undefined) {
-      // A byte order mark at the start is not text (TextDecoder drops it): skipped, but counted
-      // in byte offsets.
-      const held = pending.view();
-      if (held[0] === 0xef && held[1] === 0xbb && held[2] === 0xbf) pending.consume(3);
       reader = new PieceReader(pending, final, options, papaparse, typedNumbers);
       // Line feeds for a UTF-8 error's line, counted only when one is built: those in the text
       // parsed so far, as the table's line count, and those in the bytes not parsed yet.
@@ -79,8 +75,9 @@ async function read(
   for await (const chunk of byteChunks(input)) {
     bytes += chunk.length;
     const ascii = isAscii(chunk);
-    pendingLength += utf8.check(chunk, ascii);
-    pending.append(chunk, ascii);
+    const text = utf8.check(chunk, ascii);
+    pendingLength += text === null ? chunk.length : text.length;
+    pending.append(chunk, ascii, text);
     if (pendingLength >= PARSE_CHUNK_CHARS) {
       feed(false);
       pendingLength = 0;
@@ -106,8 +103,6 @@ class PieceReader {
   private readonly tokenizer: CsvTokenizer | undefined;
   /** For a piece of ASCII bytes, when the delimiter is ASCII and papaparse is not asked for. */
   private readonly asciiTokenizer: AsciiTokenizer | undefined;
-  /** Decodes a piece that is not ASCII (a BOM there is a character: the file's was skipped). */
-  private readonly decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
   /** The file offset just past the piece being parsed, when it was decoded (for byteAt). */
   private textEnd = 0;
   /**
@@ -156,7 +151,7 @@ class PieceReader {
       this.table.checkSize();
       // ASCII: as many characters as bytes.
       if (bytes.length - end > MAX_RECORD_CHARS) this.tooLong(bytes, end, bytes.indexOf(0, end) >= 0);
-      pending.consume(end);
+      pending.consume(end, null);
       return;
     }
     const { text, bytes } = this.decode(final);
@@ -171,16 +166,14 @@ class PieceReader {
       end = result.meta.cursor;
     }
     if (text.length - end > MAX_RECORD_CHARS) this.tooLong(text, end, text.includes("\u0000", end));
-    pending.consume(bytes - utf8Length(text, end));
+    pending.consume(bytes - utf8Length(text, end), text.slice(end));
   }
 
-  /** The pending bytes' complete characters as text (all of them when final: the input was
-   * checked to end on a whole character), and how many bytes that is. */
+  /** The pending bytes' complete characters as text (PendingBytes.text), noting where they end. */
   private decode(final: boolean): { text: string; bytes: number } {
-    const held = this.pending.view();
-    const bytes = final ? held.length : held.length - unfinishedAtEnd(held.subarray(Math.max(0, held.length - 3)));
-    this.textEnd = this.pending.offset + bytes;
-    return { text: this.decoder.decode(held.subarray(0, bytes)), bytes };
+    const decoded = this.pending.text(final);
+    this.textEnd = this.pending.offset + decoded.bytes;
+    return decoded;
   }
 
   /** The record starting at `end` of the piece is still unfinished past MAX_RECORD_CHARS. */

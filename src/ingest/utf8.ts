@@ -18,18 +18,18 @@ export class Utf8Stream {
   private tail: Uint8Array = new Uint8Array(0);
 
   /**
-   * Validates the next chunk as decode() does (the same errors) and returns how many characters
-   * (UTF-16 code units) it completes, without keeping the text: the reader decodes what it needs
-   * from its own bytes. `ascii`: every byte of the chunk is below 0x80 (isAscii); then, unless a
-   * character begun in the previous chunk is unfinished (which an ASCII byte would make invalid)
-   * or nothing was decoded yet (a BOM is only dropped at the start), there is nothing to decode.
+   * Validates the next chunk as decode() does (the same errors) and returns its text, or null
+   * when it did not need decoding: `ascii` says every byte of the chunk is below 0x80 (isAscii),
+   * and unless a character begun in the previous chunk is unfinished (which an ASCII byte would
+   * make invalid) or nothing was decoded yet (a BOM is only dropped at the start), the bytes are
+   * their text. The reader parses such a piece as bytes, without ever making the string.
    */
-  check(chunk: Uint8Array, ascii: boolean): number {
-    if (!ascii || this.bytesBefore === 0 || unfinishedAtEnd(this.tail) !== 0) return this.decode(chunk).length;
+  check(chunk: Uint8Array, ascii: boolean): string | null {
+    if (!ascii || this.bytesBefore === 0 || unfinishedAtEnd(this.tail) !== 0) return this.decode(chunk);
     this.bytesBefore += chunk.length;
     if (this.lineFeeds === undefined) this.countedLines += countByte(chunk, 0x0a, chunk.length);
     this.tail = lastBytes(this.tail, chunk);
-    return chunk.length;
+    return null;
   }
 
   private decode(chunk: Uint8Array): string {
