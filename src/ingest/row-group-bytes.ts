@@ -32,15 +32,23 @@ export async function* rowGroupBytes(
   opts: RowGroupBytesOptions,
 ): AsyncGenerator<GroupBytes> {
   const queue: GroupBytes[] = [];
-  // Buffers of the largest span, so that any fits any group: allocating one per group (hundreds
-  // of MB over a large file) cost the decoder extra full GCs (V8 counts them as external memory).
+  // Buffers are reused: allocating one per group (hundreds of MB over a large file) cost the
+  // decoder extra full GCs (V8 counts them as external memory). A new one has room for a group a
+  // quarter larger (writers' groups differ by a few KB), never more than the largest: a file of
+  // one large group and small ones must not get buffers of the large one's size for each.
   const largest = spans.reduce((m, s) => Math.max(m, s.end - s.start), 0);
   const free: Uint8Array[] = [];
+  const take = (size: number) => {
+    const i = free.findIndex((b) => b.length >= size);
+    const buffer = i >= 0 ? free.splice(i, 1)[0] : new Uint8Array(Math.min(largest, Math.ceil(size * 1.25)));
+    return buffer.subarray(0, size);
+  };
   let queued = 0; // bytes of the buffers in `queue`
   let filling = 0; // bytes of the buffer being filled
   let decoding = 0; // bytes of the buffer last handed on
   const note = () => {
-    if (opts.held) opts.held.max = Math.max(opts.held.max, queued + filling + decoding + free.length * largest);
+    const kept = free.reduce((s, b) => s + b.length, 0);
+    if (opts.held) opts.held.max = Math.max(opts.held.max, queued + filling + decoding + kept);
   };
   let failure: { error: unknown } | undefined;
   let finished = false;
@@ -75,7 +83,7 @@ export async function* rowGroupBytes(
             continue;
           }
           if (!buffer) {
-            buffer = (free.pop() ?? new Uint8Array(largest)).subarray(0, end - start);
+            buffer = take(end - start);
             filling = buffer.buffer.byteLength;
             note();
           }
@@ -111,7 +119,7 @@ export async function* rowGroupBytes(
   let last: Uint8Array | undefined; // the group handed on last: decoded once the reader asks again
   try {
     for (;;) {
-      if (last && last.buffer.byteLength === largest && free.length < 2) free.push(new Uint8Array(last.buffer));
+      if (last && free.length < 2) free.push(new Uint8Array(last.buffer));
       last = undefined;
       decoding = 0;
       if (failure) throw failure.error; // a transfer failure first: it is not the file's fault

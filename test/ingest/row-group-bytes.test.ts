@@ -99,4 +99,13 @@ describe("rowGroupBytes", () => {
     await collect(groups);
     expect(unbounded.max).toBeGreaterThan(5 * 490);
   });
+
+  it("does not give the small groups of a file buffers of its one large group's size", async () => {
+    const spans = [{ start: 4, end: 3004 }, ...Array.from({ length: 10 }, (_, i) => ({ start: 3004 + i * 150, end: 3004 + (i + 1) * 150 }))];
+    const held = { max: 0 };
+    const got = await collect(rowGroupBytes(source(file, 64, {}), spans, { readAheadBytes: 1, held }));
+    expect(got).toEqual(spans.map((s, i) => [i, s.start, slice(s.start, s.end)]));
+    expect(held.max).toBeGreaterThanOrEqual(3000);
+    expect(held.max).toBeLessThan(2 * 3000);
+  });
 });
