@@ -45,8 +45,13 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
   const { byteLength, chunks } = frameChunks(frame);
   const encode = since(encodeStarted);
   const storeStarted = Date.now();
-  const stored = client.putFrame(byteLength, chunks);
+  let begun = () => {};
+  const uploadBegun = new Promise<void>((resolve) => (begun = resolve));
+  const stored = client.putFrame(byteLength, chunks, begun);
   stored.catch(() => {}); // awaited below; a failure must not go unhandled while the profile runs
+  // The upload is begun (a round trip to the Worker) before the profile takes the thread: begun
+  // during it, its answer would wait for the profile's turns (≈ 1 s at 10 M rows).
+  await Promise.race([uploadBegun, stored]);
   const summary = await ingestSummaryInTurns(frame, idGenerated, () => new Promise((resolve) => setImmediate(resolve))).catch(async (e) => {
     // The upload settles (stored or aborted) inside this attempt, before the failure is reported.
     await stored.catch(() => {});

@@ -17,11 +17,12 @@ interface Seen {
   parts: Map<number, Buffer>;
   completed?: { parts: { part_number: number }[]; bytes: number };
   aborted: boolean;
+  created: boolean;
 }
 
 /** Serves the frame routes; `cut(n, tries)` says whether to drop the connection on part n's try. */
 async function fakeControl(cut: (part: number, tries: number) => boolean): Promise<{ url: string; seen: Seen }> {
-  const seen: Seen = { parts: new Map(), aborted: false };
+  const seen: Seen = { parts: new Map(), aborted: false, created: false };
   const tries = new Map<number, number>();
   const body = async (req: IncomingMessage) => {
     const chunks: Buffer[] = [];
@@ -32,7 +33,7 @@ async function fakeControl(cut: (part: number, tries: number) => boolean): Promi
     const path = new URL(req.url!, "http://x").pathname.replace(`/internal/jobs/${JOB}/`, "");
     const data = await body(req);
     const reply = (status: number, json: unknown) => res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(json));
-    if (path === "frame/uploads") return reply(200, { upload_id: "u1" });
+    if (path === "frame/uploads") return ((seen.created = true), reply(200, { upload_id: "u1" }));
     const part = /^frame\/parts\/(\d+)$/.exec(path);
     if (part) {
       const n = Number(part[1]);
@@ -62,6 +63,16 @@ describe("ControlClient.putFrame", () => {
     expect(seen.completed?.parts.map((p) => p.part_number)).toEqual([1, 2, 3]);
     expect(seen.completed?.bytes).toBe(whole.length);
     expect(seen.aborted).toBe(false);
+  });
+
+  it("says when the upload is begun: after its creation is answered, before the first part", async () => {
+    const { url, seen } = await fakeControl(() => false);
+    let atBegun: { created: boolean; parts: number } | undefined;
+    await new ControlClient({ baseUrl: url }, JOB, 1).putFrame(whole.length, pieces, () => {
+      atBegun = { created: seen.created, parts: seen.parts.size };
+    });
+    expect(atBegun).toEqual({ created: true, parts: 0 });
+    expect(seen.parts.size).toBe(3);
   });
 
   it("aborts the upload when a part keeps failing, and says why", async () => {
