@@ -39,4 +39,40 @@ describe("ByteStrings", () => {
     expect(Array.from(new ByteStrings().readPage(page, 5, 1)!)).toEqual([0]);
     expect(() => new ByteStrings().readPage(page.subarray(0, 8), 0, 2)).toThrow(/past the end of the page/);
   });
+
+  it("tells apart values of every length, short (packed in words) and long (compared by bytes)", () => {
+    // Each length 0..40, a value and the same with its last byte changed or a NUL appended (what
+    // zero-padding packed words could confuse), long ones past the check word's exact lengths (31).
+    const values: string[] = [];
+    for (let n = 0; n <= 40; n++) {
+      const v = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEF".slice(0, n);
+      values.push(v, `${v}\0`, n > 0 ? `${v.slice(0, -1)}!` : "!", `é${v}`);
+    }
+    const distinct = [...new Set(values)];
+    const b = new ByteStrings();
+    const first = b.readPage(plainPage(values), 0, values.length)!;
+    expect(Array.from(first, (id) => b.strings[id])).toEqual(values);
+    expect(b.strings).toEqual(distinct);
+    // again, reversed, across table growths: found, not added
+    const again = [...values].reverse();
+    const many = Array.from({ length: 5000 }, (_, i) => again[i % again.length]);
+    const ids = b.readPage(plainPage(many), 0, many.length)!;
+    expect(Array.from(ids, (id) => b.strings[id])).toEqual(many);
+    expect(b.strings).toEqual(distinct);
+  });
+
+  it("reads a value ending less than 16 bytes before the page's end like the same value elsewhere", () => {
+    // The last values of a page are packed byte by byte (no whole-word reads past the page).
+    const tail = ["x", "abcdefghijklmnop", "abcdefghijklmnopq", "xyz", "abcdefghijklmno"];
+    const b = new ByteStrings();
+    const ids = b.readPage(plainPage([...tail, "pad-pad-pad-pad-pad-pad", ...tail]), 0, 11)!;
+    expect(Array.from(ids.subarray(6))).toEqual(Array.from(ids.subarray(0, 5)));
+    // a page that is a sub-view of a larger buffer, ending right after its last value
+    const [abc] = b.readPage(plainPage(["abc", "pad-pad-pad-pad-pad"]), 0, 2)!;
+    const page = plainPage(["abc", "abc"]);
+    const inBigger = new Uint8Array(page.length + 32).fill(0x61);
+    inBigger.set(page, 16);
+    expect(Array.from(b.readPage(inBigger.subarray(16, 16 + page.length), 0, 2)!)).toEqual([abc, abc]);
+    expect(b.strings[abc]).toBe("abc");
+  });
 });
