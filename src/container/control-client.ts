@@ -32,9 +32,9 @@ export interface ControlConfig {
 
 export class ControlClient {
   constructor(
-    private config: ControlConfig,
+    readonly config: ControlConfig,
     readonly jobId: string,
-    private attempt: number,
+    readonly attempt: number,
   ) {}
 
   private async call(
@@ -115,13 +115,11 @@ export class ControlClient {
    * straight to R2 when the Worker hands out presigned part URLs, else through the control
    * routes; one at a time (two at once measured no faster: bench/large/RESULTS.md), each copied
    * out of `chunks` when its turn comes and retried alone (network errors, 5xx). On any failure
-   * the upload is aborted (best effort) and the error rethrown. `onBegun` is called once the
-   * upload exists, before the first part is sent.
+   * the upload is aborted (best effort) and the error rethrown.
    */
-  async putFrame(byteLength: number, chunks: Uint8Array[], onBegun?: () => void): Promise<void> {
+  async putFrame(byteLength: number, chunks: Uint8Array[]): Promise<void> {
     const count = framePartCount(byteLength);
     const { upload_id, part_urls } = await this.json<{ upload_id: string; part_urls?: string[] }>("POST", "frame/uploads", { bytes: byteLength });
-    onBegun?.();
     try {
       if (part_urls && part_urls.length !== count) throw new Error(`the Worker signed ${part_urls.length} part URLs for a frame of ${count} parts`);
       const started = Date.now();

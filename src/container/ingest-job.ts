@@ -14,6 +14,7 @@ import { nodeCompressors } from "../ingest/node-compressors";
 import { readSources } from "../ingest/read-sources";
 import type { IngestTask } from "../training/ingest-control";
 import type { ControlClient } from "./control-client";
+import { putFrameInThread } from "./frame-upload-thread";
 import { log } from "./http-retry";
 
 export async function runIngestInTrainer(client: ControlClient, task: IngestTask) {
@@ -45,13 +46,8 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
   const { byteLength, chunks } = frameChunks(frame);
   const encode = since(encodeStarted);
   const storeStarted = Date.now();
-  let begun = () => {};
-  const uploadBegun = new Promise<void>((resolve) => (begun = resolve));
-  const stored = client.putFrame(byteLength, chunks, begun);
+  const stored = putFrameInThread(client, frame, byteLength, chunks);
   stored.catch(() => {}); // awaited below; a failure must not go unhandled while the profile runs
-  // The upload is begun (a round trip to the Worker) before the profile takes the thread: begun
-  // during it, its answer would wait for the profile's turns (≈ 1 s at 10 M rows).
-  await Promise.race([uploadBegun, stored]);
   const summary = await ingestSummaryInTurns(frame, idGenerated, () => new Promise((resolve) => setImmediate(resolve))).catch(async (e) => {
     // The upload settles (stored or aborted) inside this attempt, before the failure is reported.
     await stored.catch(() => {});

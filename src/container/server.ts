@@ -9,6 +9,7 @@
  * CONTROL_SECRET (the internal secret; local only: in the container the Worker adds it).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { isMainThread } from "node:worker_threads";
 import { bearerToken, sameSecret } from "../auth/secrets";
 import { isPermanentError, JobCanceledError } from "../jobs/errors";
 import { runTraining } from "../training/run-training";
@@ -112,7 +113,8 @@ function log(msg: string): void {
 }
 
 const isMain = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
-if (isMain || process.env.TRAINER_MAIN === "1") {
+// not in a worker thread: the bundle is also the frame upload thread's code (frame-upload-thread.ts)
+if (isMainThread && (isMain || process.env.TRAINER_MAIN === "1")) {
   const port = Number(process.env.PORT ?? 8080);
   const host = process.env.HOST ?? "0.0.0.0";
   const config: ControlConfig = { baseUrl: process.env.CONTROL_URL ?? "http://control.internal", secret: process.env.CONTROL_SECRET || undefined };
