@@ -10,10 +10,10 @@ import type { ColumnChunk, Compressors, DataPageHeader, DecodedArray, SchemaTree
 import { parquetHeader } from "hyparquet/src/column.js";
 import { convert, DEFAULT_PARSERS } from "hyparquet/src/convert.js";
 import { decompressPage, readDataPage, readDataPageV2 } from "hyparquet/src/datapage.js";
-import { readRleBitPackedHybrid } from "hyparquet/src/encoding.js";
 import { readPlain } from "hyparquet/src/plain.js";
 import type { ByteStrings } from "./byte-strings";
 import type { ParquetColumn } from "./parquet-column";
+import { readHybrid } from "./rle-hybrid";
 
 /** hyparquet's per-column decoding parameters (a type its package index does not export). */
 type ColumnDecoder = Parameters<typeof readDataPage>[2];
@@ -141,7 +141,7 @@ function readPageV1(page: Uint8Array, header: DataPageHeader, decoder: ColumnDec
   if (decoder.element.repetition_type !== "REQUIRED") {
     // flat: the definition level is 1 (present) or 0 (null), RLE/bit-packed at width 1
     defs = new Uint8Array(rows);
-    readRleBitPackedHybrid(reader, 1, defs);
+    readHybrid(reader, 1, defs);
     count = 0;
     for (let i = 0; i < rows; i++) count += defs[i];
     if (count === rows) defs = undefined;
@@ -154,7 +154,7 @@ function readPageV1(page: Uint8Array, header: DataPageHeader, decoder: ColumnDec
   const indices = new Int32Array(count);
   if (count === 0) return { rows, defs, values: indices, encoding }; // all null: no index to decode
   const width = reader.view.getUint8(reader.offset++);
-  if (width > 0) readRleBitPackedHybrid(reader, width, indices, page.byteLength - reader.offset);
+  if (width > 0) readHybrid(reader, width, indices, page.byteLength - reader.offset);
   return { rows, defs, values: indices, encoding };
 }
 
