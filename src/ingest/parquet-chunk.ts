@@ -14,7 +14,6 @@ import { readPlain } from "hyparquet/src/plain.js";
 import type { ByteStrings } from "./byte-strings";
 import type { ParquetColumn } from "./parquet-column";
 import { readHybrid } from "./rle-hybrid";
-import { snappyPage } from "./snappy";
 
 /** hyparquet's per-column decoding parameters (a type its package index does not export). */
 type ColumnDecoder = Parameters<typeof readDataPage>[2];
@@ -43,8 +42,7 @@ export function columnDecoder(chunk: ColumnChunk, schemaPath: SchemaTree[], comp
     schemaPath,
     codec: meta.codec,
     parsers: DEFAULT_PARSERS,
-    // hyparquet's decompressPage prefers a compressor given for a codec to its own
-    compressors: { SNAPPY: snappyPage, ...compressors },
+    compressors,
   };
 }
 
