@@ -5,12 +5,10 @@ import { AsciiTokenizer, byteHash } from "../../src/ingest/csv-ascii-tokenizer";
 import type { Newline } from "../../src/ingest/csv-sniff";
 import { CsvTokenizer, type FieldSpans, type RecordSink, spanHash } from "../../src/ingest/csv-tokenizer";
 import { DictionaryBuilder } from "../../src/ingest/dictionary-builder";
-import { IngestError } from "../../src/ingest/errors";
 import { parsePlainDecimal, parsePlainDecimalBytes } from "../../src/ingest/numeric-builder";
 import { SpanBatch } from "../../src/ingest/span-batch";
-import type { IngestResult } from "../../src/ingest/types";
 import { seededRandom } from "../seeded-random";
-import { expectSameFrame, streamOf, utf8 } from "./helpers";
+import { expectSameFrame, outcome, streamOf, utf8 } from "./helpers";
 
 // The reader tokenizes a piece of ASCII bytes as bytes (AsciiTokenizer, pushBytes,
 // parsePlainDecimalBytes) and decodes any other piece for the string path. Each byte function is
@@ -58,17 +56,6 @@ function run(parse: (final: boolean) => number, final: boolean, sink: Recorder):
     return [...sink.records, `end ${parse(final)}`];
   } catch (e) {
     return [...sink.records, (e as Error).message];
-  }
-}
-
-type Outcome = { ok: true; result: IngestResult } | { ok: false; code: string; message: string };
-
-async function outcome(p: Promise<IngestResult>): Promise<Outcome> {
-  try {
-    return { ok: true, result: await p };
-  } catch (e) {
-    if (!(e instanceof IngestError)) throw e;
-    return { ok: false, code: e.code, message: e.message };
   }
 }
 

@@ -2,10 +2,9 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readCsv, readCsvWithPapaparse } from "../../src/ingest/csv";
 import { detectNewline } from "../../src/ingest/csv-sniff";
-import { IngestError } from "../../src/ingest/errors";
 import type { IngestResult } from "../../src/ingest/types";
 import { seededRandom } from "../seeded-random";
-import { BENCH, streamOf, utf8 } from "./helpers";
+import { BENCH, type Outcome, outcome, streamOf, utf8 } from "./helpers";
 
 // The hand-written tokenizer against papaparse (the reference it replaced): on random files with
 // quotes, doubled quotes, line breaks inside quotes, empty fields, missing markers, whitespace,
@@ -70,17 +69,6 @@ function randomCsv(r: () => number, big: boolean): string {
   if (r() < 0.7) text += newline;
   if (r() < 0.2) text = `\ufeff${text}`;
   return text;
-}
-
-type Outcome = { ok: true; result: IngestResult } | { ok: false; code: string; message: string };
-
-async function outcome(p: Promise<IngestResult>): Promise<Outcome> {
-  try {
-    return { ok: true, result: await p };
-  } catch (e) {
-    if (!(e instanceof IngestError)) throw e;
-    return { ok: false, code: e.code, message: e.message };
-  }
 }
 
 const AT_BYTE = / \(the record starts at byte (\d+)\)/;

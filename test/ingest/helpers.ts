@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import { readCsv } from "../../src/ingest/csv";
 import { IngestError, type IngestErrorCode } from "../../src/ingest/errors";
+import type { IngestResult } from "../../src/ingest/types";
 import type { Column, Frame } from "../../src/ml/frame";
 
 export const BENCH = "/work/shared/bench-data";
@@ -79,4 +80,16 @@ export function joinChunks(byteLength: number, chunks: Uint8Array[]): Uint8Array
   for (const c of chunks) joined.set(c, (at += c.length) - c.length);
   expect(at).toBe(byteLength);
   return joined;
+}
+
+export type Outcome = { ok: true; result: IngestResult } | { ok: false; code: string; message: string };
+
+/** A read's result, or its IngestError's code and message (to compare two readers' outcomes). */
+export async function outcome(p: Promise<IngestResult>): Promise<Outcome> {
+  try {
+    return { ok: true, result: await p };
+  } catch (e) {
+    if (!(e instanceof IngestError)) throw e;
+    return { ok: false, code: e.code, message: e.message };
+  }
 }

@@ -5,7 +5,7 @@
  * (their ETags, as S3 quotes them, completed in order); a part R2 refuses fails with R2's reason
  * and aborts the upload; a 5xx from R2 is tried again.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { ControlClient } from "../../src/container/control-client";
@@ -13,6 +13,7 @@ import { encodeFrame } from "../../src/ingest/columnar";
 import { readCsv } from "../../src/ingest/csv";
 import { JobCanceledError } from "../../src/jobs/errors";
 import { FRAME_PART_BYTES } from "../../src/storage/frame-parts";
+import { requestBody } from "./request-body";
 
 const JOB = "00000000-0000-4000-8000-000000000003";
 let server: Server | undefined;
@@ -42,14 +43,9 @@ interface Options {
 async function fakeWorkerAndR2(opts: Options): Promise<{ url: string; seen: Seen }> {
   const seen: Seen = { requests: [], parts: new Map(), aborted: false };
   const tries = new Map<number, number>();
-  const body = async (req: IncomingMessage) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    return Buffer.concat(chunks);
-  };
   server = createServer(async (req, res) => {
     const url = new URL(req.url!, "http://x");
-    const data = await body(req);
+    const data = await requestBody(req);
     seen.requests.push(`${req.method} ${url.pathname.replace(`/internal/jobs/${JOB}/`, "")}`);
     const base = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
     const reply = (status: number, json: unknown) => res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(json));

@@ -2,10 +2,11 @@
  * A stand-in for the control routes that store a frame (a Node HTTP server), for the trainer's
  * upload tests: it records the parts, the completion and an abort.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach } from "vitest";
 import { FRAME_PART_BYTES } from "../../src/storage/frame-parts";
+import { requestBody } from "./request-body";
 
 export const JOB = "00000000-0000-4000-8000-000000000001";
 let server: Server | undefined;
@@ -21,14 +22,9 @@ export interface Seen {
 export async function fakeControl(cut: (part: number, tries: number) => boolean): Promise<{ url: string; seen: Seen }> {
   const seen: Seen = { parts: new Map(), aborted: false };
   const tries = new Map<number, number>();
-  const body = async (req: IncomingMessage) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    return Buffer.concat(chunks);
-  };
   server = createServer(async (req, res) => {
     const path = new URL(req.url!, "http://x").pathname.replace(`/internal/jobs/${JOB}/`, "");
-    const data = await body(req);
+    const data = await requestBody(req);
     const reply = (status: number, json: unknown) => res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(json));
     if (path === "frame/uploads") return reply(200, { upload_id: "u1" });
     const part = /^frame\/parts\/(\d+)$/.exec(path);
