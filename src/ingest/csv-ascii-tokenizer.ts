@@ -8,7 +8,7 @@ const LF = 0x0a;
 
 /**
  * CsvTokenizer over a piece of ASCII bytes instead of a decoded string: the same reading line for
- * line (see there; test/ingest/ascii-tokenizer.test.ts compares the two), with `bytes[k]` for
+ * line (see there; test/ingest/ascii-bytes.test.ts compares the two), with `bytes[k]` for
  * `text.charCodeAt(k)`. A piece of ASCII needs no decoding nor joining into one string, and
  * typed-array reads are about twice as fast as charCodeAt (which dispatches on the string's
  * representation at every read). The spans are byte offsets, and since every byte is one
