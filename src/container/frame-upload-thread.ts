@@ -23,22 +23,40 @@ interface UploadOrder {
 
 type Report = { done: true } | { error: { name: string; message: string } };
 
-/** ControlClient.putFrame(byteLength, chunks) for `client` (storing `frame`), run in a thread of its own. */
-export function putFrameInThread(client: ControlClient, frame: Frame, byteLength: number, chunks: Uint8Array[]): Promise<void> {
+/**
+ * Raw columns (views of the frame's own arrays) are copied for the thread up to this many bytes;
+ * beyond, the upload stays on the main thread, where putFrame copies one part at a time: a frame
+ * of mostly raw floats near the trainer's cell limit would otherwise be held twice.
+ */
+export const MAX_THREAD_COPY_BYTES = 256 * 2 ** 20;
+
+/** ControlClient.putFrame(byteLength, chunks) for `client` (storing `frame`), in a thread of its own unless that would copy too much. */
+export async function storeFrame(
+  client: ControlClient,
+  frame: Frame,
+  byteLength: number,
+  chunks: Uint8Array[],
+  maxCopyBytes = MAX_THREAD_COPY_BYTES,
+): Promise<void> {
   const own = new Set<ArrayBufferLike>();
   for (const c of frame.columns) {
     own.add(c.storage === "numeric" ? c.values.buffer : c.codes.buffer);
     if (c.storage === "numeric" && c.spellings) own.add(c.spellings.codes.buffer);
   }
+  const copied = chunks.reduce((sum, c) => sum + (own.has(c.buffer) ? c.byteLength : 0), 0);
+  if (copied > maxCopyBytes) return client.putFrame(byteLength, chunks);
   const sent = chunks.map((c) => (own.has(c.buffer) ? c.slice() : c));
-  const transfer = [...new Set(sent.map((c) => c.buffer as ArrayBuffer))];
   const order: UploadOrder = { config: client.config, jobId: client.jobId, attempt: client.attempt, byteLength, chunks: sent };
+  return inThread(order, [...new Set(sent.map((c) => c.buffer as ArrayBuffer))]);
+}
+
+function inThread(order: UploadOrder, transfer: ArrayBuffer[]): Promise<void> {
   const here = new URL(import.meta.url);
   // Under tsx (npm start, tests) the thread loads this TypeScript file through tsx too; the
   // container runs the bundle (plain JavaScript), which is this same module.
   const execArgv = here.pathname.endsWith(".ts") ? ["--import", "tsx"] : undefined;
-  const worker = new Worker(here, { workerData: { role: ROLE }, execArgv });
   return new Promise<void>((resolve, reject) => {
+    const worker = new Worker(here, { workerData: { role: ROLE }, execArgv });
     let settled = false;
     const settle = (error?: Error) => {
       if (settled) return;
@@ -47,14 +65,22 @@ export function putFrameInThread(client: ControlClient, frame: Frame, byteLength
       if (error) reject(error);
       else resolve();
     };
-    worker.on("message", (m: Report) => {
-      if ("done" in m) settle();
-      else settle(m.error.name === "JobCanceledError" ? new JobCanceledError() : Object.assign(new Error(m.error.message), { name: m.error.name }));
-    });
+    worker.on("message", (m: Report) => ("done" in m ? settle() : settle(threadError(m.error))));
+    worker.on("messageerror", (e) => settle(e));
     worker.on("error", (e) => settle(e));
     worker.on("exit", (code) => settle(new Error(`the frame upload thread stopped (exit code ${code}) before the frame was stored`)));
-    worker.postMessage(order, transfer);
+    try {
+      worker.postMessage(order, transfer);
+    } catch (e) {
+      settle(e as Error); // the thread is ended, not left waiting for an order that never comes
+    }
   });
+}
+
+/** The thread's error as the main thread throws it: a cancel stays a cancel, a network error keeps its cause in the message. */
+function threadError(e: { name: string; message: string }): Error {
+  if (e.name === "JobCanceledError") return new JobCanceledError();
+  return Object.assign(new Error(e.message), { name: e.name });
 }
 
 if (!isMainThread && workerData?.role === ROLE) {
@@ -63,7 +89,15 @@ if (!isMainThread && workerData?.role === ROLE) {
     const report = (r: Report) => port.postMessage(r);
     new ControlClient(order.config, order.jobId, order.attempt).putFrame(order.byteLength, order.chunks).then(
       () => report({ done: true }),
-      (e: unknown) => report({ error: { name: e instanceof Error ? e.name : "Error", message: e instanceof Error ? e.message : String(e) } }),
+      (e: unknown) => report({ error: describe(e) }),
     );
   });
+  port.once("messageerror", (e) => port.postMessage({ error: describe(e) } satisfies Report));
+}
+
+/** An error as it crosses to the main thread: its name, and its message with its cause's. */
+function describe(e: unknown): { name: string; message: string } {
+  if (!(e instanceof Error)) return { name: "Error", message: String(e) };
+  const cause = e.cause instanceof Error ? e.cause.message : undefined;
+  return { name: e.name, message: cause && !e.message.includes(cause) ? `${e.message} (${cause})` : e.message };
 }

@@ -14,7 +14,7 @@ import { nodeCompressors } from "../ingest/node-compressors";
 import { readSources } from "../ingest/read-sources";
 import type { IngestTask } from "../training/ingest-control";
 import type { ControlClient } from "./control-client";
-import { putFrameInThread } from "./frame-upload-thread";
+import { storeFrame } from "./frame-upload-thread";
 import { log } from "./http-retry";
 
 export async function runIngestInTrainer(client: ControlClient, task: IngestTask) {
@@ -46,7 +46,7 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
   const { byteLength, chunks } = frameChunks(frame);
   const encode = since(encodeStarted);
   const storeStarted = Date.now();
-  const stored = putFrameInThread(client, frame, byteLength, chunks);
+  const stored = storeFrame(client, frame, byteLength, chunks);
   stored.catch(() => {}); // awaited below; a failure must not go unhandled while the profile runs
   const summary = await ingestSummaryInTurns(frame, idGenerated, () => new Promise((resolve) => setImmediate(resolve))).catch(async (e) => {
     // The upload settles (stored or aborted) inside this attempt, before the failure is reported.

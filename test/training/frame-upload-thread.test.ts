@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ControlClient } from "../../src/container/control-client";
-import { putFrameInThread } from "../../src/container/frame-upload-thread";
+import { storeFrame } from "../../src/container/frame-upload-thread";
 import type { Frame } from "../../src/ml/frame";
 import { FRAME_PART_BYTES } from "../../src/storage/frame-parts";
 import { fakeControl, JOB } from "./fake-frame-control";
@@ -26,11 +26,11 @@ function frameAndPieces() {
   return { frame, values, chunks, whole };
 }
 
-describe("putFrameInThread", () => {
+describe("storeFrame", () => {
   it("stores the frame's parts from another thread, moving encoded pieces and copying the frame's own arrays", async () => {
     const { url, seen } = await fakeControl(() => false);
     const { frame, values, chunks, whole } = frameAndPieces();
-    await putFrameInThread(new ControlClient({ baseUrl: url }, JOB, 1), frame, whole.length, chunks);
+    await storeFrame(new ControlClient({ baseUrl: url }, JOB, 1), frame, whole.length, chunks);
     expect(seen.completed?.parts.map((p) => p.part_number)).toEqual([1, 2, 3]);
     expect(Buffer.concat([1, 2, 3].map((n) => seen.parts.get(n)!)).equals(whole)).toBe(true);
     expect(values.length).toBe(frame.rowCount); // still readable: copied, not moved
@@ -38,10 +38,18 @@ describe("putFrameInThread", () => {
     expect(chunks[0].byteLength).toBe(0); // the encoded piece was moved to the thread
   });
 
+  it("keeps the upload on the main thread when the frame's raw columns are more than it may copy", async () => {
+    const { url, seen } = await fakeControl(() => false);
+    const { frame, chunks, whole } = frameAndPieces();
+    await storeFrame(new ControlClient({ baseUrl: url }, JOB, 1), frame, whole.length, chunks, chunks[1].byteLength - 1);
+    expect(Buffer.concat([1, 2, 3].map((n) => seen.parts.get(n)!)).equals(whole)).toBe(true);
+    expect(chunks[0].byteLength).toBe(1000); // nothing moved to a thread
+  });
+
   it("rejects with the thread's error and aborts the upload when a part keeps failing", async () => {
     const { url, seen } = await fakeControl((n) => n === 2);
     const { frame, chunks, whole } = frameAndPieces();
-    const put = putFrameInThread(new ControlClient({ baseUrl: url }, JOB, 1), frame, whole.length, chunks);
+    const put = storeFrame(new ControlClient({ baseUrl: url }, JOB, 1), frame, whole.length, chunks);
     await expect(put).rejects.toThrow(/control PUT frame\/parts\/2: fetch failed \(UND_ERR_SOCKET: other side closed\)/);
     expect(seen.aborted).toBe(true);
     expect(seen.completed).toBeUndefined();
