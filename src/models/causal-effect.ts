@@ -11,7 +11,7 @@
  */
 import type { Principal } from "../auth/principal";
 import { Conflict, InvalidInput } from "../core/errors";
-import { DIRECT_UPLOAD_MAX_BYTES, EFFECT_MAX_GROUPS } from "../core/limits";
+import { DIRECT_UPLOAD_MAX_BYTES, EFFECT_MAX_GROUPS, MAX_FRAME_CELLS } from "../core/limits";
 import { findVersion } from "../datasets/records";
 import { frameFitsWorker, loadFrame } from "../datasets/rows";
 import { uploadedFileFormat } from "../datasets/upload-file";
@@ -194,6 +194,13 @@ async function fromTrainingData(
 ): Promise<Rows> {
   const obj = await deps.bucket.get(version.artifactKey + ARTIFACT_FILES.pseudo_outcomes);
   if (!obj) throw new Conflict(`The pseudo-outcomes of model version ${version.version} are missing; retrain the model.`);
+  if (obj.size > MAX_FRAME_CELLS * 8) {
+    // one double per training row and arm: a model the trainer fit on a large table
+    await obj.body.cancel();
+    throw new Conflict(
+      `Model version ${version.version} was trained on more rows than its effect over them can be computed here (${(obj.size / 8).toLocaleString("en-US")} row and arm values, at most ${MAX_FRAME_CELLS.toLocaleString("en-US")}): send rows as a file or name a smaller dataset.`,
+    );
+  }
   const values = new Float64Array(await obj.arrayBuffer());
   const dv = await findVersion(deps.db, principal, version.datasetVersionId).catch(() => null);
   // Without groups, a frame too large for the Worker is not needed: the counts of the head serve.

@@ -2,7 +2,9 @@
  * causal models through the API: train (treatment inferred or named) → job output → infer →
  * estimate-causal-effect over the training data, a dataset, a file; and the bad inputs.
  */
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { MAX_FRAME_CELLS } from "../../src/core/limits";
 import { call, json, newOrg, type TestOrg } from "./helpers";
 import { churnCsv, inferForm, jobEnd, readyDataset, startTrain, trainAndWait } from "./model-helpers";
 
@@ -317,4 +319,31 @@ describe("causal: bad requests", () => {
     const r = await estimate(crypto.randomUUID(), {});
     expect(r.status).toBe(404);
   });
+});
+
+describe("causal: a model trained on more rows than the Worker reads", () => {
+  it("answers the effect over its training data with a 409 instead of reading the pseudo-outcomes whole", async () => {
+    const t = await trainAndWait(
+      org,
+      {
+        dataset_id: ds.id,
+        model_name: "large effect",
+        model_type: "causal",
+        label_column: "spend",
+        input_columns: ["age"],
+      },
+      120_000,
+    );
+    expect(t.job.status, t.job.error_message).toBe("succeeded");
+    const row = await env.DB.prepare("SELECT artifact_key FROM model_versions WHERE model_id = ?")
+      .bind(t.started.model.id)
+      .first<{ artifact_key: string }>();
+    // as a trainer-fit model on 10 M rows and one arm would store them: one double more than the limit
+    await env.BUCKET.put(`${row!.artifact_key}pseudo_outcomes.bin`, new Uint8Array((MAX_FRAME_CELLS + 1) * 8));
+    const r = await estimate(t.started.model.id, {});
+    expect(r.status).toBe(409);
+    expect(r.body.detail).toBe(
+      "Model version 1 was trained on more rows than its effect over them can be computed here (10,000,001 row and arm values, at most 10,000,000): send rows as a file or name a smaller dataset.",
+    );
+  }, 150_000);
 });
