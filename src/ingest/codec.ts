@@ -6,6 +6,7 @@ import {
   encodeCodes,
   encodeValues,
   type StoredBuffer,
+  needsVersion3,
   storedLength,
   validEncoding,
 } from "./column-encoding";
@@ -14,7 +15,8 @@ import {
  * The canonical stored form of a frame (written to R2 after ingestion, read by training):
  *
  *   0   "TMLF" magic
- *   4   u32 version (2; version 1 is still read)
+ *   4   u32 version: 3 when a column uses a layout of version 3 (bits under a byte, 3 bytes:
+ *       column-encoding.ts), else 2; versions 1 and 2 are still read
  *   8   u32 byte length of the JSON header
  *   12  JSON header, UTF-8: { rowCount, columns: [{ name, kind, storage, offset, byteLength,
  *       encoding?, dictionary? }] } with offsets relative to the data section
@@ -30,7 +32,6 @@ import {
  * they are strings, and JSON is the cheap way.
  */
 const MAGIC = [0x54, 0x4d, 0x4c, 0x46]; // "TMLF"
-const VERSION = 2;
 const PREFIX = 12;
 
 interface HeaderColumn {
@@ -39,7 +40,7 @@ interface HeaderColumn {
   storage: Column["storage"];
   offset: number;
   byteLength: number;
-  /** How the values or codes are stored (version 2); absent: raw. */
+  /** How the values or codes are stored (versions 2 and 3); absent: raw. */
   encoding?: ColumnEncoding;
   dictionary?: string[];
   booleanLabels?: [string, string];
@@ -93,8 +94,10 @@ export function frameChunks(frame: Frame, opts: FrameEncodeOptions = {}): { byte
   const raw = (a: Float64Array | Int32Array): StoredBuffer => ({ bytes: new Uint8Array(a.buffer, a.byteOffset, a.byteLength) });
   if (!LITTLE_ENDIAN) throw new Error("encodeFrame: big-endian platforms are not supported");
   let offset = 0;
+  let version = 2;
   const buffers: Uint8Array[] = [];
   const place = (stored: StoredBuffer): number => {
+    if (needsVersion3(stored.encoding)) version = 3;
     const at = offset;
     buffers.push(stored.bytes);
     offset = align8(offset + stored.bytes.byteLength);
@@ -120,7 +123,7 @@ export function frameChunks(frame: Frame, opts: FrameEncodeOptions = {}): { byte
   const head = new Uint8Array(dataStart);
   head.set(MAGIC, 0);
   const view = new DataView(head.buffer);
-  view.setUint32(4, VERSION, true);
+  view.setUint32(4, version, true);
   view.setUint32(8, json.length, true);
   head.set(json, PREFIX);
   const chunks: Uint8Array[] = [head];
@@ -133,7 +136,7 @@ export function frameChunks(frame: Frame, opts: FrameEncodeOptions = {}): { byte
 }
 
 /**
- * Decodes version 1 or 2. Encoded columns are widened into new arrays. Raw columns are views
+ * Decodes versions 1 to 3. Encoded columns are widened into new arrays. Raw columns are views
  * sharing memory with `bytes` (when it starts 8-byte aligned; otherwise one aligned copy is made
  * first), unless they are under half of the data: then they are copied too, so that the input,
  * mostly narrow columns already widened, can be let go of rather than held for a few views (at 10 M
@@ -145,7 +148,7 @@ export function decodeFrame(bytes: Uint8Array): Frame {
   if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(4, true);
-  if (version !== 1 && version !== 2) throw new Error(`decodeFrame: unsupported version ${version}`);
+  if (version !== 1 && version !== 2 && version !== 3) throw new Error(`decodeFrame: unsupported version ${version}`);
   const headerLength = view.getUint32(8, true);
   if (PREFIX + headerLength > bytes.length) throw new Error("decodeFrame: truncated header");
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(PREFIX, PREFIX + headerLength))) as Header;
@@ -155,7 +158,7 @@ export function decodeFrame(bytes: Uint8Array): Frame {
 
   /** The stored bytes of one buffer, checked to lie inside the data with the encoding's length. */
   const stored = (what: string, offset: number, encoding: unknown, storage: Column["storage"], byteLength?: number): Uint8Array => {
-    if (encoding !== undefined && (version === 1 || !validEncoding(encoding, storage))) {
+    if (encoding !== undefined && (version === 1 || !validEncoding(encoding, storage, version))) {
       throw new Error(`decodeFrame: ${what} has an unknown encoding ${JSON.stringify(encoding)}`);
     }
     const length = storedLength(encoding as ColumnEncoding | undefined, storage === "numeric" ? 8 : 4, rows);

@@ -12,8 +12,8 @@
  *   u16 or 3 bytes that holds the largest code.
  *
  * `width` is bytes a value; `bits` (1, 2 or 4, with width 1) packs several values a byte
- * (packed-ints.ts). Sub-byte and 3-byte forms came later in version 2: a frame without them
- * decodes as before.
+ * (packed-ints.ts). Sub-byte and 3-byte forms are version 3 (needsVersion3): a frame without
+ * them is still written as version 2, which deployments from before read.
  *
  * A column with −0, ±Infinity, a NaN other than the canonical one, or a value off every grid stays
  * raw (absent encoding): the encoder only ever chooses a form it has verified on the whole column.
@@ -101,19 +101,27 @@ export function storedLength(encoding: ColumnEncoding | undefined, raw: 4 | 8, r
   return encoding.bits ? packedLength(encoding.bits, rows) : rows * encoding.width;
 }
 
-/** A width and optional bits a decoder knows: bits only under a byte. */
-const validLayout = (width: unknown, bits: unknown, widths: readonly number[]): boolean =>
-  widths.includes(width as number) && (bits === undefined || (width === 1 && (bits === 1 || bits === 2 || bits === 4)));
+/** Whether an encoding uses a layout that came after version 2 (bits under a byte, 3 bytes):
+ * a frame holding one is written as version 3, so that a reader from before says "unsupported
+ * version" instead of misreading it. */
+export const needsVersion3 = (e: ColumnEncoding | undefined): boolean => e !== undefined && e.type !== "range" && (e.bits !== undefined || e.width === 3);
 
-/** Whether a header's encoding is one this decoder knows, with sane parameters (a corrupt header is refused). */
-export function validEncoding(e: unknown, storage: "numeric" | "dictionary"): e is ColumnEncoding {
+/** A width and optional bits a decoder knows: bits only under a byte; bits and 3 bytes only from version 3. */
+const validLayout = (width: unknown, bits: unknown, widths: readonly number[], version: number): boolean =>
+  widths.includes(width as number) &&
+  (version >= 3 || width !== 3) &&
+  (bits === undefined || (version >= 3 && width === 1 && (bits === 1 || bits === 2 || bits === 4)));
+
+/** Whether a header's encoding is one this decoder knows in a frame of `version`, with sane
+ * parameters (a corrupt header is refused). */
+export function validEncoding(e: unknown, storage: "numeric" | "dictionary", version: number): e is ColumnEncoding {
   if (typeof e !== "object" || e === null) return false;
   const x = e as Record<string, unknown>;
-  if (storage === "dictionary") return x.type === "shifted" && validLayout(x.width, x.bits, [1, 2, 3]);
+  if (storage === "dictionary") return x.type === "shifted" && validLayout(x.width, x.bits, [1, 2, 3], version);
   if (x.type === "range") return Number.isSafeInteger(x.start);
   return (
     x.type === "grid" &&
-    validLayout(x.width, x.bits, [1, 2, 3, 4]) &&
+    validLayout(x.width, x.bits, [1, 2, 3, 4], version) &&
     Number.isSafeInteger(x.lo) &&
     typeof x.times === "number" &&
     typeof x.step === "number" &&

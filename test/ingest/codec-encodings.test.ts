@@ -55,7 +55,7 @@ function roundTrip(column: Column): Record<string, unknown> | undefined {
   return headerOf(bytes).columns[0].encoding;
 }
 
-describe("frame codec, version 2 encodings", () => {
+describe("frame codec, version 2 and 3 encodings", () => {
   it("stores values on each decimal grid as small integers, bit for bit, with missing values", () => {
     const random = seededRandom(13);
     for (let d = 0; d <= 9; d++) {

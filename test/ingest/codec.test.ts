@@ -32,8 +32,24 @@ describe("frame codec", () => {
   it("starts with the magic and version, and aligns column buffers to 8 bytes", async () => {
     const bytes = encodeFrame((await sample()).frame);
     expect(String.fromCharCode(...bytes.subarray(0, 4))).toBe("TMLF");
-    expect(new DataView(bytes.buffer).getUint32(4, true)).toBe(2);
+    expect(new DataView(bytes.buffer).getUint32(4, true)).toBe(3); // its boolean column takes 2 bits a value
     expect(bytes.length % 8).toBe(0);
+  });
+
+  it("writes version 3 only when a column needs its layouts (under a byte, 3 bytes), which version 2 refuses", async () => {
+    const version = (b: Uint8Array) => new DataView(b.buffer).getUint32(4, true);
+    // u8 and u16 codes, decimal grids in u8: what version 2 readers know
+    const old = encodeFrame((await csv(`x,c\n${Array.from({ length: 300 }, (_, i) => `${i % 200}.5,v${i}`).join("\n")}\n`)).frame);
+    expect(version(old)).toBe(2);
+    // a boolean (2 bits a value)
+    const { frame } = await csv("b,x\nyes,1.5\nno,2.5\n");
+    const bits = encodeFrame(frame);
+    expect(version(bits)).toBe(3);
+    expect(decodeFrame(bits)).toEqual(frame);
+    // the same bytes claiming version 2: a layout version 2 does not have
+    const asV2 = bits.slice();
+    new DataView(asV2.buffer).setUint32(4, 2, true);
+    expect(() => decodeFrame(asV2)).toThrow(/column "b" has an unknown encoding/);
   });
 
   it("decodes raw columns as views over the input, without copying", async () => {
@@ -131,9 +147,9 @@ describe("frame codec versions", () => {
       expect(() => decodeFrame(withHeader(bytes, (h) => (h.columns[1].offset = offset)))).toThrow(/lies outside the data/);
     }
     expect(() => decodeFrame(withHeader(bytes, (h) => delete h.columns[1].encoding))).toThrow(/wrong length/);
-    const v3 = bytes.slice();
-    new DataView(v3.buffer).setUint32(4, 3, true);
-    expect(() => decodeFrame(v3)).toThrow(/unsupported version 3/);
+    const v4 = bytes.slice();
+    new DataView(v4.buffer).setUint32(4, 4, true);
+    expect(() => decodeFrame(v4)).toThrow(/unsupported version 4/);
     // Version 1 had no encodings: a v1 header that claims one is corrupt.
     const v1 = fromBase64(FRAME_V1_BASE64);
     expect(() => decodeFrame(withHeader(v1, (h) => (h.columns[0].encoding = { type: "range", start: 7 })))).toThrow(/unknown encoding/);
