@@ -5,8 +5,8 @@ import {
   decodeValues,
   encodeCodes,
   encodeValues,
-  type StoredBuffer,
   needsVersion3,
+  type StoredBuffer,
   storedLength,
   validEncoding,
 } from "./column-encoding";

@@ -104,7 +104,8 @@ export function storedLength(encoding: ColumnEncoding | undefined, raw: 4 | 8, r
 /** Whether an encoding uses a layout that came after version 2 (bits under a byte, 3 bytes):
  * a frame holding one is written as version 3, so that a reader from before says "unsupported
  * version" instead of misreading it. */
-export const needsVersion3 = (e: ColumnEncoding | undefined): boolean => e !== undefined && e.type !== "range" && (e.bits !== undefined || e.width === 3);
+export const needsVersion3 = (e: ColumnEncoding | undefined): boolean =>
+  e !== undefined && e.type !== "range" && (e.bits !== undefined || e.width === 3);
 
 /** A width and optional bits a decoder knows: bits only under a byte; bits and 3 bytes only from version 3. */
 const validLayout = (width: unknown, bits: unknown, widths: readonly number[], version: number): boolean =>
