@@ -1,6 +1,6 @@
 import type { Principal } from "../auth/principal";
 import { Conflict, NotFound } from "../core/errors";
-import { MAX_FRAME_CELLS } from "../core/limits";
+import { MAX_FRAME_CELLS, WORKER_INGEST_MAX_BYTES } from "../core/limits";
 import type { Db } from "../db/client";
 import { latestReadyOrCurrent, type VersionRow, versionInDataset } from "../db/dataset-versions";
 import { decodeFrame, rowIndexesForIds, sliceRows } from "../ingest/columnar";
@@ -24,11 +24,45 @@ async function readyVersion(db: Db, principal: Principal, datasetId: string, ver
 
 /** The version's frame (its columnar copy), read whole in the Worker: refused clearly when it is too large for that. */
 export async function loadFrame(bucket: R2Bucket, v: FrameShape & Pick<VersionRow, "frameKey" | "version">): Promise<Frame> {
-  assertFrameFitsWorker(v);
-  const obj = v.frameKey ? await bucket.get(v.frameKey) : null;
-  if (!obj) throw new Error(`canonical frame missing from storage: ${v.frameKey}`);
+  const frame = v.frameKey ? await readFrameInWorker(bucket, v.frameKey, v) : null;
+  if (!frame) throw new Error(`canonical frame missing from storage: ${v.frameKey}`);
+  return frame;
+}
+
+/**
+ * The frame stored at `key` (of version `v`, when its row is known), read whole in the Worker;
+ * null when it is not stored. Refused (409) by the version's shape before reading and, should
+ * that shape be unknown or wrong, by the stored object's size before its body is read.
+ */
+export async function readFrameInWorker(
+  bucket: R2Bucket,
+  key: string,
+  v?: FrameShape & Pick<VersionRow, "version">,
+  maxBytes = MAX_WORKER_FRAME_BYTES,
+): Promise<Frame | null> {
+  if (v) assertFrameFitsWorker(v);
+  const obj = await bucket.get(key);
+  if (!obj) return null;
+  if (obj.size > maxBytes) {
+    await obj.body.cancel().catch(() => {});
+    throw new Conflict(
+      `${v ? `Dataset version ${v.version}` : "The dataset version"} is stored as ${megabytes(obj.size)} MB, more than the ${megabytes(maxBytes)} MB read here: ${LARGE_TABLE_ADVICE}`,
+    );
+  }
   return decodeFrame(new Uint8Array(await obj.arrayBuffer()));
 }
+
+/**
+ * The most bytes of a stored frame the Worker reads whole: MAX_FRAME_CELLS cells stored raw (the
+ * Worker writes frames raw: 8 bytes a value, plus 4 for a boolean's spellings) and the
+ * dictionaries of the largest upload it ingests. A frame the trainer wrote for a larger table is
+ * over it even when narrow.
+ */
+export const MAX_WORKER_FRAME_BYTES = MAX_FRAME_CELLS * 12 + WORKER_INGEST_MAX_BYTES;
+
+const megabytes = (bytes: number) => Math.ceil(bytes / 1e6).toLocaleString("en-US");
+const LARGE_TABLE_ADVICE =
+  "a table this large is read only by training and batch inference jobs. Use a batch inference job, or send the rows you need as a file.";
 
 /**
  * A Worker reads at most MAX_FRAME_CELLS cells of a frame (128 MB of memory); the trainer ingests
@@ -47,8 +81,7 @@ type FrameShape = Pick<VersionRow, "rowCount" | "columnCount" | "idsGenerated">;
 export function assertFrameFitsWorker(v: FrameShape & Pick<VersionRow, "version">): void {
   if (frameFitsWorker(v)) return;
   throw new Conflict(
-    `Dataset version ${v.version} has ${v.rowCount?.toLocaleString("en-US")} rows × ${v.columnCount} columns, more than the ${MAX_FRAME_CELLS.toLocaleString("en-US")} cells read here: ` +
-      "a table this large is read only by training and batch inference jobs. Use a batch inference job, or send the rows you need as a file.",
+    `Dataset version ${v.version} has ${v.rowCount?.toLocaleString("en-US")} rows × ${v.columnCount} columns, more than the ${MAX_FRAME_CELLS.toLocaleString("en-US")} cells read here: ${LARGE_TABLE_ADVICE}`,
   );
 }
 

@@ -4,12 +4,11 @@
  * inference, `input.frame_key`). Explanations and the batch job itself read them here.
  */
 
-import { assertFrameFitsWorker } from "../datasets/rows";
+import { readFrameInWorker } from "../datasets/rows";
 import type { Db } from "../db/client";
 import { versionById } from "../db/dataset-versions";
 import { readInlineFiles } from "../inference/inline-files";
 import { rowIds } from "../inference/run-model";
-import { decodeFrame } from "../ingest/columnar";
 import type { JobRecord, JsonObject } from "../jobs/types";
 import type { Frame } from "../ml/frame";
 import { readInput } from "./infer";
@@ -19,9 +18,8 @@ export async function inferenceInput(deps: { db: Db; bucket: R2Bucket }, job: Jo
   const input = job.input ?? {};
   if (input.source === "dataset" && typeof input.frame_key === "string") {
     const version = job.datasetVersionId ? await versionById(deps.db, job.datasetVersionId) : undefined;
-    if (version) assertFrameFitsWorker(version);
-    const obj = await deps.bucket.get(input.frame_key);
-    return obj ? decodeFrame(new Uint8Array(await obj.arrayBuffer())) : null;
+    // without its version row, the stored object's size is still checked
+    return readFrameInWorker(deps.bucket, input.frame_key, version);
   }
   const bytes = await inputFile(deps, job.orgId, input);
   if (!bytes) return null;

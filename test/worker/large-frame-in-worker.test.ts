@@ -6,7 +6,10 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { Conflict } from "../../src/core/errors";
 import { MAX_FRAME_CELLS } from "../../src/core/limits";
+import { readFrameInWorker } from "../../src/datasets/rows";
+import { encodeFrame } from "../../src/ingest/codec";
 import { json, type TestOrg } from "./helpers";
 import { churnCsv, jobEnd, orgWithModel, readyDataset } from "./model-helpers";
 
@@ -61,5 +64,24 @@ describe("frames too large for the Worker", () => {
     expect(r.body.detail).toMatch(/^Dataset version 1 has 1,428,572 rows × 6 columns, more than the 10,000,000 cells read here/);
     const jobs = await json(`/jobs?type=infer_explain`, org);
     expect(jobs.body.items ?? []).toHaveLength(0);
+  });
+
+  it("refuses by the stored object's size when the recorded shape is missing or understated, before reading its body", async () => {
+    const key = `test/large-frame/${crypto.randomUUID()}`;
+    const frame = {
+      rowCount: 3,
+      columns: [{ name: "x", kind: "numeric" as const, storage: "numeric" as const, values: Float64Array.of(1.5, 2.5, 3.5) }],
+    };
+    const bytes = encodeFrame(frame);
+    await env.BUCKET.put(key, bytes);
+    const small = { version: 4, rowCount: 3, columnCount: 1, idsGenerated: false };
+    // the limit one byte below the object: refused with or without the version's row
+    const refused = readFrameInWorker(env.BUCKET, key, small, bytes.length - 1);
+    await expect(refused).rejects.toBeInstanceOf(Conflict);
+    await expect(refused).rejects.toThrow(/^Dataset version 4 is stored as 1 MB, more than the 1 MB read here: a table this large/);
+    await expect(readFrameInWorker(env.BUCKET, key, undefined, bytes.length - 1)).rejects.toThrow(/^The dataset version is stored as/);
+    // at the limit it is read; an absent object is null
+    expect(await readFrameInWorker(env.BUCKET, key, small, bytes.length)).toEqual(frame);
+    expect(await readFrameInWorker(env.BUCKET, `${key}-absent`, small)).toBeNull();
   });
 });
