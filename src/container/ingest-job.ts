@@ -7,11 +7,13 @@
  * version.
  */
 import { PREVIEW_ROWS } from "../core/limits";
+import type { IngestSummary } from "../datasets/ingest-job";
 import { ingestSummaryInTurns } from "../datasets/ingest-job";
 import { encodeFrame, frameChunks } from "../ingest/columnar";
 import { headFrame } from "../ingest/head";
 import { nodeCompressors } from "../ingest/node-compressors";
 import { readSources } from "../ingest/read-sources";
+import type { Frame } from "../ml/frame";
 import type { IngestTask } from "../training/ingest-control";
 import type { ControlClient } from "./control-client";
 import { storeFrame } from "./frame-upload-thread";
@@ -47,12 +49,7 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
   const encode = since(encodeStarted);
   const storeStarted = Date.now();
   const stored = storeFrame(client, frame, byteLength, chunks);
-  stored.catch(() => {}); // awaited below; a failure must not go unhandled while the profile runs
-  const summary = await ingestSummaryInTurns(frame, idGenerated, () => new Promise((resolve) => setImmediate(resolve))).catch(async (e) => {
-    // The upload settles (stored or aborted) inside this attempt, before the failure is reported.
-    await stored.catch(() => {});
-    throw e;
-  });
+  const summary = await profileWhileStoring(frame, idGenerated, stored);
   const profile = since(storeStarted);
   await stored;
   const store = since(storeStarted);
@@ -70,4 +67,29 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
     peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
     summary,
   };
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The frame's profile, a column a turn, while `stored` (its upload) settles. A failed upload ends
+ * the profile at the next column with the upload's error (a cancel, a network fault), rather than
+ * after the whole profile; a failed profile waits for the upload to settle (stored or aborted)
+ * within this attempt before its error is thrown.
+ */
+export async function profileWhileStoring(frame: Frame, idGenerated: boolean, stored: Promise<void>, turn = nextTurn): Promise<IngestSummary> {
+  let failure: { error: unknown } | undefined;
+  stored.catch((error: unknown) => {
+    failure = { error };
+  });
+  const checkedTurn = async () => {
+    await turn();
+    if (failure) throw failure.error;
+  };
+  try {
+    return await ingestSummaryInTurns(frame, idGenerated, checkedTurn);
+  } catch (e) {
+    await stored.catch(() => {});
+    throw e;
+  }
 }

@@ -18,8 +18,9 @@ export interface Seen {
   aborted: boolean;
 }
 
-/** Serves the frame routes; `cut(n, tries)` says whether to drop the connection on part n's try. */
-export async function fakeControl(cut: (part: number, tries: number) => boolean): Promise<{ url: string; seen: Seen }> {
+/** Serves the frame routes; `cut(n, tries)` says whether to drop the connection on part n's try,
+ * or "canceled" to answer it 409 as the routes do once the job is canceled. */
+export async function fakeControl(cut: (part: number, tries: number) => boolean | "canceled"): Promise<{ url: string; seen: Seen }> {
   const seen: Seen = { parts: new Map(), aborted: false };
   const tries = new Map<number, number>();
   server = createServer(async (req, res) => {
@@ -31,7 +32,9 @@ export async function fakeControl(cut: (part: number, tries: number) => boolean)
     if (part) {
       const n = Number(part[1]);
       tries.set(n, (tries.get(n) ?? 0) + 1);
-      if (cut(n, tries.get(n)!)) return req.socket.destroy();
+      const fault = cut(n, tries.get(n)!);
+      if (fault === "canceled") return reply(409, { detail: "The job was canceled." });
+      if (fault) return req.socket.destroy();
       seen.parts.set(n, data);
       return reply(200, { part_number: n, etag: `e${n}` });
     }

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { ControlClient } from "../../src/container/control-client";
 import { storeFrame } from "../../src/container/frame-upload-thread";
+import { JobCanceledError } from "../../src/jobs/errors";
 import type { Frame } from "../../src/ml/frame";
 import { FRAME_PART_BYTES } from "../../src/storage/frame-parts";
 import { fakeControl, JOB } from "./fake-frame-control";
@@ -52,6 +53,15 @@ describe("storeFrame", () => {
     const put = storeFrame(new ControlClient({ baseUrl: url }, JOB, 1), frame, whole.length, chunks);
     await expect(put).rejects.toThrow(/control PUT frame\/parts\/2: fetch failed \(UND_ERR_SOCKET: other side closed\)/);
     expect(seen.aborted).toBe(true);
+    expect(seen.completed).toBeUndefined();
+  });
+
+  it("rejects with JobCanceledError when the job is canceled while the thread uploads", async () => {
+    const { url, seen } = await fakeControl((n) => (n === 2 ? "canceled" : false));
+    const { frame, chunks, whole } = frameAndPieces();
+    const put = storeFrame(new ControlClient({ baseUrl: url }, JOB, 1), frame, whole.length, chunks);
+    await expect(put).rejects.toBeInstanceOf(JobCanceledError);
+    expect(seen.parts.has(3)).toBe(false);
     expect(seen.completed).toBeUndefined();
   });
 });
