@@ -45,9 +45,8 @@ export async function readFrameInWorker(
   if (!obj) return null;
   if (obj.size > maxBytes) {
     await obj.body.cancel().catch(() => {});
-    throw new Conflict(
-      `${v ? `Dataset version ${v.version}` : "The dataset version"} is stored as ${megabytes(obj.size)} MB, more than the ${megabytes(maxBytes)} MB read here: ${LARGE_TABLE_ADVICE}`,
-    );
+    const name = v ? `Dataset version ${v.version}` : "The dataset version";
+    throw new FrameTooLargeForWorker(`${name} is stored as ${megabytes(obj.size)} MB, more than the ${megabytes(maxBytes)} MB read here`);
   }
   return decodeFrame(new Uint8Array(await obj.arrayBuffer()));
 }
@@ -61,8 +60,15 @@ export async function readFrameInWorker(
 export const MAX_WORKER_FRAME_BYTES = MAX_FRAME_CELLS * 12 + WORKER_INGEST_MAX_BYTES;
 
 const megabytes = (bytes: number) => Math.ceil(bytes / 1e6).toLocaleString("en-US");
-const LARGE_TABLE_ADVICE =
-  "a table this large is read only by training and batch inference jobs. Use a batch inference job, or send the rows you need as a file.";
+
+/** A frame the Worker will not read whole (409): `shape` says how large it is against which limit. */
+export class FrameTooLargeForWorker extends Conflict {
+  constructor(readonly shape: string) {
+    super(
+      `${shape}: a table this large is read only by training and batch inference jobs. Use a batch inference job, or send the rows you need as a file.`,
+    );
+  }
+}
 
 /**
  * A Worker reads at most MAX_FRAME_CELLS cells of a frame (128 MB of memory); the trainer ingests
@@ -80,8 +86,8 @@ type FrameShape = Pick<VersionRow, "rowCount" | "columnCount" | "idsGenerated">;
 
 export function assertFrameFitsWorker(v: FrameShape & Pick<VersionRow, "version">): void {
   if (frameFitsWorker(v)) return;
-  throw new Conflict(
-    `Dataset version ${v.version} has ${v.rowCount?.toLocaleString("en-US")} rows × ${v.columnCount} columns, more than the ${MAX_FRAME_CELLS.toLocaleString("en-US")} cells read here: ${LARGE_TABLE_ADVICE}`,
+  throw new FrameTooLargeForWorker(
+    `Dataset version ${v.version} has ${v.rowCount?.toLocaleString("en-US")} rows × ${v.columnCount} columns, more than the ${MAX_FRAME_CELLS.toLocaleString("en-US")} cells read here`,
   );
 }
 

@@ -7,6 +7,7 @@
  * What the input or the model cannot do fails the job at once with its message.
  */
 import { DomainError, InvalidInput } from "../core/errors";
+import { FrameTooLargeForWorker } from "../datasets/rows";
 import type { Db } from "../db/client";
 import { versionOfModel } from "../db/model-versions";
 import { runBatchInference } from "../inference/batch-run";
@@ -51,7 +52,12 @@ export async function runInferBatchJob(deps: InferBatchDeps, job: JobRecord, con
       await deps.handToTrainer({ job_id: job.id, attempt: control.attempt });
       return { settled: true };
     }
-    const frame = await inferenceInput(deps, job);
+    const frame = await inferenceInput(deps, job).catch((e) => {
+      // here, in a deployment without a trainer, "use a batch inference job" is no advice
+      if (e instanceof FrameTooLargeForWorker)
+        throw new JobInputError(`${e.shape}; batch inference over a table this large needs the trainer, which this deployment does not have.`);
+      throw e;
+    });
     if (!frame)
       throw new JobInputError(
         input.source === "dataset" ? "The dataset version's data is gone." : "The uploaded file of this job is gone; upload it again.",

@@ -66,6 +66,17 @@ describe("frames too large for the Worker", () => {
     expect(jobs.body.items ?? []).toHaveLength(0);
   });
 
+  it("fails a batch inference over such a version, without a trainer, saying the trainer is what it needs", async () => {
+    const id = await datasetRecordedAs(TOO_MANY);
+    const batch = await json(`/models/${modelId}/infer-batch`, org, { method: "POST", body: { dataset_id: id, output_type: "csv" } });
+    expect(batch.status, JSON.stringify(batch.body)).toBe(202);
+    const job = await jobEnd(org, batch.body.id);
+    expect(job.status).toBe("failed");
+    expect(job.error_message).toBe(
+      "Dataset version 1 has 1,428,572 rows × 6 columns, more than the 10,000,000 cells read here; batch inference over a table this large needs the trainer, which this deployment does not have.",
+    );
+  });
+
   it("refuses by the stored object's size when the recorded shape is missing or understated, before reading its body", async () => {
     const key = `test/large-frame/${crypto.randomUUID()}`;
     const frame = {
