@@ -7,8 +7,7 @@
  * version.
  */
 import { PREVIEW_ROWS } from "../core/limits";
-import type { IngestSummary } from "../datasets/ingest-job";
-import { ingestSummaryInTurns } from "../datasets/ingest-job";
+import { type IngestSummary, ingestSummaryInTurns } from "../datasets/ingest-job";
 import { encodeFrame, frameChunks } from "../ingest/columnar";
 import { headFrame } from "../ingest/head";
 import { nodeCompressors } from "../ingest/node-compressors";
