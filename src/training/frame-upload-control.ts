@@ -1,8 +1,9 @@
 /**
  * An ingest job stores its frame as an R2 multipart upload (../storage/frame-parts): begun, sent
  * part by part (each part retried alone by the trainer; straight to R2 with presigned URLs when
- * the S3 API is configured, else through the route below), then completed into the one object at
- * the version's frame key that everything else reads, or aborted. Every step is checked against
+ * the S3 API is configured, signed at begin or one at a time, else through the route below),
+ * then completed into the one object at the version's frame key that everything else reads, or
+ * aborted. Every step is checked against
  * the attempt token like the other control routes, so a stale attempt gets 409.
  */
 import { BadRequest, NotFound, TooLarge } from "../core/errors";
@@ -29,7 +30,8 @@ async function frameKeyOf(deps: ControlDeps, jobId: string, attempt: number): Pr
 /**
  * Begins the upload. Given the frame's size and with the S3 API configured, also hands out one
  * presigned UploadPart URL per part (`part_urls[n - 1]` for part n, each signed for its exact
- * length), so that the trainer PUTs the parts straight to R2; otherwise it PUTs them to the
+ * length), so that the trainer PUTs the parts straight to R2; without the size it asks for each
+ * part's URL when the part is ready (signFramePart), and without the S3 API it PUTs them to the
  * `frame/parts/{n}` route. An upload begun by the binding takes S3 API parts (R2 documents the
  * two as one multipart upload; the local endpoint runs the same binding calls).
  */
@@ -57,6 +59,26 @@ export async function beginFrameUpload(
     ),
   );
   return { upload_id: upload.uploadId, part_urls };
+}
+
+/**
+ * One part's presigned UploadPart URL, asked for when the part is ready: a frame written while
+ * its sources are read has no known size at begin, so begin could not sign its parts. Signed for
+ * the part's exact length like begin's; `url: null` without the S3 API (PUT `frame/parts/{n}`).
+ */
+export async function signFramePart(
+  deps: ControlDeps,
+  jobId: string,
+  attempt: number,
+  uploadId: string,
+  partNumber: number,
+  bytes: number,
+): Promise<{ url: string | null }> {
+  if (bytes > FRAME_PART_BYTES) throw new TooLarge(`A frame part holds at most ${FRAME_PART_BYTES} bytes.`, FRAME_PART_BYTES);
+  if (partNumber > MAX_FRAME_PARTS) throw new BadRequest(`A frame has at most ${MAX_FRAME_PARTS} parts.`);
+  const key = await frameKeyOf(deps, jobId, attempt);
+  if (!deps.s3) return { url: null };
+  return { url: await presignUploadPart(deps.s3, key, { uploadId, partNumber, bytes, expiresS: TRAINER_R2_URL_TTL_S }) };
 }
 
 export async function putFramePart(

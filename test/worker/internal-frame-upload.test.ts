@@ -5,6 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { FRAME_PART_BYTES } from "../../src/storage/frame-parts";
 import { call, newOrg } from "./helpers";
 import { frameKeyOfVersion, preparedIngest, SECRET } from "./ingest-helpers";
 import { runningCopy } from "./model-helpers";
@@ -86,6 +87,7 @@ describe("the frame stored in parts", () => {
     const uploadId = await begin(id, attempt);
     const stale = attempt + 1;
     expect((await post(id, "uploads", { attempt: stale })).status).toBe(409);
+    expect((await post(id, "part-url", { attempt: stale, upload_id: uploadId, part_number: 1, bytes: 10 })).status).toBe(409);
     expect((await putPart(id, stale, uploadId, 1, pattern(10, 0))).status).toBe(409);
     expect((await post(id, "complete", { attempt: stale, upload_id: uploadId, parts: [{ part_number: 1, etag: "x" }], bytes: 10 })).status).toBe(409);
     expect((await post(id, "abort", { attempt: stale, upload_id: uploadId })).status).toBe(409);
@@ -122,6 +124,13 @@ describe("the frame stored in parts", () => {
     const part = await (await putPart(id, attempt, uploadId, 1, pattern(100, 5))).json<{ part_number: number; etag: string }>();
     expect((await post(id, "abort", { attempt, upload_id: uploadId })).status).toBe(200);
     expect((await post(id, "complete", { attempt, upload_id: uploadId, parts: [part], bytes: 100 })).status).toBe(400);
+  });
+
+  it("refuses to sign a part longer than a frame part holds (413)", async () => {
+    const { id, attempt } = await runningCopy(jobId);
+    const uploadId = await begin(id, attempt);
+    const r = await post(id, "part-url", { attempt, upload_id: uploadId, part_number: 1, bytes: FRAME_PART_BYTES + 1 });
+    expect(r.status, await r.clone().text()).toBe(413);
   });
 
   it("requires the length of a part", async () => {

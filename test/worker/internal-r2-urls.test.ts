@@ -2,8 +2,8 @@
  * The control routes hand the trainer presigned R2 URLs when the bucket's S3 API is configured
  * (production; `npm start` with R2_S3_ENDPOINT=local) and none without it (this pool's Worker,
  * where the routes carry the bytes): the ingest task's source files, one UploadPart URL per frame
- * part, the frame a training reads. The internal app is called with the configuration added to
- * this pool's bindings.
+ * part (at begin, or one part on demand), the frame a training reads. The internal app is called
+ * with the configuration added to this pool's bindings.
  */
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -130,6 +130,31 @@ describe("the frame's upload", () => {
       expect(Object.keys(answer)).toEqual(["upload_id"]);
       await control(vars, `/internal/jobs/${id}/frame/abort`, { method: "POST", body: JSON.stringify({ attempt, upload_id: answer.upload_id }) });
     }
+  });
+
+  const partUrl = (vars: Vars, id: string, body: object) =>
+    control(vars, `/internal/jobs/${id}/frame/part-url`, { method: "POST", body: JSON.stringify(body) });
+
+  it("signs one part on demand when configured (part number, upload id, length signed)", async () => {
+    const { id, attempt, record } = await runningCopy(ingestJob);
+    const { upload_id } = await (await begin(PRODUCTION, id, { attempt })).json<{ upload_id: string }>();
+    const res = await partUrl(PRODUCTION, id, { attempt, upload_id, part_number: 7, bytes: 1234 });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const url = new URL((await res.json<{ url: string }>()).url);
+    expect(url.origin + url.pathname).toBe(`https://acct.r2.cloudflarestorage.com${objectPath(await frameKeyOfVersion(record.datasetVersionId!))}`);
+    expect(url.searchParams.get("partNumber")).toBe("7");
+    expect(url.searchParams.get("uploadId")).toBe(upload_id);
+    expect(url.searchParams.get("X-Amz-SignedHeaders")).toBe("content-length;host");
+    await control(PRODUCTION, `/internal/jobs/${id}/frame/abort`, { method: "POST", body: JSON.stringify({ attempt, upload_id }) });
+  });
+
+  it("signs no part on demand when not configured: url null (PUT frame/parts/{n})", async () => {
+    const { id, attempt } = await runningCopy(ingestJob);
+    const { upload_id } = await (await begin(null, id, { attempt })).json<{ upload_id: string }>();
+    const res = await partUrl(null, id, { attempt, upload_id, part_number: 1, bytes: 1234 });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toEqual({ url: null });
+    await control(null, `/internal/jobs/${id}/frame/abort`, { method: "POST", body: JSON.stringify({ attempt, upload_id }) });
   });
 
   it("completes with parts whose ETags come quoted, as the S3 API answers them", async () => {

@@ -35,12 +35,17 @@ export const frameLocation = read("/internal/jobs/{id}/frame/location");
 export const writePreview = write("/internal/jobs/{id}/preview");
 /**
  * An ingest job stores a large frame in parts (an R2 multipart upload, ../../training/frame-upload-control):
- * begin (given the frame's `bytes`, with presigned part URLs when the S3 API is configured), PUT
- * each part (to its URL, or to the route below with Content-Length), then complete or abort.
+ * begin, PUT each part (to its presigned URL when the S3 API is configured, else to the route
+ * below with Content-Length), then complete or abort. The part URLs come at begin when the
+ * frame's `bytes` are known then, else one at a time from `frame/part-url` as each part is ready.
  */
 const uploadId = z.string().min(1).max(1024);
 const uploadedPart = z.object({ part_number: z.number().int().min(1), etag: z.string().min(1) });
 export const beginFrameUpload = post("/internal/jobs/{id}/frame/uploads", z.object({ attempt, bytes: z.number().int().min(0).optional() }));
+export const signFramePart = post(
+  "/internal/jobs/{id}/frame/part-url",
+  z.object({ attempt, upload_id: uploadId, part_number: z.number().int().min(1), bytes: z.number().int().min(0) }),
+);
 export const writeFramePart = createRoute({
   hide: true,
   method: "put",

@@ -80,6 +80,11 @@ internalApp.openapi(def.beginFrameUpload, async (c) => {
   return c.json(await frames.beginFrameUpload(deps(c), c.req.valid("param").id, attempt, bytes));
 });
 
+internalApp.openapi(def.signFramePart, async (c) => {
+  const { attempt, upload_id, part_number, bytes } = c.req.valid("json");
+  return c.json(await frames.signFramePart(deps(c), c.req.valid("param").id, attempt, upload_id, part_number, bytes));
+});
+
 internalApp.openapi(def.writeFramePart, async (c) => {
   const { id, part } = c.req.valid("param");
   const { attempt, upload_id } = c.req.valid("query");
