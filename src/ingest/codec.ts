@@ -10,6 +10,7 @@ import {
   storedLength,
   validEncoding,
 } from "./column-encoding";
+import { decodeSegmentedFrame, SEGMENTED_VERSION } from "./segmented-frame";
 
 /**
  * The canonical stored form of a frame (written to R2 after ingestion, read by training):
@@ -136,7 +137,7 @@ export function frameChunks(frame: Frame, opts: FrameEncodeOptions = {}): { byte
 }
 
 /**
- * Decodes versions 1 to 3. Encoded columns are widened into new arrays. Raw columns are views
+ * Decodes versions 1 to 4 (version 4, columns in row segments: ./segmented-frame). Encoded columns are widened into new arrays. Raw columns are views
  * sharing memory with `bytes` (when it starts 8-byte aligned; otherwise one aligned copy is made
  * first), unless they are under half of the data: then they are copied too, so that the input,
  * mostly narrow columns already widened, can be let go of rather than held for a few views (at 10 M
@@ -148,6 +149,7 @@ export function decodeFrame(bytes: Uint8Array): Frame {
   if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(4, true);
+  if (version === SEGMENTED_VERSION) return decodeSegmentedFrame(bytes);
   if (version !== 1 && version !== 2 && version !== 3) throw new Error(`decodeFrame: unsupported version ${version}`);
   const headerLength = view.getUint32(8, true);
   if (PREFIX + headerLength > bytes.length) throw new Error("decodeFrame: truncated header");

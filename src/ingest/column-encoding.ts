@@ -130,11 +130,17 @@ export function validEncoding(e: unknown, storage: "numeric" | "dictionary", ver
   );
 }
 
-/** The column's values from their stored bytes (aligned to the encoding's width), widened into a new array. */
-export function decodeValues(encoding: ColumnEncoding, bytes: Uint8Array, rows: number): Float64Array {
-  const out = new Float64Array(rows);
+/** The column's values from their stored bytes (aligned to the encoding's width), widened into a
+ * new array, or into `out` from row `at` (a segment of a longer column). */
+export function decodeValues(
+  encoding: ColumnEncoding,
+  bytes: Uint8Array,
+  rows: number,
+  out: Float64Array = new Float64Array(rows),
+  at = 0,
+): Float64Array {
   if (encoding.type === "range") {
-    for (let i = 0; i < rows; i++) out[i] = encoding.start + i;
+    for (let i = 0; i < rows; i++) out[at + i] = encoding.start + i;
     return out;
   }
   if (encoding.type !== "grid") throw new Error(`decodeFrame: a ${encoding.type} encoding of numeric values`);
@@ -145,23 +151,22 @@ export function decodeValues(encoding: ColumnEncoding, bytes: Uint8Array, rows: 
   if (times) {
     for (let i = 0; i < rows; i++) {
       const u = stored[i];
-      out[i] = u === missing ? Number.NaN : (u + lo) / times;
+      out[at + i] = u === missing ? Number.NaN : (u + lo) / times;
     }
   } else {
     for (let i = 0; i < rows; i++) {
       const u = stored[i];
-      out[i] = u === missing ? Number.NaN : (u + lo) * step;
+      out[at + i] = u === missing ? Number.NaN : (u + lo) * step;
     }
   }
   return out;
 }
 
-/** Dictionary codes from their stored bytes, widened into a new Int32Array. */
-export function decodeCodes(encoding: ColumnEncoding, bytes: Uint8Array, rows: number): Int32Array {
+/** Dictionary codes from their stored bytes, widened into a new Int32Array, or into `out` from row `at`. */
+export function decodeCodes(encoding: ColumnEncoding, bytes: Uint8Array, rows: number, out: Int32Array = new Int32Array(rows), at = 0): Int32Array {
   if (encoding.type !== "shifted") throw new Error(`decodeFrame: a ${encoding.type} encoding of dictionary codes`);
   const stored = unpacked(encoding, bytes, rows);
-  const out = new Int32Array(rows);
-  for (let i = 0; i < rows; i++) out[i] = stored[i] - 1;
+  for (let i = 0; i < rows; i++) out[at + i] = stored[i] - 1;
   return out;
 }
 

@@ -9,7 +9,7 @@ import { ID_COLUMN, keptIdFromStrings } from "./ids";
 import { inferColumn, inferNumericValues } from "./infer";
 import { NumericBuilder } from "./numeric-builder";
 import { SpanBatch } from "./span-batch";
-import type { ReadCsvOptions } from "./types";
+import type { ProvisionalColumn, ReadCsvOptions, RowsRead } from "./types";
 
 /**
  * Records after which columns whose values so far are all numbers are read straight into numbers
@@ -218,6 +218,19 @@ export class CsvTable {
     const columns = this.builders.length;
     const idCells = this.names?.includes(ID_COLUMN) ? 0 : 1;
     if (this.rowCount * (columns + idCells) > this.maxCells) throw tooLargeError(this.rowCount, columns, this.maxCells, true);
+  }
+
+  /** The rows so far and the columns as they stand (the `onRows` report of ReadOptions). Codes of
+   * a DictionaryBuilder never change; a numeric column that falls back to codes starts over. */
+  rowsRead(): RowsRead {
+    return {
+      rows: this.rowCount,
+      columns: () =>
+        (this.names ?? []).map((name, j): ProvisionalColumn => {
+          const num = this.numbers[j];
+          return num ? { name, stores: "values", data: num.valuesSoFar() } : { name, stores: "codes", data: this.builders[j]!.codesSoFar() };
+        }),
+    };
   }
 
   /** The columns, inferred from their distinct values (or kept as strings with rawText); the

@@ -4,7 +4,7 @@ import { isAscii } from "./ascii";
 import { byteChunks } from "./chunks";
 import { AsciiTokenizer } from "./csv-ascii-tokenizer";
 import { detectDelimiter, detectNewline, type Newline } from "./csv-sniff";
-import { CsvTable } from "./csv-table";
+import { CsvTable, NUMERIC_SAMPLE_ROWS } from "./csv-table";
 import { CsvTokenizer } from "./csv-tokenizer";
 import { IngestError } from "./errors";
 import { withRowIds } from "./ids";
@@ -81,6 +81,8 @@ async function read(
     if (pendingLength >= PARSE_CHUNK_CHARS) {
       feed(false);
       pendingLength = 0;
+      // not during the sample: columns may still turn to numbers (CsvTable.typeColumns)
+      if (options.onRows && reader!.table.rowCount > NUMERIC_SAMPLE_ROWS) await options.onRows(reader!.table.rowsRead(), false);
     }
   }
   utf8.end();
@@ -91,6 +93,7 @@ async function read(
   if (table.rowCount === 0) {
     throw new IngestError("no_data_rows", `The file has a header row (${table.names.length} columns) but no data rows.`);
   }
+  await options.onRows?.(table.rowsRead(), true);
   const { columns, idGenerated } = withRowIds(table.finish(), table.rowCount);
   return { frame: { rowCount: table.rowCount, columns }, format: "csv", delimiter: reader!.delimiter, idGenerated, bytes };
 }

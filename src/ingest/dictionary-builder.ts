@@ -167,6 +167,11 @@ export class DictionaryBuilder {
     this.codes = next;
   }
 
+  /** The codes so far, as a view (for a frame stored while the file is read: ./streamed-frame). */
+  codesSoFar(): Int32Array {
+    return this.codes.subarray(0, this.length);
+  }
+
   /** The codes, trimmed to the row count: a view when at most 1/16 of the room is unused (the
    * room reserved for a file's expected rows: a copy would cost a pass over the column and, for a
    * moment, twice its memory), else a copy (after doublings, up to half would be unused). */

@@ -4,6 +4,7 @@ import { IngestError } from "./errors";
 import { ID_COLUMN, keptIdFromNumbers, keptIdFromStrings } from "./ids";
 import { inferColumn, isIntegerIdColumn } from "./infer";
 import { RowDictionary } from "./row-dictionary";
+import type { ProvisionalColumn } from "./types";
 
 type Mode = "empty" | "number" | "boolean" | "datetime" | "string";
 
@@ -84,6 +85,14 @@ export class ParquetColumn {
     if (this.mode === "empty") return; // no value present: all missing so far
     const done = layout.dictionary ? this.writeIndexed(rowStart, values, layout) : this.writeTyped(rowStart, values, layout);
     if (!done) this.writeCells(rowStart, cellsOf(values, layout));
+  }
+
+  /** The column with rows [0, rows) read, as it stands (RowsRead): string codes settled into
+   * their final order; undefined while nothing is stored (all missing so far). */
+  soFar(rows: number): ProvisionalColumn | undefined {
+    const { name } = this;
+    if (this.mode === "string") return this.strings && { name, stores: "codes", data: this.strings.settle(rows) };
+    return this.values && { name, stores: "values", data: this.values };
   }
 
   finish(): Column {

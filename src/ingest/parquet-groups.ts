@@ -14,7 +14,7 @@ import { validateHeader } from "./header";
 import { ID_COLUMN, withRowIds } from "./ids";
 import { chunkStart, columnDecoder, isTextColumn, readColumnChunk } from "./parquet-chunk";
 import { ParquetColumn } from "./parquet-column";
-import type { IngestResult, ReadOptions } from "./types";
+import type { IngestResult, ReadOptions, RowsRead } from "./types";
 
 export interface ReadParquetOptions extends ReadOptions {
   /** Extra page decompressors by codec name (hyparquet reads UNCOMPRESSED and SNAPPY itself):
@@ -51,6 +51,11 @@ export function planParquet(metadata: FileMetaData, options: ReadParquetOptions)
   const columns = new Map(names.map((n, i) => [top[i].element.name, new ParquetColumn(n, rows, raw(n))]));
   const nested = top.filter((c) => !isFlat(c)).map((c) => c.element.name);
   return { metadata, rows, columns, nested };
+}
+
+/** The columns with rows [0, rows) read (the `onRows` report): row groups are read in order. */
+export function rowsRead(plan: ParquetPlan, rows: number): RowsRead {
+  return { rows, columns: () => [...plan.columns.values()].flatMap((c) => c.soFar(rows) ?? []) };
 }
 
 /** The frame, once every row group (and nested column) is in. */

@@ -9,7 +9,7 @@ import type { FileMetaData } from "hyparquet";
 import { parquetMetadata, parquetSchema } from "hyparquet";
 import { byteChunks } from "./chunks";
 import { checkMagic, corrupt, readParquet } from "./parquet";
-import { finishParquet, groupSpans, isFlat, planParquet, type ReadParquetOptions, RowGroupDecoder } from "./parquet-groups";
+import { finishParquet, groupSpans, isFlat, planParquet, type ReadParquetOptions, RowGroupDecoder, rowsRead } from "./parquet-groups";
 import { type HeldBytes, rowGroupBytes } from "./row-group-bytes";
 import type { IngestResult } from "./types";
 
@@ -52,12 +52,16 @@ export async function readParquetStream(file: RangedFile, options: ReadParquetSt
   const plan = planParquet(metadata, options);
   const decoder = new RowGroupDecoder(plan, options.compressors);
   const groups = rowGroupBytes(await file.open(), spans, { readAheadBytes: options.readAheadBytes ?? READ_AHEAD_BYTES, held: options.held });
+  let rows = 0;
   for await (const { index, bytes, offset } of groups) {
     for (const chunk of decoder.flatChunks(index)) {
       decoder.decodeChunk(index, chunk, bytes, offset);
       await turn(); // let the download go on between chunks
     }
+    rows += Number(metadata.row_groups[index].num_rows);
+    await options.onRows?.(rowsRead(plan, rows), false);
   }
+  await options.onRows?.(rowsRead(plan, plan.rows), true);
   return finishParquet(plan, file.bytes);
 }
 

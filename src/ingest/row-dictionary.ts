@@ -11,6 +11,11 @@ export class RowDictionary {
   private readonly index = new Map<string, number>();
   readonly codes: Int32Array;
   missingCount: number;
+  /** Rows already renumbered into first-appearance order (settle), the renumbering, and the
+   * dictionary in that order. */
+  private settled = 0;
+  private remap = new Int32Array(0);
+  private readonly ordered: string[] = [];
 
   constructor(rows: number) {
     this.codes = new Int32Array(rows).fill(-1);
@@ -55,24 +60,40 @@ export class RowDictionary {
     this.setCode(row, this.codeOf(raw));
   }
 
-  /** The codes, renumbered so that the dictionary is in order of first appearance in the rows,
-   * whatever order the cells were written in (keeps CSV and Parquet frames identical). */
-  finishInRowOrder(): Int32Array {
-    const { codes } = this;
-    const remap = new Int32Array(this.dictionary.length).fill(-1);
-    const ordered: string[] = [];
-    for (let i = 0; i < codes.length; i++) {
+  /**
+   * Renumbers rows [settled so far, rows) in place into their final codes (finishInRowOrder's),
+   * for rows that will not be written again (Parquet row groups are read in order): their codes
+   * are then final while the file is still read (./streamed-frame). Later writes to those rows
+   * would be wrong: only rows past `rows` may still be written.
+   */
+  settle(rows: number): Int32Array {
+    const { codes, dictionary } = this;
+    if (this.remap.length < dictionary.length) {
+      const grown = new Int32Array(Math.max(dictionary.length, 2 * this.remap.length)).fill(-1);
+      grown.set(this.remap);
+      this.remap = grown;
+    }
+    const { remap, ordered } = this;
+    for (let i = this.settled; i < rows; i++) {
       const c = codes[i];
       if (c < 0) continue;
       if (remap[c] < 0) {
         remap[c] = ordered.length;
-        ordered.push(this.dictionary[c]);
+        ordered.push(dictionary[c]);
       }
       codes[i] = remap[c];
     }
+    this.settled = Math.max(this.settled, rows);
+    return codes;
+  }
+
+  /** The codes, renumbered so that the dictionary is in order of first appearance in the rows,
+   * whatever order the cells were written in (keeps CSV and Parquet frames identical). */
+  finishInRowOrder(): Int32Array {
+    const codes = this.settle(this.codes.length);
     // not splice(0, n, ...ordered): spreading a million values as arguments overflows the stack
     this.dictionary.length = 0;
-    for (const v of ordered) this.dictionary.push(v);
+    for (const v of this.ordered) this.dictionary.push(v);
     this.index.clear();
     return codes;
   }

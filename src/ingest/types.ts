@@ -12,6 +12,22 @@ export interface IngestResult {
   bytes: number;
 }
 
+/**
+ * One column of a reader as it stands while the file is read: its values so far, or its codes
+ * (-1 = missing). The reader guarantees that the first `RowsRead.rows` entries never change as
+ * long as the column keeps storing the same of the two (one that switches starts over), and that
+ * codes are final: the finished column is a dictionary column with these very codes, or a
+ * numeric one whose values are a function of them. ./streamed-frame checks the finished column
+ * against them all the same.
+ */
+export type ProvisionalColumn = { name: string; stores: "values"; data: Float64Array } | { name: string; stores: "codes"; data: Int32Array };
+
+/** A reader's progress in rows, with its columns so far (those with no array yet left out). */
+export interface RowsRead {
+  rows: number;
+  columns(): ProvisionalColumn[];
+}
+
 /** Options shared by both readers. */
 export interface ReadOptions {
   /** Cell budget (rows × columns, counting the row id); default MAX_FRAME_CELLS. */
@@ -20,6 +36,12 @@ export interface ReadOptions {
    * "categorical", without type inference: for inference files, whose columns the featurizer
    * interprets itself so that a column inferred differently cannot break its mapping. */
   rawText?: boolean;
+  /**
+   * Called as rows are read (after each parsed piece of CSV, each Parquet row group) and once with
+   * `final` before the frame is built, with the columns so far: a frame can be stored meanwhile
+   * (./streamed-frame). Awaited: a slow receiver holds the read back.
+   */
+  onRows?: (read: RowsRead, final: boolean) => Promise<void> | void;
 }
 
 export interface ReadCsvOptions extends ReadOptions {

@@ -147,9 +147,13 @@ describe("frame codec versions", () => {
       expect(() => decodeFrame(withHeader(bytes, (h) => (h.columns[1].offset = offset)))).toThrow(/lies outside the data/);
     }
     expect(() => decodeFrame(withHeader(bytes, (h) => delete h.columns[1].encoding))).toThrow(/wrong length/);
+    const v5 = bytes.slice();
+    new DataView(v5.buffer).setUint32(4, 5, true);
+    expect(() => decodeFrame(v5)).toThrow(/unsupported version 5/);
+    // relabelled as the segmented version 4, whose table is at the end: none there
     const v4 = bytes.slice();
     new DataView(v4.buffer).setUint32(4, 4, true);
-    expect(() => decodeFrame(v4)).toThrow(/unsupported version 4/);
+    expect(() => decodeFrame(v4)).toThrow(/no trailer/);
     // Version 1 had no encodings: a v1 header that claims one is corrupt.
     const v1 = fromBase64(FRAME_V1_BASE64);
     expect(() => decodeFrame(withHeader(v1, (h) => (h.columns[0].encoding = { type: "range", start: 7 })))).toThrow(/unknown encoding/);

@@ -1,0 +1,132 @@
+/**
+ * A frame written while its file is read: the reader reports its columns as they stand
+ * (RowsRead, at its natural boundaries: a parsed piece of CSV, a Parquet row group), and every
+ * SEGMENT_ROWS rows the new rows of each column go to a sink as segments of a version-4 frame
+ * (./segmented-frame), to be encoded and stored while the reading goes on. When the frame is
+ * complete, each column is matched against what was sent for it: the same values or codes (most
+ * columns), or codes whose values turned out to be a function of them (a text column inferred
+ * boolean, numeric or datetime at the end: stored as codes plus a table); any other column (one
+ * the reader rewrote at the end, the generated `id`) is sent whole then.
+ */
+import type { Column, Frame } from "../ml/frame";
+import type { ColumnPlan, SegmentData, Stores } from "./segmented-frame";
+import type { ProvisionalColumn, RowsRead } from "./types";
+
+/** Rows between two batches of segments: a segment of a column is one unit of encoding and of
+ * the frame's footer; at 2^20 rows a 20 M-row table makes 20 per column. */
+export const SEGMENT_ROWS = 2 ** 20;
+
+/** Where segments go (in order): a SegmentedFrameWriter in-process, or one in another thread. */
+export interface SegmentSink {
+  /** Rows [from, from + data.length) of stream `key`; `data` is the sink's to keep or move. */
+  append(key: string, stores: Stores, data: SegmentData, from: number): void;
+  /** Resolves when the sink can take more (bounds the segments in flight). */
+  drain?(): Promise<void>;
+  /** The footer; resolves with the frame's byte length once it is complete. */
+  finish(rowCount: number, plans: ColumnPlan[]): Promise<number> | number;
+}
+
+const columnKey = (name: string) => `column:${name}`;
+const spellingsKey = (name: string) => `spellings:${name}`;
+
+export class StreamedFrame {
+  /** Per column: what was sent, up to which row, and the reader's array it came from. */
+  private readonly sent = new Map<string, { stores: Stores; rows: number; data: SegmentData }>();
+  private lastRows = 0;
+
+  constructor(
+    private readonly sink: SegmentSink,
+    private readonly segmentRows = SEGMENT_ROWS,
+  ) {}
+
+  /** The reader's report: every `segmentRows` new rows, and at the end (`final`), the rows not yet sent. */
+  async checkpoint(read: RowsRead, final: boolean): Promise<void> {
+    if (read.rows <= this.lastRows || (!final && read.rows - this.lastRows < this.segmentRows)) return;
+    this.lastRows = read.rows;
+    for (const c of read.columns()) this.send(c, read.rows);
+    await this.sink.drain?.();
+  }
+
+  /** The frame's plans (sending the columns not already sent as they are); its byte length. */
+  async finish(frame: Frame): Promise<number> {
+    const plans = frame.columns.map((c) => this.plan(c, frame.rowCount));
+    return this.sink.finish(frame.rowCount, plans);
+  }
+
+  private send(c: ProvisionalColumn, rows: number): void {
+    const before = this.sent.get(c.name);
+    // a column that switched between values and codes starts over
+    const from = before && before.stores === c.stores ? before.rows : 0;
+    this.sink.append(columnKey(c.name), c.stores, c.data.slice(from, rows), from);
+    this.sent.set(c.name, { stores: c.stores, rows, data: c.data });
+  }
+
+  private plan(c: Column, rows: number): ColumnPlan {
+    const plan: ColumnPlan = { name: c.name, kind: c.kind, storage: c.storage, stream: columnKey(c.name) };
+    const sent = this.sent.get(c.name);
+    const complete = sent && sent.rows === rows ? sent : undefined;
+    if (c.storage === "dictionary") {
+      if (!(complete?.stores === "codes" && sameBits(complete.data, c.codes, rows))) this.sendWhole(plan.stream, "codes", c.codes, rows);
+      plan.dictionary = c.dictionary;
+      return plan;
+    }
+    if (c.booleanLabels) plan.booleanLabels = c.booleanLabels;
+    if (c.dateOnly) plan.dateOnly = true;
+    const table = complete?.stores === "codes" ? tableOf(complete.data as Int32Array, c.values, rows) : undefined;
+    if (table) {
+      plan.table = table;
+      if (c.spellings && sameBits(complete!.data, c.spellings.codes, rows)) {
+        plan.spellings = { dictionary: c.spellings.dictionary };
+        return plan;
+      }
+    } else if (!(complete?.stores === "values" && sameBits(complete.data, c.values, rows))) {
+      this.sendWhole(plan.stream, "values", c.values, rows);
+    }
+    if (c.spellings) {
+      plan.spellings = { dictionary: c.spellings.dictionary, stream: spellingsKey(c.name) };
+      this.sendWhole(plan.spellings.stream!, "codes", c.spellings.codes, rows);
+    }
+    return plan;
+  }
+
+  private sendWhole(key: string, stores: Stores, data: SegmentData, rows: number): void {
+    for (let from = 0; from < rows || from === 0; from += this.segmentRows) {
+      this.sink.append(key, stores, data.slice(from, Math.min(rows, from + this.segmentRows)), from);
+      if (rows === 0) break;
+    }
+  }
+}
+
+/** Whether rows [0, rows) of two columns hold the same bits (-0 and NaN payloads included). */
+function sameBits(a: SegmentData, b: SegmentData, rows: number): boolean {
+  if (a.BYTES_PER_ELEMENT !== b.BYTES_PER_ELEMENT || a.length < rows || b.length < rows) return false;
+  if (a.buffer === b.buffer && a.byteOffset === b.byteOffset) return true;
+  const words = (x: SegmentData) => new Int32Array(x.buffer, x.byteOffset, (rows * x.BYTES_PER_ELEMENT) / 4);
+  const wa = words(a);
+  const wb = words(b);
+  for (let i = 0; i < wa.length; i++) if (wa[i] !== wb[i]) return false;
+  return true;
+}
+
+/**
+ * The table that gives `values` from `codes` (values[i] = table[codes[i]], NaN where the code is
+ * -1), when there is one: each code always with the same value. Undefined otherwise.
+ */
+function tableOf(codes: Int32Array, values: Float64Array, rows: number): Float64Array | undefined {
+  if (codes.length < rows || values.length < rows) return undefined;
+  let max = -1;
+  for (let i = 0; i < rows; i++) if (codes[i] > max) max = codes[i];
+  const table = new Float64Array(max + 1);
+  const seen = new Uint8Array(max + 1);
+  for (let i = 0; i < rows; i++) {
+    const c = codes[i];
+    const v = values[i];
+    if (c < 0) {
+      if (v === v) return undefined;
+    } else if (!seen[c]) {
+      seen[c] = 1;
+      table[c] = v;
+    } else if (!Object.is(table[c], v)) return undefined;
+  }
+  return table;
+}
