@@ -59,7 +59,18 @@ describe("a frame streamed while a CSV is read", () => {
   it("decodes to the frame the reader built, with most segments sent during the read", async () => {
     const bytes = utf8(csvText(30000, 5));
     const { frame, decoded, duringRead } = await streamedRead((opts) => readCsv(streamOf(bytes, 65536), opts), 2048);
-    expect(frame.columns.map((c) => c.kind)).toEqual(["id", "numeric", "numeric", "categorical", "boolean", "boolean", "datetime", "categorical", "numeric", "categorical"]);
+    expect(frame.columns.map((c) => c.kind)).toEqual([
+      "id",
+      "numeric",
+      "numeric",
+      "categorical",
+      "boolean",
+      "boolean",
+      "datetime",
+      "categorical",
+      "numeric",
+      "categorical",
+    ]);
     expectSameFrame(decoded, frame, "streamed CSV");
     expect(duringRead).toBeGreaterThan(3 * 9);
   });
@@ -145,7 +156,6 @@ describe("the segmented frame's decoder", () => {
 });
 
 /** The frame with its footer edited (re-appended after the data, as a writer would). */
-// biome-ignore lint/suspicious/noExplicitAny: a test edits the footer's JSON freely
 function withFooter(bytes: Uint8Array, edit: (footer: any) => void): Uint8Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const length = view.getUint32(bytes.length - 8, true);
