@@ -9,7 +9,6 @@ import { FAILURE_MESSAGE_MAX_CHARS } from "../core/limits";
 import type { ResultSink } from "../inference/results";
 import { decodeFrame } from "../ingest/columnar";
 import { JobCanceledError } from "../jobs/errors";
-import { framePart, framePartCount } from "../storage/frame-parts";
 import { resultPageName } from "../storage/keys";
 import type { BatchTask } from "../training/batch-control";
 import { bodyBytes } from "../training/body-bytes";
@@ -22,6 +21,11 @@ export type AssignedTask =
   | { kind: "train"; task: TrainingTask }
   | { kind: "infer_batch"; task: BatchTask }
   | { kind: "dataset_ingest"; task: IngestTask };
+
+export interface UploadedPart {
+  part_number: number;
+  etag: string;
+}
 
 export interface ControlConfig {
   /** Base address of the Worker's control routes (http://control.internal in the container). */
@@ -110,39 +114,40 @@ export class ControlClient {
   }
 
   /**
-   * Stores an ingest's frame of `byteLength` bytes (the concatenation of `chunks`) as an R2
-   * multipart upload begun and completed by the control routes. Its parts of FRAME_PART_BYTES go
-   * straight to R2 when the Worker hands out presigned part URLs, else through the control
-   * routes; one at a time (two at once measured no faster: bench/large/RESULTS.md), each copied
-   * out of `chunks` when its turn comes and retried alone (network errors, 5xx). On any failure
-   * the upload is aborted (best effort) and the error rethrown.
+   * Begins storing an ingest's frame as an R2 multipart upload (the control routes begin and
+   * complete it); its id. The frame's length is not known yet: it is written as the file is read
+   * (./frame-stream-thread), and its parts are signed one at a time (putFramePart).
    */
-  async putFrame(byteLength: number, chunks: Uint8Array[]): Promise<void> {
-    const count = framePartCount(byteLength);
-    const { upload_id, part_urls } = await this.json<{ upload_id: string; part_urls?: string[] }>("POST", "frame/uploads", { bytes: byteLength });
-    try {
-      if (part_urls && part_urls.length !== count) throw new Error(`the Worker signed ${part_urls.length} part URLs for a frame of ${count} parts`);
-      const started = Date.now();
-      const parts: { part_number: number; etag: string }[] = [];
-      for (let i = 0; i < count; i++) {
-        const bytes = framePart(chunks, byteLength, i);
-        if (part_urls) {
-          parts.push({ part_number: i + 1, etag: await r2PutPart(part_urls[i], i + 1, bytes) });
-          // A heartbeat, and the stop of a canceled job, as each part sent through the routes gives.
-          await this.io().report({});
-          continue;
-        }
-        const res = await this.call("PUT", `frame/parts/${i + 1}`, bytes, "application/octet-stream", { upload_id });
-        if (!res.ok) throw new Error(`could not store part ${i + 1} of the frame: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
-        parts.push((await res.json()) as { part_number: number; etag: string });
-      }
-      await this.json("POST", "frame/complete", { upload_id, parts, bytes: byteLength });
-      const how = part_urls ? "straight to R2" : "through the control routes";
-      log(`job ${this.jobId}: frame of ${byteLength} bytes stored in ${count} part(s) ${how} in ${(Date.now() - started) / 1000} s`);
-    } catch (e) {
-      await this.json("POST", "frame/abort", { upload_id }).catch((err) => log(`could not abort the frame upload: ${err}`));
-      throw e;
-    }
+  async beginFrameUpload(): Promise<string> {
+    const { upload_id } = await this.json<{ upload_id: string }>("POST", "frame/uploads", {});
+    return upload_id;
+  }
+
+  /**
+   * Part `n` of the frame: straight to R2 at a URL the Worker signs for it when it has the S3
+   * API, else through the control route; retried alone (network errors, 5xx). Its ETag, and
+   * whether it went straight to R2.
+   */
+  async putFramePart(uploadId: string, n: number, bytes: Uint8Array): Promise<{ part: UploadedPart; straight: boolean }> {
+    const { url } = await this.json<{ url: string | null }>("POST", "frame/part-url", {
+      upload_id: uploadId,
+      part_number: n,
+      bytes: bytes.byteLength,
+    });
+    if (url) return { part: { part_number: n, etag: await r2PutPart(url, n, bytes) }, straight: true };
+    const res = await this.call("PUT", `frame/parts/${n}`, bytes, "application/octet-stream", { upload_id: uploadId });
+    if (!res.ok) throw new Error(`could not store part ${n} of the frame: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+    return { part: (await res.json()) as UploadedPart, straight: false };
+  }
+
+  /** Joins the parts (numbered 1..n, in order) into the frame of `bytes` bytes. */
+  async completeFrameUpload(uploadId: string, parts: UploadedPart[], bytes: number): Promise<void> {
+    await this.json("POST", "frame/complete", { upload_id: uploadId, parts, bytes });
+  }
+
+  /** Drops the upload's parts (best effort: a failure is logged, not thrown). */
+  async abortFrameUpload(uploadId: string): Promise<void> {
+    await this.json("POST", "frame/abort", { upload_id: uploadId }).catch((err) => log(`could not abort the frame upload: ${err}`));
   }
 
   /** Stores an ingest's preview (its first rows, small: one request, retried like the others). */

@@ -2,20 +2,21 @@
  * A dataset_ingest job in the trainer (uploads larger than the Worker can hold): the uploaded
  * files streamed straight from R2 (presigned URLs in the task; through the control routes when
  * the Worker has none) through the shared reader (../ingest/read-sources, CSV parsed as it
- * arrives), progress in bytes read, then the frame (in parts, straight to R2 likewise) and its
- * preview sent back and the summary (shape, profile) handed to `succeed`, which records it on the
- * version.
+ * arrives), progress in bytes read; the frame stored in parts (straight to R2 likewise) by another
+ * thread AS the file is read, its preview sent back and the summary (shape, profile) handed to
+ * `succeed`, which records it on the version.
  */
 import { PREVIEW_ROWS } from "../core/limits";
 import { type IngestSummary, ingestSummaryInTurns } from "../datasets/ingest-job";
-import { encodeFrame, frameChunks } from "../ingest/columnar";
+import { encodeFrame } from "../ingest/columnar";
 import { headFrame } from "../ingest/head";
 import { nodeCompressors } from "../ingest/node-compressors";
 import { readSources } from "../ingest/read-sources";
+import { StreamedFrame } from "../ingest/streamed-frame";
 import type { Frame } from "../ml/frame";
 import type { IngestTask } from "../training/ingest-control";
 import type { ControlClient } from "./control-client";
-import { storeFrame } from "./frame-upload-thread";
+import { FrameStreamThread } from "./frame-stream-thread";
 import { log } from "./http-retry";
 
 export async function runIngestInTrainer(client: ControlClient, task: IngestTask) {
@@ -23,49 +24,59 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
   const since = (t: number) => (Date.now() - t) / 1000;
   const io = client.io();
   await io.report({ progress: 5 });
-  const { frame, idGenerated } = await readSources(
-    task.files.map((f, i) => ({
-      filename: f.filename,
-      bytes: f.bytes,
-      open: () => client.openSource(i, f.url),
-      // a Parquet file is then read as it arrives, its footer first
-      openRange: (start: number, end: number) => client.readSourceRange(i, start, end, f.url),
-    })),
-    {
+  // The frame is encoded and stored by another thread as the file is read (./frame-stream-thread).
+  const sink = new FrameStreamThread(client);
+  try {
+    const streamed = new StreamedFrame(sink);
+    const { frame, idGenerated } = await readSources(
+      task.files.map((f, i) => ({
+        filename: f.filename,
+        bytes: f.bytes,
+        open: () => client.openSource(i, f.url),
+        // a Parquet file is then read as it arrives, its footer first
+        openRange: (start: number, end: number) => client.readSourceRange(i, start, end, f.url),
+      })),
+      {
+        format: task.format,
+        maxCells: task.max_cells,
+        compressors: nodeCompressors,
+        sizeColumnsFromFile: true,
+        // bytes read is the progress of an ingest: 5–85 %
+        onProgress: (read, total) => io.report({ progress: 5 + Math.round((80 * read) / Math.max(1, total)) }),
+        onRows: (rows, final) => streamed.checkpoint(rows, final),
+      },
+    );
+    // The rest of the frame is stored while its profile is computed: the transfer is I/O served
+    // elsewhere, the profile CPU here, a column at a time with the event loop let through.
+    const read = since(started);
+    const storeStarted = Date.now();
+    const stored = streamed.finish(frame);
+    const summary = await profileWhileStoring(frame, idGenerated, stored);
+    const profile = since(storeStarted);
+    const frameBytes = await stored;
+    const store = since(storeStarted);
+    await client.putPreview(encodeFrame(headFrame(frame, PREVIEW_ROWS)));
+    await io.report({ progress: 95, rows_processed: frame.rowCount });
+    // where the time went (the profile runs while the last of the frame is stored)
+    log(
+      `job ${client.jobId}: read ${read} s (frame stored meanwhile), rest of the ${frameBytes}-byte frame stored ${store} s later (profile ${profile} s meanwhile)`,
+    );
+    return {
+      row_count: frame.rowCount,
+      column_count: summary.columnCount,
       format: task.format,
-      maxCells: task.max_cells,
-      compressors: nodeCompressors,
-      sizeColumnsFromFile: true,
-      // bytes read is the progress of an ingest: 5–85 %
-      onProgress: (read, total) => io.report({ progress: 5 + Math.round((80 * read) / Math.max(1, total)) }),
-    },
-  );
-  // The frame is stored while its profile is computed: the transfer is I/O served elsewhere, the
-  // profile CPU here, a column at a time with the event loop let through between columns.
-  const read = since(started);
-  const encodeStarted = Date.now();
-  const { byteLength, chunks } = frameChunks(frame);
-  const encode = since(encodeStarted);
-  const storeStarted = Date.now();
-  const stored = storeFrame(client, frame, byteLength, chunks);
-  const summary = await profileWhileStoring(frame, idGenerated, stored);
-  const profile = since(storeStarted);
-  await stored;
-  const store = since(storeStarted);
-  await client.putPreview(encodeFrame(headFrame(frame, PREVIEW_ROWS)));
-  await io.report({ progress: 95, rows_processed: frame.rowCount });
-  // where the time went (the profile runs while the frame is stored)
-  log(`job ${client.jobId}: read ${read} s, frame encoded ${encode} s, stored ${store} s (profile ${profile} s meanwhile)`);
-  return {
-    row_count: frame.rowCount,
-    column_count: summary.columnCount,
-    format: task.format,
-    bytes: task.total_bytes,
-    files: task.files.length,
-    seconds: since(started),
-    peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
-    summary,
-  };
+      bytes: task.total_bytes,
+      files: task.files.length,
+      seconds: since(started),
+      peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+      summary,
+    };
+  } catch (e) {
+    await sink.abort();
+    throw e;
+  } finally {
+    await sink.close();
+  }
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -76,7 +87,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * after the whole profile; a failed profile waits for the upload to settle (stored or aborted)
  * within this attempt before its error is thrown.
  */
-export async function profileWhileStoring(frame: Frame, idGenerated: boolean, stored: Promise<void>, turn = nextTurn): Promise<IngestSummary> {
+export async function profileWhileStoring(frame: Frame, idGenerated: boolean, stored: Promise<unknown>, turn = nextTurn): Promise<IngestSummary> {
   let failure: { error: unknown } | undefined;
   stored.catch((error: unknown) => {
     failure = { error };

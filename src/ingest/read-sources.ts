@@ -11,7 +11,7 @@ import { readCsv } from "./csv";
 import { IngestError } from "./errors";
 import { readParquet } from "./parquet";
 import { readParquetStream, wholeBytes } from "./parquet-stream";
-import type { IngestResult } from "./types";
+import type { IngestResult, ReadOptions } from "./types";
 
 export interface SourceFile {
   filename: string;
@@ -39,6 +39,9 @@ export interface ReadSourcesOptions {
   sizeColumnsFromFile?: boolean;
   /** Called as bytes are read (every PROGRESS_BYTES at most), with the total of all files. */
   onProgress?: (bytesRead: number, totalBytes: number) => Promise<void>;
+  /** The readers' reports of rows read (ReadOptions.onRows), for a frame stored as it is read;
+   * given for a single file only (several files are joined into one frame at the end). */
+  onRows?: ReadOptions["onRows"];
   /** How many bytes between two progress reports; PROGRESS_BYTES unless given (tests). */
   progressEveryBytes?: number;
 }
@@ -79,12 +82,13 @@ export async function readSources(files: SourceFile[], opts: ReadSourcesOptions)
   const results: IngestResult[] = [];
   for (const f of files) {
     const open = async () => counted(await f.open(), f);
-    const parquet = { compressors: opts.compressors, maxCells: opts.maxCells };
+    const onRows = files.length === 1 ? opts.onRows : undefined;
+    const parquet = { compressors: opts.compressors, maxCells: opts.maxCells, onRows };
     const { openRange } = f;
     try {
       results.push(
         opts.format === "csv"
-          ? await readCsv(await open(), { maxCells: opts.maxCells, fileBytes: opts.sizeColumnsFromFile ? f.bytes : undefined })
+          ? await readCsv(await open(), { maxCells: opts.maxCells, fileBytes: opts.sizeColumnsFromFile ? f.bytes : undefined, onRows })
           : openRange
             ? await readParquetStream({ bytes: f.bytes, open, openRange: (start, end) => openRange.call(f, start, end) }, parquet)
             : await readParquet(await wholeBytes(await open(), f.bytes), parquet),

@@ -49,7 +49,8 @@ export class StreamedFrame {
 
   /** The frame's plans (sending the columns not already sent as they are); its byte length. */
   async finish(frame: Frame): Promise<number> {
-    const plans = frame.columns.map((c) => this.plan(c, frame.rowCount));
+    const plans: ColumnPlan[] = [];
+    for (const c of frame.columns) plans.push(await this.plan(c, frame.rowCount));
     return this.sink.finish(frame.rowCount, plans);
   }
 
@@ -61,12 +62,12 @@ export class StreamedFrame {
     this.sent.set(c.name, { stores: c.stores, rows, data: c.data });
   }
 
-  private plan(c: Column, rows: number): ColumnPlan {
+  private async plan(c: Column, rows: number): Promise<ColumnPlan> {
     const plan: ColumnPlan = { name: c.name, kind: c.kind, storage: c.storage, stream: columnKey(c.name) };
     const sent = this.sent.get(c.name);
     const complete = sent && sent.rows === rows ? sent : undefined;
     if (c.storage === "dictionary") {
-      if (!(complete?.stores === "codes" && sameBits(complete.data, c.codes, rows))) this.sendWhole(plan.stream, "codes", c.codes, rows);
+      if (!(complete?.stores === "codes" && sameBits(complete.data, c.codes, rows))) await this.sendWhole(plan.stream, "codes", c.codes, rows);
       plan.dictionary = c.dictionary;
       return plan;
     }
@@ -80,20 +81,24 @@ export class StreamedFrame {
         return plan;
       }
     } else if (!(complete?.stores === "values" && sameBits(complete.data, c.values, rows))) {
-      this.sendWhole(plan.stream, "values", c.values, rows);
+      await this.sendWhole(plan.stream, "values", c.values, rows);
     }
     if (c.spellings) {
       plan.spellings = { dictionary: c.spellings.dictionary, stream: spellingsKey(c.name) };
-      this.sendWhole(plan.spellings.stream!, "codes", c.spellings.codes, rows);
+      await this.sendWhole(plan.spellings.stream!, "codes", c.spellings.codes, rows);
     }
     return plan;
   }
 
-  private sendWhole(key: string, stores: Stores, data: SegmentData, rows: number): void {
-    for (let from = 0; from < rows || from === 0; from += this.segmentRows) {
-      this.sink.append(key, stores, data.slice(from, Math.min(rows, from + this.segmentRows)), from);
-      if (rows === 0) break;
-    }
+  /** A column sent whole, a segment at a time (each a copy: at most two in flight, by drain). */
+  private async sendWhole(key: string, stores: Stores, data: SegmentData, rows: number): Promise<void> {
+    let from = 0;
+    do {
+      const to = Math.min(rows, from + this.segmentRows);
+      this.sink.append(key, stores, data.slice(from, to), from);
+      await this.sink.drain?.();
+      from = to;
+    } while (from < rows);
   }
 }
 

@@ -1,8 +1,8 @@
 /**
  * The trainer's control client takes the presigned R2 URLs the Worker hands out, and the control
  * routes when it hands out none, against a stand-in (a Node HTTP server) for both the routes and
- * the bucket's S3 API: source files and the frame read from their URL, frame parts PUT to theirs
- * (their ETags, as S3 quotes them, completed in order); a part R2 refuses fails with R2's reason
+ * the bucket's S3 API: source files and the frame read from their URL, frame parts PUT to the URL
+ * signed for each (their ETags, as S3 quotes them, completed in order); a part R2 refuses fails with R2's reason
  * and aborts the upload; a 5xx from R2 is tried again.
  */
 import { createServer, type Server } from "node:http";
@@ -11,7 +11,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ControlClient } from "../../src/container/control-client";
 import { encodeFrame } from "../../src/ingest/columnar";
 import { readCsv } from "../../src/ingest/csv";
-import { JobCanceledError } from "../../src/jobs/errors";
 import { FRAME_PART_BYTES } from "../../src/storage/frame-parts";
 import { requestBody } from "./request-body";
 
@@ -75,11 +74,10 @@ async function fakeWorkerAndR2(opts: Options): Promise<{ url: string; seen: Seen
     if (path === "sources/0") return bytes(opts.source!);
     if (path === "frame") return bytes(opts.frame!);
     if (path === "frame/location") return reply(200, { url: opts.direct ? `${base}/s3/bucket/frame?X-Amz-Signature=x` : null, bytes: 0 });
-    if (path === "frame/uploads") {
-      const { bytes: size } = JSON.parse(data.toString());
-      const count = Math.max(1, Math.ceil(size / FRAME_PART_BYTES));
-      const part_urls = Array.from({ length: count }, (_, i) => `${base}/s3/bucket/frame?partNumber=${i + 1}&uploadId=u1&X-Amz-Signature=x`);
-      return reply(200, opts.direct ? { upload_id: "u1", part_urls } : { upload_id: "u1" });
+    if (path === "frame/uploads") return reply(200, { upload_id: "u1" });
+    if (path === "frame/part-url") {
+      const { part_number } = JSON.parse(data.toString());
+      return reply(200, { url: opts.direct ? `${base}/s3/bucket/frame?partNumber=${part_number}&uploadId=u1&X-Amz-Signature=x` : null });
     }
     if (path === "frame/parts/1") return (seen.parts.set(1, data), reply(200, { part_number: 1, etag: "route-etag" }));
     if (path === "frame/complete") return ((seen.completed = JSON.parse(data.toString())), reply(200, { bytes: 0 }));
@@ -94,9 +92,23 @@ async function fakeWorkerAndR2(opts: Options): Promise<{ url: string; seen: Seen
 const client = (url: string) => new ControlClient({ baseUrl: url, secret: "s" }, JOB, 1);
 const readAll = async (s: ReadableStream<Uint8Array>) => Buffer.from(await new Response(s).arrayBuffer());
 
-/** A frame of two parts and a bit, as three uneven pieces. */
+/** A frame of two parts and a bit. */
 const whole = Uint8Array.from({ length: 2 * FRAME_PART_BYTES + 10 }, (_, i) => i % 251);
-const pieces = [whole.subarray(0, 100), whole.subarray(100, FRAME_PART_BYTES + 7), whole.subarray(FRAME_PART_BYTES + 7)];
+
+/** A frame stored part by part as the trainer's upload thread does (../../src/container/frame-stream-thread). */
+async function putWhole(c: ControlClient, bytes: Uint8Array) {
+  const uploadId = await c.beginFrameUpload();
+  const parts = [];
+  try {
+    for (let at = 0, n = 1; at < bytes.length; at += FRAME_PART_BYTES, n++) {
+      parts.push((await c.putFramePart(uploadId, n, bytes.subarray(at, at + FRAME_PART_BYTES))).part);
+    }
+    await c.completeFrameUpload(uploadId, parts, bytes.length);
+  } catch (e) {
+    await c.abortFrameUpload(uploadId);
+    throw e;
+  }
+}
 
 const SIGNATURE_MISMATCH = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SignatureDoesNotMatch</Code><Message>The request signature we calculated does not match the signature you provided.</Message></Error>`;
 
@@ -132,9 +144,9 @@ describe("ControlClient with presigned R2 URLs", () => {
     await expect(client(url).openSource(0, `${url}/s3/bucket/gone.csv`)).rejects.toThrow(/could not read uploaded file 0 from R2: HTTP 404/);
   });
 
-  it("PUTs the parts to their URLs and completes them in order with their ETags, nothing through the part route", async () => {
+  it("PUTs the parts to the URLs signed for them and completes them in order with their ETags, nothing through the part route", async () => {
     const { url, seen } = await fakeWorkerAndR2({ direct: true });
-    await client(url).putFrame(whole.length, pieces);
+    await putWhole(client(url), whole);
     expect(Buffer.concat([1, 2, 3].map((n) => seen.parts.get(n)!)).equals(whole)).toBe(true);
     expect(seen.completed).toEqual({
       attempt: 1,
@@ -146,26 +158,16 @@ describe("ControlClient with presigned R2 URLs", () => {
     expect(seen.aborted).toBe(false);
   });
 
-  it("reports after each part sent straight to R2 (a heartbeat), and stops a canceled job there", async () => {
-    const { url, seen } = await fakeWorkerAndR2({ direct: true });
-    await client(url).putFrame(whole.length, pieces);
-    expect(seen.requests.filter((r) => r === "POST report")).toHaveLength(3);
-    const canceled = await fakeWorkerAndR2({ direct: true, canceled: true });
-    await expect(client(canceled.url).putFrame(whole.length, pieces)).rejects.toBeInstanceOf(JobCanceledError);
-    expect(canceled.seen.completed).toBeUndefined();
-    expect(canceled.seen.parts.has(3)).toBe(false);
-  });
-
   it("without URLs, PUTs the parts through the control route as before", async () => {
     const { url, seen } = await fakeWorkerAndR2({ direct: false });
-    await client(url).putFrame(10, [new Uint8Array(10)]);
-    expect(seen.requests).toEqual(["POST frame/uploads", "PUT frame/parts/1", "POST frame/complete"]);
+    await putWhole(client(url), new Uint8Array(10));
+    expect(seen.requests).toEqual(["POST frame/uploads", "POST frame/part-url", "PUT frame/parts/1", "POST frame/complete"]);
     expect(seen.completed?.parts).toEqual([{ part_number: 1, etag: "route-etag" }]);
   });
 
   it("fails a part R2 refuses with R2's reason, sends no further part, and aborts the upload", async () => {
     const { url, seen } = await fakeWorkerAndR2({ direct: true, partAnswer: (n) => (n === 1 ? { status: 403, body: SIGNATURE_MISMATCH } : null) });
-    const put = client(url).putFrame(whole.length, pieces);
+    const put = putWhole(client(url), whole);
     await expect(put).rejects.toThrow(
       `R2 refused part 1 of the frame (${FRAME_PART_BYTES} bytes): HTTP 403 SignatureDoesNotMatch: The request signature we calculated does not match`,
     );
@@ -181,7 +183,7 @@ describe("ControlClient with presigned R2 URLs", () => {
       direct: true,
       partAnswer: (n, tries) => (n === 2 && tries === 1 ? { status: 503, body: "<Error><Code>SlowDown</Code></Error>" } : null),
     });
-    await client(url).putFrame(whole.length, pieces);
+    await putWhole(client(url), whole);
     expect(seen.requests.filter((r) => r === "PUT /s3/bucket/frame")).toHaveLength(4);
     expect(seen.completed?.parts.map((p) => p.part_number)).toEqual([1, 2, 3]);
     expect(seen.aborted).toBe(false);

@@ -5,7 +5,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach } from "vitest";
-import { FRAME_PART_BYTES } from "../../src/storage/frame-parts";
 import { requestBody } from "./request-body";
 
 export const JOB = "00000000-0000-4000-8000-000000000001";
@@ -28,6 +27,7 @@ export async function fakeControl(cut: (part: number, tries: number) => boolean 
     const data = await requestBody(req);
     const reply = (status: number, json: unknown) => res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(json));
     if (path === "frame/uploads") return reply(200, { upload_id: "u1" });
+    if (path === "frame/part-url") return reply(200, { url: null }); // no S3 API: parts through the route
     const part = /^frame\/parts\/(\d+)$/.exec(path);
     if (part) {
       const n = Number(part[1]);
@@ -45,7 +45,3 @@ export async function fakeControl(cut: (part: number, tries: number) => boolean 
   await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
   return { url: `http://127.0.0.1:${(server!.address() as AddressInfo).port}`, seen };
 }
-
-/** A frame of two parts and a bit, as three uneven pieces. */
-export const whole = Uint8Array.from({ length: 2 * FRAME_PART_BYTES + 10 }, (_, i) => i % 251);
-export const pieces = [whole.subarray(0, 100), whole.subarray(100, FRAME_PART_BYTES + 7), whole.subarray(FRAME_PART_BYTES + 7)];
