@@ -46,6 +46,7 @@ export class FrameStreamThread implements SegmentSink {
   private readonly worker: Worker;
   private failure: Error | undefined;
   private seq = 0;
+  private waitedMs = 0;
   private marked = 0;
   /** Resolves when the thread has aborted the upload (after a failure of its own, or abort()). */
   private readonly aborted: Promise<void>;
@@ -79,7 +80,14 @@ export class FrameStreamThread implements SegmentSink {
     const seq = ++this.seq;
     this.worker.postMessage({ type: "mark", seq } satisfies Order);
     if (this.marked >= seq - 1) return;
+    const started = performance.now();
     await this.until((r) => r.type === "marked" && r.seq >= seq - 1);
+    this.waitedMs += performance.now() - started;
+  }
+
+  /** Seconds the reader spent waiting for the thread (drain): the store holding the read back. */
+  get waitedSeconds(): number {
+    return Math.round(this.waitedMs) / 1000;
   }
 
   async finish(rowCount: number, plans: ColumnPlan[]): Promise<number> {
@@ -146,6 +154,9 @@ class PartStore {
   /** Begun with the first part: a file that fails before leaves no upload behind. */
   private uploadId: Promise<string> | undefined;
   private readonly started = Date.now();
+  /** Time spent encoding segments and sending parts (for the log: where the thread's time went). */
+  private encodeMs = 0;
+  private sendMs = 0;
 
   /** `failed`: told of a part that could not be sent, as soon as it fails. */
   constructor(
@@ -158,7 +169,9 @@ class PartStore {
   }
 
   append(key: string, stores: Stores, data: SegmentData, from: number): void {
+    const started = performance.now();
     this.writer.append(key, stores, data, from);
+    this.encodeMs += performance.now() - started;
   }
 
   /** Resolves once at most one part waits behind the one being sent. */
@@ -173,9 +186,9 @@ class PartStore {
     await this.client.completeFrameUpload(await this.upload(), this.parts, bytes);
     const count = this.parts.length;
     const how = this.straight === count ? "straight to R2" : this.straight === 0 ? "through the control routes" : `${this.straight} straight to R2`;
-    const seconds = (Date.now() - this.started) / 1000;
+    const [seconds, encode, send] = [(Date.now() - this.started) / 1000, Math.round(this.encodeMs) / 1000, Math.round(this.sendMs) / 1000];
     log(
-      `job ${this.client.jobId}: frame of ${bytes} bytes stored in ${count} part(s) ${how} as it was written, done ${seconds} s after the thread started`,
+      `job ${this.client.jobId}: frame of ${bytes} bytes stored in ${count} part(s) ${how} as it was written (encoding ${encode} s, sending ${send} s), done ${seconds} s after the thread started`,
     );
     return bytes;
   }
@@ -210,7 +223,9 @@ class PartStore {
     const n = this.parts.length + this.queued + 1;
     this.queued++;
     this.sending = this.sending.then(async () => {
+      const sendStarted = performance.now();
       const { part, straight } = await this.client.putFramePart(await this.upload(), n, bytes);
+      this.sendMs += performance.now() - sendStarted;
       this.parts.push(part);
       if (straight) this.straight++;
       this.queued--;

@@ -59,7 +59,7 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
     await io.report({ progress: 95, rows_processed: frame.rowCount });
     // where the time went (the profile runs while the last of the frame is stored)
     log(
-      `job ${client.jobId}: read ${read} s (frame stored meanwhile), rest of the ${frameBytes}-byte frame stored ${store} s later (profile ${profile} s meanwhile)`,
+      `job ${client.jobId}: read ${read} s (frame stored meanwhile; the read waited ${sink.waitedSeconds} s for it), rest of the ${frameBytes}-byte frame stored ${store} s later (profile ${profile} s meanwhile)`,
     );
     return {
       row_count: frame.rowCount,

@@ -9,7 +9,7 @@
 import { BadRequest, NotFound, TooLarge } from "../core/errors";
 import { TRAINER_R2_URL_TTL_S } from "../core/limits";
 import { ingestSources } from "../datasets/ingest-job";
-import { FRAME_PART_BYTES, framePartCount, framePartLength, MAX_FRAME_PARTS } from "../storage/frame-parts";
+import { FRAME_PART_BYTES, MAX_FRAME_PARTS } from "../storage/frame-parts";
 import { frameKey } from "../storage/keys";
 import { presignUploadPart } from "../storage/presign";
 import { type ControlDeps, resolveOrFail, runningJob } from "./control-scope";
@@ -28,43 +28,23 @@ async function frameKeyOf(deps: ControlDeps, jobId: string, attempt: number): Pr
 }
 
 /**
- * Begins the upload. Given the frame's size and with the S3 API configured, also hands out one
- * presigned UploadPart URL per part (`part_urls[n - 1]` for part n, each signed for its exact
- * length), so that the trainer PUTs the parts straight to R2; without the size it asks for each
- * part's URL when the part is ready (signFramePart), and without the S3 API it PUTs them to the
- * `frame/parts/{n}` route. An upload begun by the binding takes S3 API parts (R2 documents the
- * two as one multipart upload; the local endpoint runs the same binding calls).
+ * Begins the upload. The trainer then asks for each part's URL when the part is ready
+ * (signFramePart: a frame written while its file is read has no known size at begin) and PUTs
+ * it there, straight to R2, or to the `frame/parts/{n}` route without the S3 API. An upload begun
+ * by the binding takes S3 API parts (R2 documents the two as one multipart upload; the local
+ * endpoint runs the same binding calls).
  */
-export async function beginFrameUpload(
-  deps: ControlDeps,
-  jobId: string,
-  attempt: number,
-  bytes?: number,
-): Promise<{ upload_id: string; part_urls?: string[] }> {
-  const count = bytes === undefined ? 0 : framePartCount(bytes);
-  if (count > MAX_FRAME_PARTS) throw new BadRequest(`A frame has at most ${MAX_FRAME_PARTS} parts of ${FRAME_PART_BYTES} bytes.`);
+export async function beginFrameUpload(deps: ControlDeps, jobId: string, attempt: number): Promise<{ upload_id: string }> {
   const key = await frameKeyOf(deps, jobId, attempt);
   // Marks the frame as this attempt's, so that a repeated complete can recognize it (below).
   const upload = await deps.bucket.createMultipartUpload(key, { customMetadata: storedBy(jobId, attempt) });
-  const s3 = deps.s3;
-  if (!s3 || bytes === undefined) return { upload_id: upload.uploadId };
-  const part_urls = await Promise.all(
-    Array.from({ length: count }, (_, i) =>
-      presignUploadPart(s3, key, {
-        uploadId: upload.uploadId,
-        partNumber: i + 1,
-        bytes: framePartLength(bytes, i),
-        expiresS: TRAINER_R2_URL_TTL_S,
-      }),
-    ),
-  );
-  return { upload_id: upload.uploadId, part_urls };
+  return { upload_id: upload.uploadId };
 }
 
 /**
  * One part's presigned UploadPart URL, asked for when the part is ready: a frame written while
- * its sources are read has no known size at begin, so begin could not sign its parts. Signed for
- * the part's exact length like begin's; `url: null` without the S3 API (PUT `frame/parts/{n}`).
+ * its sources are read has no known size at begin. Signed for the part's exact length;
+ * `url: null` without the S3 API (PUT `frame/parts/{n}`).
  */
 export async function signFramePart(
   deps: ControlDeps,

@@ -10,7 +10,6 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { internalApp } from "../../src/api/routes/internal";
 import { jobObject } from "../../src/jobs/job-object";
-import { FRAME_PART_BYTES } from "../../src/storage/frame-parts";
 import { call, newOrg } from "./helpers";
 import { frameKeyOfVersion, preparedIngest, SECRET } from "./ingest-helpers";
 import { readyDataset, runningCopy, trainAndWait } from "./model-helpers";
@@ -95,38 +94,15 @@ describe("the ingest task's source files", () => {
 });
 
 describe("the frame's upload", () => {
-  const bytes = 2 * FRAME_PART_BYTES + 10;
   const begin = (vars: Vars, id: string, body: object) =>
     control(vars, `/internal/jobs/${id}/frame/uploads`, { method: "POST", body: JSON.stringify(body) });
 
-  it("is begun with one presigned UploadPart URL per part when configured (part number, upload id, length signed)", async () => {
-    const { id, attempt, record } = await runningCopy(ingestJob);
-    const res = await begin(PRODUCTION, id, { attempt, bytes });
-    expect(res.status, await res.clone().text()).toBe(200);
-    const { upload_id, part_urls } = await res.json<{ upload_id: string; part_urls: string[] }>();
-    expect(part_urls).toHaveLength(3);
-    const key = await frameKeyOfVersion(record.datasetVersionId!);
-    part_urls.forEach((u, i) => {
-      const url = new URL(u);
-      expect(url.origin + url.pathname).toBe(`https://acct.r2.cloudflarestorage.com${objectPath(key)}`);
-      expect(url.searchParams.get("partNumber")).toBe(String(i + 1));
-      expect(url.searchParams.get("uploadId")).toBe(upload_id);
-      expect(url.searchParams.get("X-Amz-SignedHeaders")).toBe("content-length;host");
-    });
-    expect(
-      (await control(PRODUCTION, `/internal/jobs/${id}/frame/abort`, { method: "POST", body: JSON.stringify({ attempt, upload_id }) })).status,
-    ).toBe(200);
-  });
-
-  it("is begun without part URLs when not configured, or when the frame's size is not given", async () => {
+  it("is begun without part URLs, configured or not: each part is signed when it is ready", async () => {
     const { id, attempt } = await runningCopy(ingestJob);
-    for (const [vars, body] of [
-      [null, { attempt, bytes }],
-      [PRODUCTION, { attempt }],
-    ] as const) {
-      const res = await begin(vars, id, body);
+    for (const vars of [null, PRODUCTION]) {
+      const res = await begin(vars, id, { attempt });
       expect(res.status, await res.clone().text()).toBe(200);
-      const answer = await res.json<any>();
+      const answer = await res.json<{ upload_id: string }>();
       expect(Object.keys(answer)).toEqual(["upload_id"]);
       await control(vars, `/internal/jobs/${id}/frame/abort`, { method: "POST", body: JSON.stringify({ attempt, upload_id: answer.upload_id }) });
     }

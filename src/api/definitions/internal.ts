@@ -36,12 +36,12 @@ export const writePreview = write("/internal/jobs/{id}/preview");
 /**
  * An ingest job stores a large frame in parts (an R2 multipart upload, ../../training/frame-upload-control):
  * begin, PUT each part (to its presigned URL when the S3 API is configured, else to the route
- * below with Content-Length), then complete or abort. The part URLs come at begin when the
- * frame's `bytes` are known then, else one at a time from `frame/part-url` as each part is ready.
+ * below with Content-Length), then complete or abort. Each part's URL is asked for from
+ * `frame/part-url` when the part is ready (the frame's size is not known at begin).
  */
 const uploadId = z.string().min(1).max(1024);
 const uploadedPart = z.object({ part_number: z.number().int().min(1), etag: z.string().min(1) });
-export const beginFrameUpload = post("/internal/jobs/{id}/frame/uploads", z.object({ attempt, bytes: z.number().int().min(0).optional() }));
+export const beginFrameUpload = post("/internal/jobs/{id}/frame/uploads", z.object({ attempt }));
 export const signFramePart = post(
   "/internal/jobs/{id}/frame/part-url",
   z.object({ attempt, upload_id: uploadId, part_number: z.number().int().min(1), bytes: z.number().int().min(0) }),

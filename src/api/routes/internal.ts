@@ -76,8 +76,7 @@ internalApp.openapi(def.writePreview, async (c) => {
 });
 
 internalApp.openapi(def.beginFrameUpload, async (c) => {
-  const { attempt, bytes } = c.req.valid("json");
-  return c.json(await frames.beginFrameUpload(deps(c), c.req.valid("param").id, attempt, bytes));
+  return c.json(await frames.beginFrameUpload(deps(c), c.req.valid("param").id, c.req.valid("json").attempt));
 });
 
 internalApp.openapi(def.signFramePart, async (c) => {
