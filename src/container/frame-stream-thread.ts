@@ -147,8 +147,9 @@ class PartStore {
   private part: Uint8Array;
   private filled = 0;
   private readonly parts: UploadedPart[] = [];
+  /** The parts queued or being sent, oldest (the one on the wire) first. */
+  private readonly pending: Promise<void>[] = [];
   private sending: Promise<void> = Promise.resolve();
-  private queued = 0;
   /** Parts sent straight to R2 (presigned URLs), not through the control routes. */
   private straight = 0;
   /** Begun with the first part: a file that fails before leaves no upload behind. */
@@ -176,12 +177,12 @@ class PartStore {
 
   /** Resolves once at most one part waits behind the one being sent. */
   async settled(): Promise<void> {
-    while (this.queued > 1) await this.sending;
+    while (this.pending.length > 1) await this.pending[0];
   }
 
   async finish(rowCount: number, plans: ColumnPlan[]): Promise<number> {
     const bytes = this.writer.finish(rowCount, plans);
-    if (this.filled > 0 || this.parts.length + this.queued === 0) this.send(this.part.subarray(0, this.filled));
+    if (this.filled > 0 || this.parts.length + this.pending.length === 0) this.send(this.part.subarray(0, this.filled));
     await this.sending;
     await this.client.completeFrameUpload(await this.upload(), this.parts, bytes);
     const count = this.parts.length;
@@ -220,17 +221,18 @@ class PartStore {
   }
 
   private send(bytes: Uint8Array): void {
-    const n = this.parts.length + this.queued + 1;
-    this.queued++;
-    this.sending = this.sending.then(async () => {
+    const n = this.parts.length + this.pending.length + 1;
+    const sent = this.sending.then(async () => {
       const sendStarted = performance.now();
       const { part, straight } = await this.client.putFramePart(await this.upload(), n, bytes);
       this.sendMs += performance.now() - sendStarted;
       this.parts.push(part);
       if (straight) this.straight++;
-      this.queued--;
+      this.pending.shift();
     });
-    this.sending.catch(this.failed);
+    this.pending.push(sent);
+    this.sending = sent;
+    sent.catch(this.failed);
   }
 }
 
