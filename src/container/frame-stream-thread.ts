@@ -6,8 +6,8 @@
  * built: storing 450 MB during the read of a 20 M-row file cost the read 0–5%, where storing it
  * after the read took 8.6–10.8 s (bench/large/RESULTS.md).
  *
- * Memory: at most two batches of rows in flight (drain) and the part being filled plus the one
- * being sent. A failure here (a cancel answered 409, a network fault past its retries) comes back
+ * Memory: a few batches of rows in flight (drain) and the part being filled plus a few waiting
+ * to be sent (BATCHES_AHEAD, PARTS_AHEAD). A failure here (a cancel answered 409, a network fault past its retries) comes back
  * to the main thread as the same error at its next batch or at finish; the upload is aborted.
  */
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
@@ -20,6 +20,11 @@ import { ControlClient, type ControlConfig, type UploadedPart } from "./control-
 import { log } from "./http-retry";
 
 const ROLE = "frame-stream";
+/** Batches of rows (StreamedFrame's, ≈ 1 M rows: tens of MB) the read may be ahead of the thread,
+ * and parts that may wait to be sent: together ≈ 0.2 GB at most, for a read that never waits on a
+ * store that is only unevenly slower (20 M rows: the read waited 2.4–2.8 s with one and one). */
+const BATCHES_AHEAD = 2;
+const PARTS_AHEAD = 2;
 
 type Order =
   | { type: "append"; key: string; stores: Stores; data: SegmentData; from: number }
@@ -74,14 +79,15 @@ export class FrameStreamThread implements SegmentSink {
     this.worker.postMessage({ type: "append", key, stores, data, from } satisfies Order, [data.buffer as ArrayBuffer]);
   }
 
-  /** Waits until the thread has taken all but the last batch: at most two in memory. */
+  /** Waits until the thread has taken all but the last BATCHES_AHEAD batches (the read and the
+   * store go at uneven paces: a store slow for a moment should not hold the read back at once). */
   async drain(): Promise<void> {
     this.check();
     const seq = ++this.seq;
     this.worker.postMessage({ type: "mark", seq } satisfies Order);
-    if (this.marked >= seq - 1) return;
+    if (this.marked >= seq - BATCHES_AHEAD) return;
     const started = performance.now();
-    await this.until((r) => r.type === "marked" && r.seq >= seq - 1);
+    await this.until((r) => r.type === "marked" && r.seq >= seq - BATCHES_AHEAD);
     this.waitedMs += performance.now() - started;
   }
 
@@ -175,9 +181,9 @@ class PartStore {
     this.encodeMs += performance.now() - started;
   }
 
-  /** Resolves once at most one part waits behind the one being sent. */
+  /** Resolves once at most PARTS_AHEAD parts wait behind the one being sent. */
   async settled(): Promise<void> {
-    while (this.pending.length > 1) await this.pending[0];
+    while (this.pending.length > 1 + PARTS_AHEAD) await this.pending[0];
   }
 
   async finish(rowCount: number, plans: ColumnPlan[]): Promise<number> {
