@@ -13,7 +13,9 @@ import {
 import { decodeSegmentedFrame, SEGMENTED_VERSION } from "./segmented-frame";
 
 /**
- * The canonical stored form of a frame (written to R2 after ingestion, read by training):
+ * The stored form of a frame the Worker writes (small ingests, previews), read by training; the
+ * trainer writes version 4 instead (./segmented-frame: columns in row segments, so that the frame
+ * is stored while its file is read), which decodeFrame reads too:
  *
  *   0   "TMLF" magic
  *   4   u32 version: 3 when a column uses a layout of version 3 (bits under a byte, 3 bytes:

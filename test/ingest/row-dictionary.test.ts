@@ -24,4 +24,20 @@ describe("RowDictionary", () => {
     expect(d.dictionary[0]).toBe("v0");
     expect(d.dictionary[rows - 1]).toBe(`v${rows - 1}`);
   });
+
+  it("settles rows in place into their final codes as they are done, with the same result as at the end", () => {
+    const write = (d: RowDictionary, from: number, to: number) => {
+      for (let r = from; r < to; r++) d.setAt(r, ["z", "y", "", "x", "y", "w"][(r * 7) % 6]);
+    };
+    const once = new RowDictionary(12);
+    write(once, 0, 12);
+    const whole = Array.from(once.finishInRowOrder());
+    const settled = new RowDictionary(12);
+    settled.codeOf("w"); // an entry that appears only later gets its code when its row is settled
+    write(settled, 0, 5);
+    expect(Array.from(settled.settle(5).subarray(0, 5))).toEqual(whole.slice(0, 5));
+    write(settled, 5, 12);
+    expect(Array.from(settled.finishInRowOrder())).toEqual(whole);
+    expect(settled.dictionary).toEqual(once.dictionary);
+  });
 });
