@@ -113,7 +113,7 @@ function log(msg: string): void {
 }
 
 const isMain = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
-// not in a worker thread: the bundle is also the frame upload thread's code (frame-upload-thread.ts)
+// not in a worker thread: the bundle is also the frame upload thread's code (frame-stream-thread.ts)
 if (isMainThread && (isMain || process.env.TRAINER_MAIN === "1")) {
   const port = Number(process.env.PORT ?? 8080);
   const host = process.env.HOST ?? "0.0.0.0";
