@@ -258,11 +258,14 @@ if (!isMainThread && (workerData as Start | undefined)?.role === ROLE) {
       .finally(() => report({ type: "aborted" }));
   };
   // Orders are handled one after another (an append's encoding is synchronous; a mark or the
-  // finish waits for the parts), in the order they were sent.
+  // finish waits for the parts), in the order they were sent; an abort skips the orders still
+  // queued before it (rows the failed read reported are not worth encoding and sending).
   let queue: Promise<void> = Promise.resolve();
+  let aborting = false;
   port.on("message", (order: Order) => {
+    if (order.type === "abort") aborting = true;
     queue = queue.then(async () => {
-      if (failed) return;
+      if (failed || (aborting && order.type !== "abort")) return;
       try {
         if (order.type === "append") store.append(order.key, order.stores, order.data, order.from);
         else if (order.type === "mark") {

@@ -139,7 +139,9 @@ export function frameChunks(frame: Frame, opts: FrameEncodeOptions = {}): { byte
 }
 
 /**
- * Decodes versions 1 to 4 (version 4, columns in row segments: ./segmented-frame). Encoded columns are widened into new arrays. Raw columns are views
+ * Decodes versions 1 to 4 (version 4, columns in row segments: ./segmented-frame, always into new
+ * arrays, so a frame of mostly raw columns is held twice for a moment while it decodes; versions
+ * 1–3 as follows). Encoded columns are widened into new arrays. Raw columns are views
  * sharing memory with `bytes` (when it starts 8-byte aligned; otherwise one aligned copy is made
  * first), unless they are under half of the data: then they are copied too, so that the input,
  * mostly narrow columns already widened, can be let go of rather than held for a few views (at 10 M

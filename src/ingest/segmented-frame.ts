@@ -125,11 +125,6 @@ export class SegmentedFrameWriter {
     stream.rows += data.length;
   }
 
-  /** Rows appended to stream `key` so far (0 for a stream never appended to). */
-  rowsOf(key: string): number {
-    return this.streams.get(key)?.rows ?? 0;
-  }
-
   /** The footer and trailer; the frame's total byte length. Every plan's streams must hold `rowCount` rows. */
   finish(rowCount: number, plans: ColumnPlan[]): number {
     const segmentsOf = (key: string, stores: Stores): Segment[] => {
@@ -191,12 +186,15 @@ export function decodeSegmentedFrame(bytes: Uint8Array): Frame {
   const footerLength = view.getUint32(bytes.length - TRAILER, true);
   const footerStart = bytes.length - TRAILER - footerLength;
   if (footerStart < PREFIX) fail("truncated footer");
-  const footer = JSON.parse(new TextDecoder().decode(bytes.subarray(footerStart, footerStart + footerLength))) as {
-    rowCount: number;
-    columns: SegmentedColumn[];
-  };
-  const rows = footer.rowCount;
-  if (!Number.isSafeInteger(rows) || rows < 0 || !Array.isArray(footer.columns)) fail("malformed footer");
+  let footer: { rowCount: number; columns: SegmentedColumn[] } | undefined;
+  try {
+    footer = JSON.parse(new TextDecoder().decode(bytes.subarray(footerStart, footerStart + footerLength)));
+  } catch {
+    fail("malformed footer (not JSON)");
+  }
+  if (!isObject(footer) || !Array.isArray(footer.columns) || !footer.columns.every(isObject)) fail("malformed footer");
+  const rows = footer!.rowCount;
+  if (!Number.isSafeInteger(rows) || rows < 0) fail("malformed footer");
 
   /** The bytes of a buffer of `length` at `offset`, inside the data section. */
   const inside = (what: string, offset: number, length: number): Uint8Array => {
@@ -204,28 +202,33 @@ export function decodeSegmentedFrame(bytes: Uint8Array): Frame {
     if (!ok) fail(`${what} lies outside the data or has the wrong length`);
     return bytes.subarray(offset, offset + length);
   };
-  /** The segments of `what` decoded into one array of `rows` rows. */
+  /** The segments of `what` decoded into one array of `rows` rows, all checked before it is allocated. */
   const decodeSegments = (what: string, segments: Segment[], stores: Stores): SegmentData => {
-    const out = stores === "values" ? new Float64Array(rows) : new Int32Array(rows);
     const storage = stores === "values" ? "numeric" : "dictionary";
+    if (!Array.isArray(segments) || !segments.every(isObject)) fail(`${what} has no segments`);
     let at = 0;
-    for (const s of Array.isArray(segments) ? segments : fail(`${what} has no segments`)) {
+    const checked = segments.map((s) => {
       if (!Number.isSafeInteger(s.rows) || s.rows <= 0 || at + s.rows > rows) fail(`${what} has segments beyond its ${rows} rows`);
       if (s.encoding !== undefined && !validEncoding(s.encoding, storage, 3)) fail(`${what} has an unknown encoding ${JSON.stringify(s.encoding)}`);
       const length = storedLength(s.encoding, stores === "values" ? 8 : 4, s.rows);
       if (s.byteLength !== length) fail(`${what} lies outside the data or has the wrong length`);
-      const b = inside(what, s.offset, length);
-      if (s.encoding && stores === "values") decodeValues(s.encoding, b, s.rows, out as Float64Array, at);
-      else if (s.encoding) decodeCodes(s.encoding, b, s.rows, out as Int32Array, at);
-      else if (stores === "values") out.set(new Float64Array(b.buffer, b.byteOffset, s.rows), at);
-      else out.set(new Int32Array(b.buffer, b.byteOffset, s.rows), at);
       at += s.rows;
-    }
+      return { ...s, bytes: inside(what, s.offset, length) };
+    });
     if (at !== rows) fail(`${what} has segments for ${at} of its ${rows} rows`);
+    const out = stores === "values" ? new Float64Array(rows) : new Int32Array(rows);
+    at = 0;
+    for (const { encoding, bytes: b, rows: n } of checked) {
+      if (encoding && stores === "values") decodeValues(encoding, b, n, out as Float64Array, at);
+      else if (encoding) decodeCodes(encoding, b, n, out as Int32Array, at);
+      else if (stores === "values") out.set(new Float64Array(b.buffer, b.byteOffset, n), at);
+      else out.set(new Int32Array(b.buffer, b.byteOffset, n), at);
+      at += n;
+    }
     return out;
   };
 
-  const columns = footer.columns.map((h): Column => {
+  const columns = footer!.columns.map((h): Column => {
     const what = `column "${h.name}"`;
     if (h.stores !== "values" && h.stores !== "codes") fail(`${what} stores ${JSON.stringify(h.stores)}`);
     const data = decodeSegments(what, h.segments, h.stores);
@@ -257,6 +260,8 @@ export function decodeSegmentedFrame(bytes: Uint8Array): Frame {
   });
   return { rowCount: rows, columns };
 }
+
+const isObject = (x: unknown): x is Record<string, never> => typeof x === "object" && x !== null && !Array.isArray(x);
 
 /** values[i] = table[codes[i]], NaN for -1: a code past the table is a corrupt frame. */
 function valuesOf(codes: Int32Array, table: Float64Array, what: string): Float64Array {

@@ -17,8 +17,8 @@ export interface IngestResult {
  * (-1 = missing). The reader guarantees that the first `RowsRead.rows` entries never change as
  * long as the column keeps storing the same of the two (one that switches starts over), and that
  * codes are final: the finished column is a dictionary column with these very codes, or a
- * numeric one whose values are a function of them. ./streamed-frame checks the finished column
- * against them all the same.
+ * numeric one whose values are a function of them. ./streamed-frame relies on it: it matches the
+ * finished column against the reader's array, not against the rows it sent.
  */
 export type ProvisionalColumn = { name: string; stores: "values"; data: Float64Array } | { name: string; stores: "codes"; data: Int32Array };
 
@@ -37,9 +37,10 @@ export interface ReadOptions {
    * interprets itself so that a column inferred differently cannot break its mapping. */
   rawText?: boolean;
   /**
-   * Called as rows are read (after each parsed piece of CSV, each Parquet row group) and once with
-   * `final` before the frame is built, with the columns so far: a frame can be stored meanwhile
-   * (./streamed-frame). Awaited: a slow receiver holds the read back.
+   * Called as rows are read (after each parsed piece of CSV, each Parquet row group streamed) and
+   * once with `final` before the frame is built, with the columns so far: a frame can be stored
+   * meanwhile (./streamed-frame). A Parquet file read whole (in memory) does not report: its frame
+   * is then sent at the end. Awaited: a slow receiver holds the read back.
    */
   onRows?: (read: RowsRead, final: boolean) => Promise<void> | void;
 }

@@ -1,18 +1,19 @@
 /**
  * An ingest job stores its frame as an R2 multipart upload (../storage/frame-parts): begun, sent
  * part by part (each part retried alone by the trainer; straight to R2 with presigned URLs when
- * the S3 API is configured, signed at begin or one at a time, else through the route below),
- * then completed into the one object at the version's frame key that everything else reads, or
- * aborted. Every step is checked against
- * the attempt token like the other control routes, so a stale attempt gets 409.
+ * the S3 API is configured, each signed when it is ready, else through the route below), then
+ * completed into the one object at the version's frame key that everything else reads, or
+ * aborted. Every step but the abort is checked against the attempt token like the other control
+ * routes, so a stale attempt gets 409; an abort is cleanup, allowed after a cancel too.
  */
 import { BadRequest, NotFound, TooLarge } from "../core/errors";
 import { TRAINER_R2_URL_TTL_S } from "../core/limits";
 import { ingestSources } from "../datasets/ingest-job";
+import { JobInputError } from "../jobs/errors";
 import { FRAME_PART_BYTES, MAX_FRAME_PARTS } from "../storage/frame-parts";
 import { frameKey } from "../storage/keys";
 import { presignUploadPart } from "../storage/presign";
-import { type ControlDeps, resolveOrFail, runningJob } from "./control-scope";
+import { type ControlDeps, resolveOrFail, runningJob, trainerJobObject } from "./control-scope";
 
 export interface UploadedPart {
   part_number: number;
@@ -115,8 +116,20 @@ export async function completeFrameUpload(
   return { bytes: obj.size };
 }
 
-export async function abortFrameUpload(deps: ControlDeps, jobId: string, attempt: number, uploadId: string): Promise<{ ok: true }> {
-  const key = await frameKeyOf(deps, jobId, attempt);
+/**
+ * Aborts the upload `uploadId` of the job's frame. Not refused to an attempt that is no longer
+ * running: the frame is stored while the file is read, so a job canceled (or taken over) mid-read
+ * has parts to drop, and only the attempt that began the upload knows its id.
+ */
+export async function abortFrameUpload(deps: ControlDeps, jobId: string, uploadId: string): Promise<{ ok: true }> {
+  const { job } = await trainerJobObject(deps, jobId);
+  if (job.type !== "dataset_ingest") throw new NotFound();
+  const sources = await ingestSources(deps.db, job).catch((e) => {
+    if (e instanceof JobInputError) return null; // the version is gone, and its frame with it
+    throw e;
+  });
+  if (!sources) return { ok: true };
+  const key = frameKey(sources.version.orgId, sources.version.datasetId, sources.version.id);
   await r2Step("abort the frame upload", () => deps.bucket.resumeMultipartUpload(key, uploadId).abort());
   return { ok: true };
 }

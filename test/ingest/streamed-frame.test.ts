@@ -11,22 +11,25 @@ import { expectSameFrame, streamOf, utf8 } from "./helpers";
 
 /** Reads with a StreamedFrame receiving the reader's rows; the frame it wrote, decoded, and how
  * many segments went out before the read ended. */
-async function streamedRead(read: (opts: ReadOptions) => Promise<IngestResult>, segmentRows: number) {
+async function streamedRead(read: (opts: ReadOptions) => Promise<IngestResult>, segmentRows: number, batchBytes?: number) {
   const pieces: Uint8Array[] = [];
   const writer = new SegmentedFrameWriter((b) => pieces.push(b.slice()));
   let appends = 0;
   let reading = true;
   let duringRead = 0;
+  let longest = 0;
   const streamed = new StreamedFrame(
     {
       append: (key, stores, data, from) => {
         appends++;
         if (reading) duringRead++;
+        longest = Math.max(longest, data.length);
         writer.append(key, stores, data, from);
       },
       finish: (rows, plans) => writer.finish(rows, plans),
     },
     segmentRows,
+    batchBytes,
   );
   const result = await read({ onRows: (r, final) => streamed.checkpoint(r, final) });
   reading = false;
@@ -35,7 +38,7 @@ async function streamedRead(read: (opts: ReadOptions) => Promise<IngestResult>, 
   let at = 0;
   for (const p of pieces) at += (bytes.set(p, at), p.length);
   expect(at).toBe(byteLength);
-  return { frame: result.frame, decoded: decodeFrame(bytes), appends, duringRead, bytes };
+  return { frame: result.frame, decoded: decodeFrame(bytes), appends, duringRead, longest, bytes };
 }
 
 function csvText(rows: number, seed: number): string {
@@ -81,6 +84,15 @@ describe("a frame streamed while a CSV is read", () => {
     const one = await streamedRead((opts) => readCsv(bytes, opts), 2 ** 20);
     expectSameFrame(small.decoded, one.decoded, "segments of 1000 rows vs one segment");
     expectSameFrame(small.decoded, decodeFrame(encodeFrame(small.frame)), "version 4 vs version 3");
+  });
+
+  it("sends a wide table in batches bounded in bytes, a column that starts over in pieces of a batch", async () => {
+    const bytes = utf8(csvText(30000, 6));
+    // 10 columns of 4–8 bytes a row: 2 KiB make a batch of the 1024 rows at least
+    const { frame, decoded, longest, duringRead } = await streamedRead((opts) => readCsv(streamOf(bytes, 65536), opts), 2 ** 20, 2048);
+    expectSameFrame(decoded, frame, "batches of 1024 rows");
+    expect(longest).toBe(1024);
+    expect(duringRead).toBeGreaterThan(20 * 9);
   });
 
   it("writes a frame read without reports (several files, a Parquet file in memory) whole at the end", async () => {
@@ -143,6 +155,15 @@ describe("the segmented frame's decoder", () => {
   it("refuses segments that do not cover the rows", async () => {
     const bytes = await sample();
     expect(() => decodeFrame(withFooter(bytes, (f) => f.columns[1].segments.pop()))).toThrow(/segments for \d+ of its 300 rows/);
+  });
+
+  it("refuses a footer that is not JSON, or whose column entry is not an object, with a decodeFrame error", async () => {
+    const bytes = await sample();
+    const notJson = bytes.slice();
+    notJson[notJson.length - 9] = 0x7b; // the footer's closing brace made an opening one
+    expect(() => decodeFrame(notJson)).toThrow(/decodeFrame: malformed footer \(not JSON\)/);
+    expect(() => decodeFrame(withFooter(bytes, (f) => (f.columns[1] = null)))).toThrow(/decodeFrame: malformed footer/);
+    expect(() => decodeFrame(withFooter(bytes, (f) => (f.columns[1].segments[0] = null)))).toThrow(/decodeFrame: column "x" has no segments/);
   });
 
   it("refuses a code past a column's table", async () => {

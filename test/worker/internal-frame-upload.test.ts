@@ -90,7 +90,14 @@ describe("the frame stored in parts", () => {
     expect((await post(id, "part-url", { attempt: stale, upload_id: uploadId, part_number: 1, bytes: 10 })).status).toBe(409);
     expect((await putPart(id, stale, uploadId, 1, pattern(10, 0))).status).toBe(409);
     expect((await post(id, "complete", { attempt: stale, upload_id: uploadId, parts: [{ part_number: 1, etag: "x" }], bytes: 10 })).status).toBe(409);
-    expect((await post(id, "abort", { attempt: stale, upload_id: uploadId })).status).toBe(409);
+  });
+
+  it("lets an attempt that is no longer running abort its upload (cleanup after a cancel)", async () => {
+    const { id, attempt } = await runningCopy(jobId);
+    const uploadId = await begin(id, attempt);
+    const part = await (await putPart(id, attempt, uploadId, 1, pattern(100, 6))).json<{ part_number: number; etag: string }>();
+    expect((await post(id, "abort", { attempt: attempt + 1, upload_id: uploadId })).status).toBe(200);
+    expect((await post(id, "complete", { attempt, upload_id: uploadId, parts: [part], bytes: 100 })).status).toBe(400);
   });
 
   it("refuses to complete with a part missing from the numbering", async () => {

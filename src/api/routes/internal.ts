@@ -97,8 +97,7 @@ internalApp.openapi(def.completeFrameUpload, async (c) => {
 });
 
 internalApp.openapi(def.abortFrameUpload, async (c) => {
-  const { attempt, upload_id } = c.req.valid("json");
-  return c.json(await frames.abortFrameUpload(deps(c), c.req.valid("param").id, attempt, upload_id));
+  return c.json(await frames.abortFrameUpload(deps(c), c.req.valid("param").id, c.req.valid("json").upload_id));
 });
 
 internalApp.openapi(def.readRepresentation, async (c) => {
