@@ -25,6 +25,8 @@ const ROLE = "frame-stream";
  * store that is only unevenly slower (20 M rows: the read waited 2.4–2.8 s with one and one). */
 const BATCHES_AHEAD = 2;
 const PARTS_AHEAD = 2;
+/** How long an abort waits for the thread to drop the upload before the thread is ended anyway. */
+const ABORT_WAIT_MS = 30_000;
 
 type Order =
   | { type: "append"; key: string; stores: Stores; data: SegmentData; from: number }
@@ -107,7 +109,10 @@ export class FrameStreamThread implements SegmentSink {
    * ends the thread; never throws. */
   async abort(): Promise<void> {
     if (!this.failure) this.worker.postMessage({ type: "abort" } satisfies Order);
-    await this.aborted;
+    // bounded: a part stuck on the network must not keep the job's failure from being reported
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.aborted, new Promise<void>((resolve) => (timer = setTimeout(resolve, ABORT_WAIT_MS)))]);
+    clearTimeout(timer);
     await this.close();
   }
 
