@@ -41,6 +41,9 @@ export class StreamedFrame {
   private lastRows = 0;
   /** Rows a batch: segmentRows, or fewer when that many rows of the table exceed batchBytes. */
   private batchRows: number;
+  /** batchRows set from the first report's columns (once: a report's columns cost views, or a
+   * Parquet string column's settling). */
+  private sized = false;
 
   constructor(
     private readonly sink: SegmentSink,
@@ -53,7 +56,10 @@ export class StreamedFrame {
   /** The reader's report: every batch of new rows, and at the end (`final`), the rows not yet sent. */
   async checkpoint(read: RowsRead, final: boolean): Promise<void> {
     if (read.rows <= this.lastRows) return;
-    if (this.lastRows === 0) this.batchRows = this.rowsPerBatch(read.columns());
+    if (!this.sized) {
+      this.batchRows = this.rowsPerBatch(read.columns());
+      this.sized = true;
+    }
     if (!final && read.rows - this.lastRows < this.batchRows) return;
     this.lastRows = read.rows;
     for (const c of read.columns()) await this.send(c, read.rows);
