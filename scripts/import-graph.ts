@@ -14,12 +14,15 @@ import path from "node:path";
 // "(root)" is the files directly in src/. A folder missing here is reported as unlayered.
 const LAYERS: string[][] = [
   ["ml", "core"],
-  ["ingest", "storage", "auth", "db", "inference"],
+  ["ingest", "storage", "auth", "db"],
+  ["model-types"],
+  ["inference"],
   ["jobs"],
   ["datasets", "durable"],
   ["models"],
-  ["training"],
-  ["queue", "container"],
+  ["container"],
+  ["trainer-control"],
+  ["queue"],
   ["api"],
   ["(root)"],
 ];

@@ -5,13 +5,13 @@
  */
 import { createApp } from "./api/app";
 import { internalApp } from "./api/routes/internal";
-import { routeControlCalls } from "./container/trainer-container";
 import { createDb } from "./db/client";
 import { expireInferenceFiles } from "./models/retention";
 import { handleQueueBatch } from "./queue/consumer";
+import { routeControlCalls } from "./trainer-control/trainer-container";
 
-export { TrainerContainer } from "./container/trainer-container";
 export { JobDO } from "./durable/job";
+export { TrainerContainer } from "./trainer-control/trainer-container";
 
 // The trainer container's calls back to the Worker are answered by the internal control routes.
 routeControlCalls((request, env) => internalApp.fetch(request, env));

@@ -28,11 +28,12 @@ import { createReadStream, existsSync, readFileSync, renameSync, statSync, write
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
+import { bodyBytes } from "../../src/container/body-bytes";
+import { type RunStage, runTraining } from "../../src/container/run-training";
+import type { TrainingIO } from "../../src/container/training-io";
+import type { TrainingTask } from "../../src/container/wire";
 import { decodeFrame, encodeFrame } from "../../src/ingest/codec";
 import { readCsv } from "../../src/ingest/csv";
-import { bodyBytes } from "../../src/training/body-bytes";
-import type { TrainingIO, TrainingTask } from "../../src/training/io";
-import { type RunStage, runTraining } from "../../src/training/run-training";
 
 const argv = process.argv.slice(2);
 const arg = (name: string, dflt: string) => {

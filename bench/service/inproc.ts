@@ -7,11 +7,11 @@
  * job record, so the gap between this and the HTTP figure is what the service path adds.
  */
 import { performance } from "node:perf_hooks";
-import type { PredictionArtifact } from "../../src/inference/artifact";
-import { parseModelArtifact } from "../../src/inference/artifact";
 import { readCsv } from "../../src/ingest/csv";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import { cellValue } from "../../src/ml/frame";
+import type { PredictionArtifact } from "../../src/model-types/artifact";
+import { FEATURIZER_FORMAT, parseModelArtifact } from "../../src/model-types/artifact";
 import { createSession, type OrtSession, runFeatures } from "../../test/ml/helpers/ort-node";
 import { type Stats, stats } from "./client";
 
@@ -29,7 +29,7 @@ export class Inproc {
 
   static async create(onnx: Uint8Array, featurizerJson: string): Promise<Inproc> {
     const artifact = parseModelArtifact(featurizerJson);
-    if (artifact.model_type !== "prediction") throw new Error("the service benchmark serves prediction models");
+    if (artifact.format !== FEATURIZER_FORMAT) throw new Error("the service benchmark serves prediction models");
     return new Inproc(artifact, await createSession(onnx));
   }
 

@@ -1,7 +1,7 @@
 import { Scalar } from "@scalar/hono-api-reference";
 import { NotFound } from "../core/errors";
 import { SERVICE_RUNTIME_VERSION } from "../core/version";
-import { trainerMode } from "../training/trainer-client";
+import { trainerMode } from "../trainer-control/trainer-client";
 import { authenticate } from "./auth";
 import * as meta from "./definitions/meta";
 import { errorResponse } from "./errors";

@@ -4,7 +4,7 @@ import { presignedTarget, type UploadTarget, workerRouteTarget } from "../datase
 import { createDb, type Db } from "../db/client";
 import type { JobDeps } from "../jobs/service";
 import type { S3Config } from "../storage/presign";
-import { trainerMode } from "../training/trainer-client";
+import { trainerMode } from "../trainer-control/trainer-client";
 import type { AppEnv } from "./context";
 
 /** Plain dependencies for services, taken from the request's bindings once, here. */

@@ -4,9 +4,9 @@
  * through the control routes. Returns the job's output (what the queue consumer's run returns).
  */
 import { runBatchInference } from "../inference/batch-run";
-import type { BatchTask } from "../training/batch-control";
 import type { ControlClient } from "./control-client";
 import { trainerModelRuntime } from "./trainer-runtime";
+import type { BatchTask } from "./wire";
 
 export async function runBatchInTrainer(client: ControlClient, task: BatchTask) {
   const started = Date.now();

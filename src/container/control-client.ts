@@ -5,27 +5,29 @@
  * bulk bytes (source files, frame parts, the frame a job reads) go straight to and from R2 when
  * the Worker hands out presigned URLs for them (production, `npm start`), else through the routes.
  */
+import type { z } from "zod";
 import { FAILURE_MESSAGE_MAX_CHARS } from "../core/limits";
 import type { ResultSink } from "../inference/results";
 import { decodeFrame } from "../ingest/columnar";
 import { JobCanceledError } from "../jobs/errors";
 import { resultPageName } from "../storage/keys";
-import type { BatchTask } from "../training/batch-control";
-import { bodyBytes } from "../training/body-bytes";
-import type { IngestTask } from "../training/ingest-control";
-import type { TrainingIO, TrainingReport, TrainingTask } from "../training/io";
+import { bodyBytes } from "./body-bytes";
 import { fetchRetrying, log, s3Refusal } from "./http-retry";
-
-/** The job the trainer was handed: a training, or a batch inference over a stored dataset. */
-export type AssignedTask =
-  | { kind: "train"; task: TrainingTask }
-  | { kind: "infer_batch"; task: BatchTask }
-  | { kind: "dataset_ingest"; task: IngestTask };
-
-export interface UploadedPart {
-  part_number: number;
-  etag: string;
-}
+import type { TrainingIO, TrainingReport } from "./training-io";
+import {
+  type AssignedTask,
+  assignedTask,
+  beginFrameUploadAnswer,
+  CONTROL_ROUTES,
+  type ControlRoute,
+  completeFrameUploadAnswer,
+  doneAnswer,
+  frameLocationAnswer,
+  reportAnswer,
+  signFramePartAnswer,
+  type UploadedPart,
+  uploadedPart,
+} from "./wire";
 
 export interface ControlConfig {
   /** Base address of the Worker's control routes (http://control.internal in the container). */
@@ -41,40 +43,49 @@ export class ControlClient {
     readonly attempt: number,
   ) {}
 
+  /** One control call; `params` fill the route's path (`artifacts/{file}`). A 409 means the job no longer runs for this attempt. */
   private async call(
-    method: string,
-    path: string,
-    body?: BodyInit,
-    contentType?: string,
-    query: Record<string, string> = {},
-    extraHeaders: Record<string, string> = {},
+    route: ControlRoute,
+    opts: {
+      params?: Record<string, string | number>;
+      body?: BodyInit;
+      contentType?: string;
+      query?: Record<string, string>;
+      headers?: Record<string, string>;
+    } = {},
   ): Promise<Response> {
+    const { method, path: template } = CONTROL_ROUTES[route];
+    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(opts.params?.[name])));
     const url = new URL(`/internal/jobs/${this.jobId}/${path}`, this.config.baseUrl);
-    if (method !== "POST") url.searchParams.set("attempt", String(this.attempt));
-    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-    const headers: Record<string, string> = { ...extraHeaders };
+    if (method !== "post") url.searchParams.set("attempt", String(this.attempt));
+    for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
+    const headers: Record<string, string> = { ...opts.headers };
     if (this.config.secret) headers.Authorization = `Bearer ${this.config.secret}`;
-    if (contentType) headers["Content-Type"] = contentType;
-    const res = await fetchRetrying(`control ${method} ${path}`, url, { method, headers, body });
+    if (opts.contentType) headers["Content-Type"] = opts.contentType;
+    const verb = method.toUpperCase();
+    const res = await fetchRetrying(`control ${verb} ${path}`, url, { method: verb, headers, body: opts.body });
     if (res.status === 409) throw new JobCanceledError();
     return res;
   }
 
-  private async json<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const payload = body === undefined ? undefined : JSON.stringify(method === "POST" ? { attempt: this.attempt, ...body } : body);
-    const res = await this.call(method, path, payload, payload ? "application/json" : undefined);
-    if (!res.ok) throw new Error(`control ${method} ${path}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
-    return (await res.json()) as T;
+  /** A JSON call (a POST carries the attempt in its body), its answer read with the wire's schema. */
+  private async json<S extends z.ZodType>(route: ControlRoute, answer: S, body?: Record<string, unknown>): Promise<z.infer<S>> {
+    const payload = body === undefined ? undefined : JSON.stringify({ attempt: this.attempt, ...body });
+    const res = await this.call(route, { body: payload, contentType: payload ? "application/json" : undefined });
+    const { method, path } = CONTROL_ROUTES[route];
+    if (!res.ok) throw new Error(`control ${method.toUpperCase()} ${path}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+    const parsed = answer.safeParse(await res.json());
+    if (!parsed.success) throw new Error(`control ${method.toUpperCase()} ${path}: unexpected answer (${parsed.error.issues[0]?.message})`);
+    return parsed.data;
   }
 
   async task(): Promise<AssignedTask> {
-    const { kind, task } = await this.json<AssignedTask>("GET", "task");
-    return { kind, task } as AssignedTask;
+    return this.json("task", assignedTask);
   }
 
   /** One of the model version's artifact files (batch inference), or null when it is not stored. */
   async readArtifact(file: string): Promise<Uint8Array | null> {
-    const res = await this.call("GET", `artifacts/${file}`);
+    const res = await this.call("readArtifact", { params: { file } });
     if (res.status === 404) return null;
     if (!res.ok) throw new Error(`could not read ${file}: HTTP ${res.status}`);
     return new Uint8Array(await res.arrayBuffer());
@@ -90,7 +101,7 @@ export class ControlClient {
       log(`job ${this.jobId}: reading uploaded file ${index} straight from R2`);
       return res.body!;
     }
-    const res = await this.call("GET", `sources/${index}`);
+    const res = await this.call("readSource", { params: { index } });
     if (!res.ok || !res.body) throw new Error(`could not read uploaded file ${index}: HTTP ${res.status}`);
     return res.body;
   }
@@ -103,7 +114,7 @@ export class ControlClient {
   async readSourceRange(index: number, start: number, endExclusive: number, url?: string): Promise<Uint8Array> {
     const range = { Range: `bytes=${start}-${endExclusive - 1}` };
     const what = `bytes ${start}–${endExclusive} of uploaded file ${index}`;
-    const res = url ? await r2Get(url, what, range) : await this.call("GET", `sources/${index}`, undefined, undefined, {}, range);
+    const res = url ? await r2Get(url, what, range) : await this.call("readSource", { params: { index }, headers: range });
     if (res.status !== 206) {
       // 200 would be the whole file: a server that ignored the range, not to be read for a footer
       await res.body?.cancel().catch(() => {});
@@ -119,7 +130,7 @@ export class ControlClient {
    * (./frame-stream-thread), and its parts are signed one at a time (putFramePart).
    */
   async beginFrameUpload(): Promise<string> {
-    const { upload_id } = await this.json<{ upload_id: string }>("POST", "frame/uploads", {});
+    const { upload_id } = await this.json("beginFrameUpload", beginFrameUploadAnswer, {});
     return upload_id;
   }
 
@@ -129,37 +140,42 @@ export class ControlClient {
    * whether it went straight to R2.
    */
   async putFramePart(uploadId: string, n: number, bytes: Uint8Array): Promise<{ part: UploadedPart; straight: boolean }> {
-    const { url } = await this.json<{ url: string | null }>("POST", "frame/part-url", {
+    const { url } = await this.json("signFramePart", signFramePartAnswer, {
       upload_id: uploadId,
       part_number: n,
       bytes: bytes.byteLength,
     });
     if (url) return { part: { part_number: n, etag: await r2PutPart(url, n, bytes) }, straight: true };
-    const res = await this.call("PUT", `frame/parts/${n}`, bytes, "application/octet-stream", { upload_id: uploadId });
+    const res = await this.call("writeFramePart", {
+      params: { part: n },
+      body: bytes,
+      contentType: "application/octet-stream",
+      query: { upload_id: uploadId },
+    });
     if (!res.ok) throw new Error(`could not store part ${n} of the frame: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
-    return { part: (await res.json()) as UploadedPart, straight: false };
+    return { part: uploadedPart.parse(await res.json()), straight: false };
   }
 
   /** Joins the parts (numbered 1..n, in order) into the frame of `bytes` bytes. */
   async completeFrameUpload(uploadId: string, parts: UploadedPart[], bytes: number): Promise<void> {
-    await this.json("POST", "frame/complete", { upload_id: uploadId, parts, bytes });
+    await this.json("completeFrameUpload", completeFrameUploadAnswer, { upload_id: uploadId, parts, bytes });
   }
 
   /** Drops the upload's parts (best effort: a failure is logged, not thrown). */
   async abortFrameUpload(uploadId: string): Promise<void> {
-    await this.json("POST", "frame/abort", { upload_id: uploadId }).catch((err) => log(`could not abort the frame upload: ${err}`));
+    await this.json("abortFrameUpload", doneAnswer, { upload_id: uploadId }).catch((err) => log(`could not abort the frame upload: ${err}`));
   }
 
   /** Stores an ingest's preview (its first rows, small: one request, retried like the others). */
   async putPreview(bytes: Uint8Array): Promise<void> {
-    const res = await this.call("PUT", "preview", bytes, "application/octet-stream");
+    const res = await this.call("writePreview", { body: bytes, contentType: "application/octet-stream" });
     if (!res.ok) throw new Error(`could not store the preview: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
   }
 
   /** Where a batch inference's result files go. */
   resultSink(): ResultSink {
     const put = async (name: string, body: BodyInit, contentType: string) => {
-      const res = await this.call("PUT", `results/${name}`, body, contentType);
+      const res = await this.call("writeResult", { params: { file: name }, body, contentType });
       if (!res.ok) throw new Error(`could not store ${name}: HTTP ${res.status}`);
     };
     return {
@@ -169,11 +185,11 @@ export class ControlClient {
   }
 
   async succeed(output: object): Promise<void> {
-    await this.json("POST", "succeed", { output });
+    await this.json("succeed", doneAnswer, { output });
   }
 
   async fail(message: string, permanent: boolean): Promise<void> {
-    await this.json("POST", "fail", { message: message.slice(0, FAILURE_MESSAGE_MAX_CHARS), permanent });
+    await this.json("fail", doneAnswer, { message: message.slice(0, FAILURE_MESSAGE_MAX_CHARS), permanent });
   }
 
   /** The TrainingIO of the runner, over HTTP. */
@@ -181,29 +197,29 @@ export class ControlClient {
     return {
       loadFrame: async () => {
         // straight from R2 when the Worker hands out a presigned URL, else through the route
-        const { url } = await this.json<{ url: string | null }>("GET", "frame/location");
-        const res = url ? await r2Get(url, "the job's data") : await this.call("GET", "frame");
+        const { url } = await this.json("frameLocation", frameLocationAnswer);
+        const res = url ? await r2Get(url, "the job's data") : await this.call("frame");
         if (!res.ok) throw new Error(`could not read the job's data: HTTP ${res.status}`);
         if (url) log(`job ${this.jobId}: reading the frame straight from R2`);
         // not res.arrayBuffer(): it holds a large frame about three times over (training/body-bytes)
         return decodeFrame(await bodyBytes(res));
       },
       loadRepresentation: async () => {
-        const res = await this.call("GET", "representation");
+        const res = await this.call("readRepresentation");
         if (res.status === 404) return null;
         if (!res.ok) throw new Error(`could not read the representation: HTTP ${res.status}`);
         return res.text();
       },
       saveRepresentation: async (json) => {
-        const res = await this.call("PUT", "representation", json, "application/json");
+        const res = await this.call("writeRepresentation", { body: json, contentType: "application/json" });
         if (!res.ok) throw new Error(`could not store the representation: HTTP ${res.status}`);
       },
       saveArtifact: async (file, bytes) => {
-        const res = await this.call("PUT", `artifacts/${file}`, bytes, "application/octet-stream");
+        const res = await this.call("writeArtifact", { params: { file }, body: bytes, contentType: "application/octet-stream" });
         if (!res.ok) throw new Error(`could not store ${file}: HTTP ${res.status}`);
       },
       report: async (r: TrainingReport) => {
-        const { canceled } = await this.json<{ canceled: boolean }>("POST", "report", r);
+        const { canceled } = await this.json("report", reportAnswer, r as Record<string, unknown>);
         if (canceled) throw new JobCanceledError();
       },
     };

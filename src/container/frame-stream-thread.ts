@@ -16,8 +16,9 @@ import { SegmentedFrameWriter } from "../ingest/segmented-frame";
 import type { SegmentSink } from "../ingest/streamed-frame";
 import { JobCanceledError } from "../jobs/errors";
 import { FRAME_PART_BYTES } from "../storage/frame-parts";
-import { ControlClient, type ControlConfig, type UploadedPart } from "./control-client";
+import { ControlClient, type ControlConfig } from "./control-client";
 import { log } from "./http-retry";
+import type { UploadedPart } from "./wire";
 
 const ROLE = "frame-stream";
 /** Batches of rows (StreamedFrame's, ≈ 1 M rows: tens of MB) the read may be ahead of the thread,

@@ -14,10 +14,10 @@ import { nodeCompressors } from "../ingest/node-compressors";
 import { readSources } from "../ingest/read-sources";
 import { StreamedFrame } from "../ingest/streamed-frame";
 import type { Frame } from "../ml/frame";
-import type { IngestTask } from "../training/ingest-control";
 import type { ControlClient } from "./control-client";
 import { FrameStreamThread } from "./frame-stream-thread";
 import { log } from "./http-retry";
+import type { IngestTask } from "./wire";
 
 export async function runIngestInTrainer(client: ControlClient, task: IngestTask) {
   const started = Date.now();

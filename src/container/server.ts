@@ -12,32 +12,21 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { isMainThread } from "node:worker_threads";
 import { bearerToken, sameSecret } from "../auth/secrets";
 import { isPermanentError, JobCanceledError } from "../jobs/errors";
-import { runTraining } from "../training/run-training";
-import { runBatchInTrainer } from "./batch-job";
 import { ControlClient, type ControlConfig } from "./control-client";
-import { runIngestInTrainer } from "./ingest-job";
+import { type RunOutcome, TRAINER_RUNNERS } from "./job-runners";
+import { TRAINER_STARTED_PATH, trainerAssignment, trainerStartedAnswer } from "./wire";
 
 const running = new Map<string, number>();
 
 export async function runJob(config: ControlConfig, jobId: string, attempt: number): Promise<void> {
   const client = new ControlClient(config, jobId, attempt);
   try {
-    const assigned = await client.task();
-    if (assigned.kind === "dataset_ingest") {
-      const output = await runIngestInTrainer(client, assigned.task);
-      await client.succeed(output);
-      log(`job ${jobId} attempt ${attempt}: ingested ${output.row_count} rows in ${output.seconds} s (peak RSS ${output.peak_rss_mb} MB)`);
-      return;
-    }
-    if (assigned.kind === "infer_batch") {
-      const output = await runBatchInTrainer(client, assigned.task);
-      await client.succeed(output);
-      log(`job ${jobId} attempt ${attempt}: ${output.rows} rows inferred in ${output.seconds} s`);
-      return;
-    }
-    const output = await runTraining(assigned.task, client.io());
+    const { kind, task } = await client.task();
+    // the kind's runner for the kind's task (TypeScript cannot tie the two together: one cast, here)
+    const run = TRAINER_RUNNERS[kind] as (client: ControlClient, task: unknown) => Promise<RunOutcome>;
+    const { output, summary } = await run(client, task);
     await client.succeed(output);
-    log(`job ${jobId} attempt ${attempt}: succeeded in ${output.seconds.total} s (${output.representation} representation)`);
+    log(`job ${jobId} attempt ${attempt}: ${summary}`);
   } catch (e) {
     if (e instanceof JobCanceledError) {
       log(`job ${jobId} attempt ${attempt}: stopped (canceled or taken over)`);
@@ -68,12 +57,9 @@ export function createTrainerServer(config: ControlConfig) {
       if (config.secret && !(await sameSecret(bearerToken(req.headers.authorization) ?? "", config.secret))) {
         return send(res, 401, { detail: "Not authenticated" });
       }
-      const body = (await readJson(req)) as { job_id?: unknown; attempt?: unknown } | null;
-      const jobId = typeof body?.job_id === "string" ? body.job_id : "";
-      const attempt = Number(body?.attempt);
-      if (!/^[0-9a-f-]{36}$/.test(jobId) || !Number.isInteger(attempt) || attempt < 1) {
-        return send(res, 422, { detail: "Expected {job_id: uuid, attempt: positive integer}" });
-      }
+      const assignment = trainerAssignment.safeParse(await readJson(req));
+      if (!assignment.success) return send(res, 422, { detail: "Expected {job_id: uuid, attempt: positive integer}" });
+      const { job_id: jobId, attempt } = assignment.data;
       // The same assignment twice (a retried dispatch) must not start a second run.
       if (running.get(jobId) !== attempt) {
         running.set(jobId, attempt);
@@ -92,12 +78,12 @@ export function createTrainerServer(config: ControlConfig) {
 async function announceStart(config: ControlConfig): Promise<void> {
   for (let i = 0; i < 30; i++) {
     try {
-      const res = await fetch(new URL("/internal/trainer/started", config.baseUrl), {
+      const res = await fetch(new URL(TRAINER_STARTED_PATH, config.baseUrl), {
         method: "POST",
         headers: { Authorization: `Bearer ${config.secret}` },
       });
       if (res.ok) {
-        const { restarted } = (await res.json()) as { restarted: number };
+        const { restarted } = trainerStartedAnswer.parse(await res.json());
         if (restarted > 0) log(`${restarted} job(s) lost by a previous trainer process were restarted`);
         return;
       }

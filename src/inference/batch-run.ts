@@ -4,25 +4,18 @@
  * answer is stored through a ResultSink. One runner, two places: the queue consumer in the Worker
  * (uploaded files) and the trainer process (stored datasets, which may have millions of rows).
  */
-import { BATCH_CHUNK_ROWS, INFER_MAX_OUTPUT_VALUES, SEARCH_MAX_QUERY_ROWS } from "../core/limits";
+import { BATCH_CHUNK_ROWS } from "../core/limits";
 import { type Frame, frameRows } from "../ml/frame";
-import type { ModelArtifact, StoredVersion } from "./artifact";
-import type { ModelRuntime } from "./model-runtime";
-import type { ParquetColumnType, ResultTable } from "./output";
+import type { ParquetColumnType, ResultTable } from "../model-types/contract";
+import type { ModelRuntime, StoredVersion } from "./model-runtime";
 import { type ResultSink, type StoredResults, storeResults } from "./results";
-import { loadArtifact, runModel, valuesPerRow } from "./run-model";
+import { loadArtifact, maxRowsPerCall, runModel, typeOfArtifact } from "./run-model";
 
 export interface BatchRunIO {
   runtime: ModelRuntime;
   sink: ResultSink;
   /** Progress (0–100) and rows done so far; throws when the job was canceled or taken over. */
   report(progress: number, rowsProcessed: number): Promise<void>;
-}
-
-/** Rows per call of the model: within what one call may answer (search models query fewer rows). */
-export function batchChunkRows(a: ModelArtifact): number {
-  const cap = a.model_type === "search" ? SEARCH_MAX_QUERY_ROWS : Math.floor(INFER_MAX_OUTPUT_VALUES / valuesPerRow(a));
-  return Math.max(1, Math.min(BATCH_CHUNK_ROWS, cap));
 }
 
 /**
@@ -32,7 +25,8 @@ export function batchChunkRows(a: ModelArtifact): number {
 export async function runBatchInference(io: BatchRunIO, version: StoredVersion, frame: Frame): Promise<StoredResults> {
   const artifact = await loadArtifact(io.runtime, version);
   await io.report(10, 0);
-  const chunk = batchChunkRows(artifact);
+  // rows per call of the model: within what one call may answer (search models query fewer rows)
+  const chunk = Math.max(1, Math.min(BATCH_CHUNK_ROWS, maxRowsPerCall(typeOfArtifact(artifact), artifact)));
   const table: ResultTable = {};
   let columnTypes: Record<string, ParquetColumnType> = {};
   for (let start = 0; start < frame.rowCount || start === 0; start += chunk) {

@@ -12,7 +12,7 @@ import { eq, inArray } from "drizzle-orm";
 import { INLINE_JOB_FILES_MAX_BYTES } from "../core/limits";
 import { type Db, inChunks } from "../db/client";
 import { inlineJobFiles } from "../db/schema";
-import type { ResultTable } from "./output";
+import type { ResultTable } from "../model-types/contract";
 
 export interface InlineFiles {
   input: Uint8Array;

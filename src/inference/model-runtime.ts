@@ -7,7 +7,13 @@
  */
 import type { InferenceSession } from "onnxruntime-web/wasm";
 import type { ArtifactFile } from "../storage/keys";
-import type { StoredVersion } from "./artifact";
+
+/** What inference needs of a ready model version to find its files. */
+export interface StoredVersion {
+  id: string;
+  version: number;
+  artifactKey: string | null;
+}
 
 export interface ModelRuntime {
   /** One of the version's artifact files, or null when it is not stored. */

@@ -20,12 +20,10 @@
  */
 import { parquetWriteBuffer } from "hyparquet-writer";
 import Papa from "papaparse";
+import type { Cell, ParquetColumnType, ResultTable } from "../model-types/contract";
 
-export type Cell = string | number | boolean | null | (string | number | null)[];
-export type ResultTable = Record<string, Cell[]>;
 export const OUTPUT_FORMATS = ["json", "csv", "parquet"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-export type ParquetColumnType = "string" | "double" | "int64" | "boolean";
 
 export interface EncodedOutput {
   body: string | Uint8Array<ArrayBuffer>;

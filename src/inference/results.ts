@@ -5,8 +5,9 @@
  * through a ResultSink: R2 directly in the Worker, the internal control routes in the trainer.
  */
 import { RESULT_PAGE_ROWS } from "../core/limits";
+import type { Cell, ParquetColumnType, ResultTable } from "../model-types/contract";
 import { resultFileKey, resultPageKey } from "../storage/keys";
-import { type Cell, type EncodedOutput, encodeTable, type ParquetColumnType, type ResultTable } from "./output";
+import { type EncodedOutput, encodeTable } from "./output";
 
 export interface StoredResults {
   rows: number;

@@ -1,19 +1,22 @@
 /**
- * Runs a non-prediction model's ONNX graph (input `features` float32 [N,F]) and returns every
- * output as plain numbers with its shape; nothing of ort leaks out. Rows go through the graph in
- * chunks of GRAPH_CHUNK_ROWS: its intermediate tensors (a one-hot expansion, distances to every
+ * Runs a model's ONNX graph (input `features` float32 [N,F]) and returns its outputs as plain
+ * numbers with their shapes; nothing of ort leaks out. By default rows go through the graph in
+ * chunks of GRAPH_CHUNK_ROWS: intermediate tensors (a one-hot expansion, distances to every
  * centroid) are several times the input, and onnxruntime's wasm memory never shrinks, so one run
- * over a whole file would leave the isolate that much bigger for good.
+ * over a whole file would leave the isolate that much bigger for good. A type whose graph has no
+ * such tensors (a tree ensemble) runs whole (its module says so: ../model-types/contract).
  */
 
 // The Tensor class only (no wasm): the same module the Worker's and the trainer's runtimes load.
 import { type InferenceSession, Tensor as OrtTensor } from "onnxruntime-web/wasm";
 import { GRAPH_CHUNK_ROWS } from "../core/limits";
+import type { GraphOutput } from "../model-types/contract";
 
-export interface GraphOutput {
-  /** Row-major values (int64 and bool outputs as numbers: 0/1 for bool). */
-  data: Float64Array;
-  dims: number[];
+export interface GraphRunOptions {
+  /** The outputs to fetch (default: every output of the graph). */
+  outputs?: string[];
+  /** Whether rows go through in chunks of GRAPH_CHUNK_ROWS (default) or all at once. */
+  chunked?: boolean;
 }
 
 /** Zero rows return {} without calling ort. */
@@ -22,13 +25,15 @@ export async function runGraph(
   matrix: Float32Array,
   numRows: number,
   numFeatures: number,
+  options: GraphRunOptions = {},
 ): Promise<Record<string, GraphOutput>> {
   if (matrix.length !== numRows * numFeatures) throw new RangeError(`matrix has ${matrix.length} values, expected ${numRows} x ${numFeatures}`);
+  const chunk = options.chunked === false ? numRows : GRAPH_CHUNK_ROWS;
   const result: Record<string, GraphOutput> = {};
-  for (let start = 0; start < numRows; start += GRAPH_CHUNK_ROWS) {
-    const rows = Math.min(GRAPH_CHUNK_ROWS, numRows - start);
+  for (let start = 0; start < numRows; start += chunk) {
+    const rows = Math.min(chunk, numRows - start);
     const input = new OrtTensor("float32", matrix.subarray(start * numFeatures, (start + rows) * numFeatures), [rows, numFeatures]);
-    const out = await session.run({ features: input });
+    const out = options.outputs ? await session.run({ features: input }, options.outputs) : await session.run({ features: input });
     for (const [name, t] of Object.entries(out)) {
       const src = t.data as ArrayLike<number | bigint | boolean>;
       const width = src.length / rows;

@@ -1,22 +1,20 @@
 /**
  * One stored model version applied to a table: its featurizer file (parsed once per isolate or
- * process), its ONNX session and for search models its index (./search-index), all through a
- * ModelRuntime (the Worker's or the trainer's); the graph's outputs shaped into the interface's
- * columns.
+ * process), its ONNX session and the files its type's answer reads (./artifact-files), all
+ * through a ModelRuntime (the Worker's or the trainer's); the graph's outputs shaped into the
+ * columns of the version's model type (../model-types).
  */
 import { Conflict, TooLarge } from "../core/errors";
-import { INFER_MAX_OUTPUT_VALUES, MAX_CACHED_ARTIFACTS, SEARCH_MAX_QUERY_ROWS } from "../core/limits";
+import { INFER_MAX_OUTPUT_VALUES, MAX_CACHED_ARTIFACTS } from "../core/limits";
 import { applyFeaturizer } from "../ml/featurize";
 import { cellValue, type Frame } from "../ml/frame";
+import { type ModelArtifact, parseModelArtifact, type UnsupervisedArtifact } from "../model-types/artifact";
+import type { Cell, GraphOutput, ModelTypeModule, ParquetColumnType, ResultTable } from "../model-types/contract";
+import { type ModelTypeRegistry, modelTypes } from "../model-types/registry";
 import { ARTIFACT_FILES } from "../storage/keys";
-import { type ModelArtifact, parseModelArtifact, type StoredVersion, type UnsupervisedArtifact } from "./artifact";
-import type { ModelRuntime } from "./model-runtime";
-import type { Cell, ParquetColumnType, ResultTable } from "./output";
-import { predictionColumnTypes, predictionTable } from "./prediction-table";
-import { type GraphOutput, runGraph } from "./run-graph";
-import { runGbdtOnnx } from "./run-onnx";
-import { searchNeighbours } from "./search-index";
-import { treatedArms, unsupervisedColumnTypes, unsupervisedTable } from "./unsupervised-table";
+import { parsedArtifactFile } from "./artifact-files";
+import type { ModelRuntime, StoredVersion } from "./model-runtime";
+import { runGraph } from "./run-graph";
 
 const missing = (v: StoredVersion) => new Conflict(`The artifacts of model version ${v.version} are missing; retrain the model.`);
 
@@ -38,45 +36,55 @@ export function loadArtifact(rt: ModelRuntime, v: StoredVersion): Promise<ModelA
   return p;
 }
 
+/** The module of a stored version's model type (a type this service no longer has: 409). */
+export function typeOfArtifact(a: ModelArtifact, registry: ModelTypeRegistry = modelTypes): ModelTypeModule {
+  const type = registry.find(a.model_type);
+  if (!type) throw new Conflict(`This model is of type ${a.model_type}, which this version of the service cannot run.`);
+  return type;
+}
+
+/** Rows one call of the model may take: within what one call may answer, and the type's own bound. */
+export function maxRowsPerCall(type: ModelTypeModule, a: ModelArtifact): number {
+  return Math.min(type.answer.maxRowsPerCall ?? Infinity, Math.floor(INFER_MAX_OUTPUT_VALUES / type.answer.valuesPerRow(a)));
+}
+
 /** The model's answer for `frame`: the table and the Parquet type of each column. */
 export async function runModel(
   rt: ModelRuntime,
   v: StoredVersion,
   a: ModelArtifact,
   frame: Frame,
+  registry: ModelTypeRegistry = modelTypes,
 ): Promise<{ table: ResultTable; columnTypes: Record<string, ParquetColumnType> }> {
-  if (a.model_type === "search" && frame.rowCount > SEARCH_MAX_QUERY_ROWS) {
+  const type = typeOfArtifact(a, registry);
+  const rows = frame.rowCount.toLocaleString("en-US");
+  const queries = type.answer.maxRowsPerCall;
+  if (queries !== undefined && frame.rowCount > queries) {
     throw new TooLarge(
-      `A search model answers at most ${SEARCH_MAX_QUERY_ROWS.toLocaleString("en-US")} query rows per call; this file has ${frame.rowCount.toLocaleString("en-US")}. Split it into smaller files.`,
-      SEARCH_MAX_QUERY_ROWS,
+      `A ${type.name} model answers at most ${queries.toLocaleString("en-US")} query rows per call; this file has ${rows}. Split it into smaller files.`,
+      queries,
     );
   }
-  const width = valuesPerRow(a);
+  const width = type.answer.valuesPerRow(a);
   if (frame.rowCount * width > INFER_MAX_OUTPUT_VALUES) {
     throw new TooLarge(
-      `This model answers ${width} values per row; ${frame.rowCount.toLocaleString("en-US")} rows would be more than the ${INFER_MAX_OUTPUT_VALUES.toLocaleString("en-US")} one synchronous call returns. Split the file into smaller ones.`,
+      `This model answers ${width} values per row; ${rows} rows would be more than the ${INFER_MAX_OUTPUT_VALUES.toLocaleString("en-US")} one synchronous call returns. Split the file into smaller ones.`,
       INFER_MAX_OUTPUT_VALUES,
     );
   }
   const m = applyFeaturizer(a.featurizer, frame);
-  const ids = rowIds(frame);
-  if (a.model_type === "prediction") {
-    const out = await rt.withSession(
-      v.id,
-      () => loadOnnx(rt, v),
-      (s) => runGbdtOnnx(s, m.data, m.numRows, m.numFeatures),
-    );
-    const table = predictionTable(a, out, ids);
-    return { table, columnTypes: predictionColumnTypes(a, table) };
-  }
-  const outs = await rt.withSession(
+  const options = { outputs: type.answer.outputs?.(a), chunked: type.answer.chunked };
+  const outputs = await rt.withSession(
     v.id,
     () => loadOnnx(rt, v),
-    (s) => runGraph(s, m.data, m.numRows, m.numFeatures),
+    (s) => runGraph(s, m.data, m.numRows, m.numFeatures, options),
   );
-  const neighbours = a.model_type === "search" ? await searchNeighbours(rt, v, a, outs.vectors, m.numRows, missing) : null;
-  const table = unsupervisedTable(a, outs, ids, neighbours);
-  return { table, columnTypes: unsupervisedColumnTypes(a, table) };
+  const table = await type.answer.table(a, {
+    ids: rowIds(frame),
+    outputs,
+    file: (name, parse) => parsedArtifactFile(rt, v, name, parse, missing),
+  });
+  return { table, columnTypes: type.answer.columnTypes(a, table) };
 }
 
 /**
@@ -107,24 +115,6 @@ export async function graphOutputs(rt: ModelRuntime, v: StoredVersion, a: Unsupe
     () => loadOnnx(rt, v),
     (s) => runGraph(s, m.data, m.numRows, m.numFeatures),
   );
-}
-
-/** Values one row of the answer holds (for the output bound). */
-export function valuesPerRow(a: ModelArtifact): number {
-  switch (a.model_type) {
-    case "prediction":
-      return 2 + (a.classes?.length ?? 0);
-    case "embedding":
-      return 1 + Number(a.head.dimensions);
-    case "factors":
-      return 1 + Number(a.head.n_components);
-    case "search":
-      return 1 + 2 * Number(a.head.k);
-    case "causal":
-      return 2 + 2 * treatedArms(a);
-    default:
-      return 3;
-  }
 }
 
 /** Each input row's id: its `id` column, else its first column. */

@@ -1,7 +1,6 @@
 /** The Worker's ModelRuntime: artifact files from R2, sessions from the isolate's cache. */
 import type { ArtifactFile } from "../storage/keys";
-import type { StoredVersion } from "./artifact";
-import type { ModelRuntime } from "./model-runtime";
+import type { ModelRuntime, StoredVersion } from "./model-runtime";
 import { withSession } from "./session-cache";
 
 export function workerModelRuntime(bucket: R2Bucket): ModelRuntime {

@@ -9,10 +9,8 @@ import { Conflict, InvalidInput } from "../core/errors";
 import { INFERENCE_FILES_RETENTION_DAYS } from "../core/limits";
 import { jobObject } from "../jobs/job-object";
 import { createJob, findJob, getJobDetail, type JobDeps, type JobWithRefs } from "../jobs/service";
+import { modelTypes } from "../model-types/registry";
 import { inferenceInput, rowsForIds } from "./inference-input";
-
-/** Model types whose rows can be explained (the others answer 409 naming these). */
-export const EXPLAINABLE_MODEL_TYPES = ["prediction", "causal", "anomaly", "clustering"] as const;
 
 /** Ids listed in a 422 for ids not in the job, at most. */
 const LISTED_IDS = 20;
@@ -29,10 +27,10 @@ export async function startExplanation(
   }
   const parent = row.status === "succeeded" ? row : ((await jobObject(deps.jobs, row.id).get()) ?? row);
   if (parent.status !== "succeeded") throw new Conflict(`The inference job is ${parent.status}; its rows can be explained once it has succeeded.`);
-  if (!(EXPLAINABLE_MODEL_TYPES as readonly string[]).includes(parent.modelType ?? "")) {
-    throw new Conflict(
-      `Explanations exist for ${EXPLAINABLE_MODEL_TYPES.join(", ")} models in this version; this job's model is a ${parent.modelType} model.`,
-    );
+  // the other types answer 409 naming these
+  const explainable = modelTypes.explainable;
+  if (!explainable.includes(parent.modelType ?? "")) {
+    throw new Conflict(`Explanations exist for ${explainable.join(", ")} models in this version; this job's model is a ${parent.modelType} model.`);
   }
   if (parent.output?.files_expired_at) {
     throw new Conflict(

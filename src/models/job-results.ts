@@ -8,10 +8,11 @@ import { Conflict, InvalidInput } from "../core/errors";
 import { INFERENCE_FILES_RETENTION_DAYS } from "../core/limits";
 import type { Db } from "../db/client";
 import { readInlineFiles } from "../inference/inline-files";
-import { encodeTable, type OutputFormat, type ResultTable } from "../inference/output";
+import { encodeTable, type OutputFormat } from "../inference/output";
 import { readResultFile, readResultRows, type StoredResults } from "../inference/results";
 import { type JobNamespace, jobObject } from "../jobs/job-object";
 import { findJob } from "../jobs/service";
+import type { ResultTable } from "../model-types/contract";
 
 export interface ResultsQuery {
   format?: OutputFormat;

@@ -5,7 +5,7 @@ import { type Db, nowIso } from "../db/client";
 import { insertModelVersion, type ModelVersionRow } from "../db/model-versions";
 import { models, modelVersions } from "../db/schema";
 import { isUuid } from "../jobs/ids";
-import type { ModelType } from "./types";
+import type { ModelType } from "../model-types/registry";
 
 export type ModelRow = typeof models.$inferSelect;
 export type { ModelVersionRow };

@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Principal } from "../auth/principal";
 import { Conflict, InvalidInput } from "../core/errors";
-import { fieldIssuesFromZod } from "../core/field-issues";
 import { SERVICE_RUNTIME_VERSION } from "../core/version";
 import { findDataset, findVersion, type VersionRow } from "../datasets/records";
 import type { Db } from "../db/client";
@@ -10,12 +9,10 @@ import { deleteModelVersion, versionsOfModel } from "../db/model-versions";
 import { datasets, models } from "../db/schema";
 import { createJob, type JobDeps } from "../jobs/service";
 import type { ColumnProfile } from "../ml/profile";
-import { checkCausalColumns } from "./causal-check";
-import { checkPredictionColumns } from "./label-check";
-import { PARAMS_BY_TYPE } from "./params";
+import type { ModelTypeModule } from "../model-types/contract";
+import { type ModelType, modelTypes } from "../model-types/registry";
+import { typeConfig } from "../model-types/train-config";
 import { addVersion, configOf, createModel, findModel, type ModelConfig, type ModelRow } from "./records";
-import type { ModelType } from "./types";
-import { checkUnsupervisedColumns } from "./unsupervised-check";
 
 /** Exactly one of the two names the data to train on. */
 export interface TrainingData {
@@ -44,15 +41,9 @@ export interface TrainingStarted {
 /** POST /models/train: a new model, its first version and the training job. */
 export async function startTraining(deps: JobDeps, principal: Principal, body: TrainRequest): Promise<TrainingStarted> {
   const version = await resolveTrainingData(deps.db, principal, body);
-  const params = parseParams(body.model_type, body.params ?? {});
-  const config: ModelConfig = {
-    model_type: body.model_type,
-    // Only prediction and causal (its outcome) models have a label; the others ignore one given.
-    label_column: body.model_type === "prediction" || body.model_type === "causal" ? (body.label_column ?? null) : null,
-    input_columns: body.input_columns ?? null,
-    params,
-  };
-  checkColumns(version, config);
+  const type = typeOf(body.model_type);
+  const config = typeConfig(type, body) as ModelConfig;
+  checkColumns(type, version, config);
   const model = await createModel(deps.db, principal, {
     name: body.model_name,
     description: body.description ?? null,
@@ -69,7 +60,7 @@ export async function startRetraining(deps: JobDeps, principal: Principal, model
   if (!previous) throw new Conflict("The model has no version to inherit its configuration from.");
   const version = await resolveTrainingData(deps.db, principal, body);
   const config = configOf(previous);
-  checkColumns(version, config);
+  checkColumns(typeOf(config.model_type), version, config);
   return queueVersion(deps, principal, model, version, config);
 }
 
@@ -103,38 +94,16 @@ export async function resolveTrainingData(db: Db, principal: Principal, body: Tr
   return version;
 }
 
-/** The params of the model type, validated; their issues are named under `params`. */
-function parseParams(type: ModelType, raw: Record<string, unknown>): Record<string, unknown> {
-  const schema = PARAMS_BY_TYPE[type];
-  const r = schema.safeParse(raw);
-  if (r.success) return r.data;
-  // An unknown key is most often a typo: say which keys this model type takes.
-  const known = Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape).join(", ");
-  const issues = fieldIssuesFromZod(r.error, raw, ["params"]).map((i) =>
-    i.type === "extra_forbidden"
-      ? { ...i, message: `Unknown parameter for a ${type} model; its parameters are: ${known}`, ctx: { expected: known } }
-      : i,
-  );
-  throw new InvalidInput(issues);
+/** The module of a type the request schema (or a stored configuration) named. */
+function typeOf(name: string): ModelTypeModule {
+  const type = modelTypes.find(name);
+  if (!type) throw new Conflict(`Models of type ${name} cannot be trained by this version of the service.`);
+  return type;
 }
 
-function checkColumns(version: VersionRow, config: ModelConfig): void {
+function checkColumns(type: ModelTypeModule, version: VersionRow, config: ModelConfig): void {
   const profile = JSON.parse(version.columnsJson ?? "[]") as ColumnProfile[];
-  if (config.model_type === "prediction") {
-    checkPredictionColumns(profile, version.rowCount ?? 0, {
-      label_column: config.label_column ?? undefined,
-      input_columns: config.input_columns ?? undefined,
-      task: (config.params as { task?: "classification" | "regression" }).task,
-    });
-  } else if (config.model_type === "causal") {
-    checkCausalColumns(profile, version.rowCount ?? 0, {
-      label_column: config.label_column ?? undefined,
-      input_columns: config.input_columns ?? undefined,
-      params: config.params,
-    });
-  } else {
-    checkUnsupervisedColumns(profile, version.rowCount ?? 0, { input_columns: config.input_columns ?? undefined, params: config.params });
-  }
+  type.request.check(profile, version.rowCount ?? 0, config);
 }
 
 async function queueVersion(

@@ -4,8 +4,8 @@ import type { JobType } from "../jobs/types";
 import type { JobHandler } from "../jobs/work";
 import { runExplainJob } from "../models/explain-job";
 import { runInferBatchJob } from "../models/infer-batch-job";
-import { runTrainJob } from "../training/train-job";
-import { dispatchToTrainer, trainerMode } from "../training/trainer-client";
+import { runTrainJob } from "../trainer-control/train-job";
+import { dispatchToTrainer, trainerMode } from "../trainer-control/trainer-client";
 
 /** The trainer, when this deployment has one (none in the test pool: the work runs in the Worker). */
 const trainerOf = (env: Env) => (trainerMode(env) === "inline" ? undefined : (a: { job_id: string; attempt: number }) => dispatchToTrainer(env, a));

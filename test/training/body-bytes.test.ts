@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyBytes } from "../../src/training/body-bytes";
+import { bodyBytes } from "../../src/container/body-bytes";
 
 function response(parts: number[][], headers: Record<string, string>): Response {
   const body = new ReadableStream<Uint8Array>({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { boundedJson } from "../../src/training/bounded-json";
+import { boundedJson } from "../../src/container/bounded-json";
 
 describe("boundedJson", () => {
   it("keeps an object that fits as it is", () => {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { runTraining } from "../../src/container/run-training";
+import type { TrainingIO, TrainingReport } from "../../src/container/training-io";
+import type { TrainingTask } from "../../src/container/wire";
 import { MAX_POINTS_PER_REPORT } from "../../src/core/limits";
 import { readCsv } from "../../src/ingest/csv";
 import { JobCanceledError } from "../../src/jobs/errors";
 import type { Frame } from "../../src/ml/frame";
-import type { TrainingIO, TrainingReport, TrainingTask } from "../../src/training/io";
-import { runTraining } from "../../src/training/run-training";
 
 async function frame(rows = 300): Promise<Frame> {
   const lines = ["x,plan,y"];

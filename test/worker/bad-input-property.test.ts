@@ -10,10 +10,10 @@ import type { z } from "zod";
 import * as datasets from "../../src/api/definitions/datasets";
 import * as jobs from "../../src/api/definitions/jobs";
 import * as models from "../../src/api/definitions/models";
-import { PARAMS_BY_TYPE } from "../../src/models/params";
 import { expectHandled, expectNoJobLeftUnfinished } from "./bad-input-helpers";
 import { json, newOrg, type TestOrg } from "./helpers";
 import { inferForm, readyDataset, trainAndWait } from "./model-helpers";
+import { PARAMS_BY_TYPE } from "./params-by-type";
 
 /** zod's internal definition of a schema, walked generically. */
 type Def = any;

@@ -2,7 +2,8 @@
 import { parquetMetadata, parquetReadObjects, parquetSchema } from "hyparquet";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { encodeTable, type ResultTable } from "../../src/inference/output";
+import { encodeTable } from "../../src/inference/output";
+import type { ResultTable } from "../../src/model-types/contract";
 
 const table: ResultTable = {
   id: [0, 1, 2, 9_007_199_254_740_991],

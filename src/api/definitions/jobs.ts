@@ -10,6 +10,7 @@ import { pageQuery } from "../pagination";
 import { jsonBody } from "../request-body";
 import { AUTH_ERRORS, errorResponses } from "../schemas/common";
 import { JobCanceled, JobDetail, JobPage, JobResults, JobRetried } from "../schemas/jobs";
+import { explainSummary } from "../schemas/model-type-docs";
 import { jsonAnswer } from "./parts";
 
 const TAG = ["Jobs"];
@@ -72,8 +73,7 @@ export const explainJob = createRoute({
   method: "post",
   path: "/jobs/{id}/explain",
   tags: TAG,
-  summary:
-    "Explain rows of a succeeded inference job (sync, async or batch; prediction, causal, anomaly and clustering models): 202 with an infer_explain job whose detail carries `explanations` once it has succeeded",
+  summary: explainSummary(),
   middleware: [jobMustExist, jsonBody] as const,
   request: {
     params: jobIdParam,

@@ -10,13 +10,14 @@ import {
   NAME_MAX_CHARS,
 } from "../../core/limits";
 import { OUTPUT_FORMATS } from "../../inference/output";
+import { MODEL_TYPES } from "../../model-types/registry";
 import { inferenceFileTooLarge } from "../../models/infer";
 import { MODEL_STATUSES } from "../../models/status";
-import { MODEL_TYPES } from "../../models/types";
 import { pageQuery } from "../pagination";
 import { jsonBody, jsonOrMultipart, limitBody, multipartOnly } from "../request-body";
 import { AUTH_ERRORS, errorResponses } from "../schemas/common";
 import { JobDetail } from "../schemas/jobs";
+import { labelColumnDescription, paramsDescription } from "../schemas/model-type-docs";
 import { CausalEffect, Model, ModelPage, ModelVersionList, SyncInferenceResult, TrainingStarted } from "../schemas/models";
 import { directFile, idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
 
@@ -33,12 +34,7 @@ const trainBody = z
       .optional()
       .openapi({ description: "Train on the latest ready version of this dataset (exactly one of dataset_id, dataset_version_id)" }),
     dataset_version_id: id.optional(),
-    label_column: z
-      .string()
-      .min(1)
-      .max(COLUMN_NAME_MAX_CHARS)
-      .optional()
-      .openapi({ description: "Target column; prediction and causal models (ignored by the other types)" }),
+    label_column: z.string().min(1).max(COLUMN_NAME_MAX_CHARS).optional().openapi({ description: labelColumnDescription() }),
     input_columns: z
       .array(z.string().min(1).max(COLUMN_NAME_MAX_CHARS))
       .min(1)
@@ -46,10 +42,7 @@ const trainBody = z
       .optional()
       .openapi({ description: "Default: every usable column" }),
     description: z.string().max(DESCRIPTION_MAX_CHARS).optional(),
-    params: z.record(z.string(), z.unknown()).optional().openapi({
-      description:
-        "Model-type parameters (unknown keys are refused). Prediction: task (classification | regression), learning_rate, num_leaves, max_depth, max_rounds, early_stopping_rounds, min_data_in_leaf, l2, subsample, feature_fraction, seed, validation_fraction, time_budget_s (seconds boosting may take, default 300, at most 21600; the job output says stop_reason time_budget when it ran out). Anomaly: n_estimators (200), max_samples (256), contamination (0 to 0.5; default a threshold learned from the training scores), method (isolation_forest | blended), seed. Embedding: dimensions (16), seed. Clustering: n_clusters (2 to the row count; default chosen by silhouette over 2..10), space (features | embedding), seed. Factors: n_components (default: fewest reaching 90% explained variance, at most 10), rotation (none | varimax), seed. Search: k (1 to 100, default 10), space (embedding | features), index (auto | exact | ivf), seed. Causal (label_column is the outcome): action_column (the treatment; inferred when absent), control_value, propensity_clip ([0.01, 0.99]), folds (5), seed",
-    }),
+    params: z.record(z.string(), z.unknown()).optional().openapi({ description: paramsDescription() }),
   })
   .strict()
   .openapi({

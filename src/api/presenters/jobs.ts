@@ -3,7 +3,7 @@ import type { z } from "@hono/zod-openapi";
 import { publicJobId } from "../../jobs/ids";
 import type { JobWithRefs, RefLookup } from "../../jobs/service";
 import type { JobRecord } from "../../jobs/types";
-import type { ModelType } from "../../models/types";
+import type { ModelType } from "../../model-types/registry";
 import type { JobDetail } from "../schemas/jobs";
 
 interface DatasetRef {

@@ -1,12 +1,16 @@
 /** Models and their versions as the API shows them (schemas in ../schemas/models). */
 import type { z } from "@hono/zod-openapi";
+import type { ModelType } from "../../model-types/registry";
 import type { ModelWithVersions } from "../../models/queries";
 import type { ModelConfig, ModelVersionRow } from "../../models/records";
 import { currentVersion, modelStatus } from "../../models/status";
-import type { ModelType } from "../../models/types";
+import { shownLabelTypes } from "../schemas/model-type-docs";
 import type { Model, ModelVersion } from "../schemas/models";
 
 type Metrics = Record<string, number | null>;
+
+/** Types whose label is a target the model shows (the schema's description says which). */
+const SHOWN_LABEL_TYPES: ReadonlySet<string> = new Set(shownLabelTypes());
 
 function versionMetrics(v: ModelVersionRow | undefined): Metrics {
   return v?.metricsJson ? (JSON.parse(v.metricsJson) as Metrics) : {};
@@ -32,7 +36,7 @@ export function presentModel({ model: m, versions, datasetNames }: ModelWithVers
       : null,
     training_dataset_id: current?.datasetId ?? null,
     training_dataset_name: current ? (datasetNames.get(current.datasetId) ?? null) : null,
-    ...(m.modelType === "prediction" && m.labelColumn !== null ? { label_column: m.labelColumn } : {}),
+    ...(SHOWN_LABEL_TYPES.has(m.modelType) && m.labelColumn !== null ? { label_column: m.labelColumn } : {}),
     created_at: m.createdAt,
     updated_at: m.updatedAt,
   };

@@ -6,9 +6,12 @@ import type { Context, MiddlewareHandler } from "hono";
 import { bearerToken, sameSecret } from "../../auth/secrets";
 import { LengthRequired, NotFound } from "../../core/errors";
 import { createDb } from "../../db/client";
-import * as control from "../../training/control-service";
-import * as frames from "../../training/frame-upload-control";
-import { restartLostJobs } from "../../training/trainer-restart";
+import * as batches from "../../trainer-control/batch-control";
+import * as control from "../../trainer-control/control-service";
+import * as frames from "../../trainer-control/frame-upload-control";
+import * as ingests from "../../trainer-control/ingest-control";
+import { restartLostJobs } from "../../trainer-control/trainer-restart";
+import * as trainings from "../../trainer-control/training-control";
 import type { AppEnv } from "../context";
 import * as def from "../definitions/internal";
 import { s3ConfigOf } from "../deps";
@@ -52,7 +55,7 @@ internalApp.openapi(def.readSource, async (c) => {
   const { id, index } = c.req.valid("param");
   const { range } = c.req.valid("header");
   const asked = range?.slice("bytes=".length).split("-").map(Number) as [number, number] | undefined;
-  const source = await control.readSource(deps(c), id, c.req.valid("query").attempt, index, asked && { first: asked[0], last: asked[1] });
+  const source = await ingests.readSource(deps(c), id, c.req.valid("query").attempt, index, asked && { first: asked[0], last: asked[1] });
   const headers: Record<string, string> = { "Content-Type": "application/octet-stream", "Accept-Ranges": "bytes" };
   if (!source.range) return new Response(source.body, { headers });
   const { first, last } = source.range;
@@ -71,7 +74,7 @@ function sizedBody(c: Context<AppEnv>): { body: ReadableStream<Uint8Array>; leng
 }
 
 internalApp.openapi(def.writePreview, async (c) => {
-  await control.writePreview(deps(c), c.req.valid("param").id, c.req.valid("query").attempt, sizedBody(c).body);
+  await ingests.writePreview(deps(c), c.req.valid("param").id, c.req.valid("query").attempt, sizedBody(c).body);
   return c.body(null, 204);
 });
 
@@ -97,35 +100,36 @@ internalApp.openapi(def.completeFrameUpload, async (c) => {
 });
 
 internalApp.openapi(def.abortFrameUpload, async (c) => {
-  return c.json(await frames.abortFrameUpload(deps(c), c.req.valid("param").id, c.req.valid("json").upload_id));
+  const { attempt, upload_id } = c.req.valid("json");
+  return c.json(await frames.abortFrameUpload(deps(c), c.req.valid("param").id, attempt, upload_id));
 });
 
 internalApp.openapi(def.readRepresentation, async (c) => {
-  const obj = await control.readRepresentation(deps(c), c.req.valid("param").id, c.req.valid("query").attempt);
+  const obj = await trainings.readRepresentation(deps(c), c.req.valid("param").id, c.req.valid("query").attempt);
   if (!obj) return c.json({ detail: "No representation is stored for this dataset version yet." }, 404);
   return new Response(obj.body, { headers: { "Content-Type": "application/json" } });
 });
 
 internalApp.openapi(def.writeRepresentation, async (c) => {
-  await control.writeRepresentation(deps(c), c.req.valid("param").id, c.req.valid("query").attempt, await c.req.arrayBuffer());
+  await trainings.writeRepresentation(deps(c), c.req.valid("param").id, c.req.valid("query").attempt, await c.req.arrayBuffer());
   return c.body(null, 204);
 });
 
 internalApp.openapi(def.writeArtifact, async (c) => {
   const { id, file } = c.req.valid("param");
-  await control.writeArtifact(deps(c), id, c.req.valid("query").attempt, file, await c.req.arrayBuffer());
+  await trainings.writeArtifact(deps(c), id, c.req.valid("query").attempt, file, await c.req.arrayBuffer());
   return c.body(null, 204);
 });
 
 internalApp.openapi(def.readArtifact, async (c) => {
   const { id, file } = c.req.valid("param");
-  const obj = await control.readArtifact(deps(c), id, c.req.valid("query").attempt, file);
+  const obj = await batches.readArtifact(deps(c), id, c.req.valid("query").attempt, file);
   return new Response(obj.body, { headers: { "Content-Type": "application/octet-stream", "Content-Length": String(obj.size) } });
 });
 
 internalApp.openapi(def.writeResult, async (c) => {
   const { id, file } = c.req.valid("param");
-  await control.writeResult(deps(c), id, c.req.valid("query").attempt, file, await c.req.arrayBuffer());
+  await batches.writeResult(deps(c), id, c.req.valid("query").attempt, file, await c.req.arrayBuffer());
   return c.body(null, 204);
 });
 

@@ -1,3 +1,4 @@
+import type { ModelType } from "../../model-types/registry";
 import { findModelVersion, readArtifact } from "../../models/artifacts";
 import { estimateCausalEffect } from "../../models/causal-effect";
 import { deleteModel } from "../../models/delete";
@@ -5,7 +6,6 @@ import { inferSync } from "../../models/infer";
 import { startAsyncInference, startBatchInference } from "../../models/infer-async";
 import { getModel, listModels, listModelVersions } from "../../models/queries";
 import { startRetraining, startTraining } from "../../models/train";
-import type { ModelType } from "../../models/types";
 import * as def from "../definitions/models";
 import { jobDeps } from "../deps";
 import { idempotent } from "../idempotency";

@@ -4,7 +4,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { JOB_STATUSES, JOB_TYPES } from "../../jobs/types";
-import { MODEL_TYPES } from "../../models/types";
+import { MODEL_TYPES } from "../../model-types/registry";
 import { DatasetVersionRef, ModelVersionRef, nextCursor, orNull } from "./common";
 
 const timestamp = z.iso.datetime();

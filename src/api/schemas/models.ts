@@ -3,25 +3,20 @@
  * and the synchronous inference answer built in `src/api/routes/models.ts`.
  */
 import { z } from "@hono/zod-openapi";
+import { MODEL_TYPES } from "../../model-types/registry";
 import { MODEL_STATUSES } from "../../models/status";
-import { MODEL_TYPES } from "../../models/types";
 import { ModelVersionRef, nextCursor, orNull } from "./common";
+import { answerColumnsDescription, metricsDescription, shownLabelDescription, summaryDescription } from "./model-type-docs";
 
 const timestamp = z.iso.datetime();
 const uuid = z.uuid();
 const VERSION_STATUS = "Model version status: `queued`, `processing`, `ready`, `failed` or `canceled`";
 
 /** Validation metrics of one version: metric name → value (null when undefined for the data). */
-const ModelMetrics = z.record(z.string(), z.number().nullable()).openapi("ModelMetrics", {
-  description:
-    "Validation metrics, empty until training succeeded. Prediction classification: `accuracy` (0 to 1), `log_loss`, `roc_auc`, `f1`; prediction regression: `r2`, `rmse`, `mae`; clustering: `n_clusters`, `silhouette_score` (-1 to 1). Other types have no metrics (`{}`). A value is null when the metric is undefined for the data",
-});
+const ModelMetrics = z.record(z.string(), z.number().nullable()).openapi("ModelMetrics", { description: metricsDescription() });
 
 /** What a trained version shows about itself beyond metrics. */
-const ModelSummary = z.record(z.string(), z.unknown()).nullable().openapi("ModelSummary", {
-  description:
-    "What the trained version shows about itself, by type (null for prediction models and until training succeeded): anomaly `threshold`, its rule and the score distribution; embedding `dimensions` and whether the shared encoder is used; clustering per-cluster `size`, `description` and centroid, how k was chosen; factors explained variance per factor, loadings and the top features of each factor with their signs; search the index kind, rows, dimensions and measured recall; causal the treatment and why, the average effect with its 95% interval, treated/control counts, the propensity range and clipped share, overlap warnings and the features driving the effect",
-});
+const ModelSummary = z.record(z.string(), z.unknown()).nullable().openapi("ModelSummary", { description: summaryDescription() });
 
 /** The model's current version, as summarised in the model. */
 const ModelCurrentVersion = z
@@ -55,7 +50,7 @@ export const Model = z
     }),
     training_dataset_id: uuid.nullable().openapi({ description: "Dataset the current version was trained on" }),
     training_dataset_name: z.string().nullable().openapi({ description: "Its name; null when the dataset no longer exists" }),
-    label_column: z.string().optional().openapi({ description: "Target column; present for prediction models only" }),
+    label_column: z.string().optional().openapi({ description: shownLabelDescription() }),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -131,10 +126,7 @@ export const SyncInferenceResult = z
     model_name: z.string(),
     model_type: z.enum(MODEL_TYPES),
     model_version_id: uuid.openapi({ description: "The version that predicted (the requested one, else the latest ready one)" }),
-    data: z.record(z.string(), z.array(Cell)).openapi({
-      description:
-        "Column name → one value per input row, in column order; missing values are null. Every model type starts with `id` (the input's `id` column, else its first column). Prediction: `prediction` (class name for classification, number for regression), `prediction_prob` (probability of the predicted class; null for regression) and, for classification, one `prob_<class>` column per class. Anomaly: `anomaly_score` (0 to 1, higher is more anomalous), `is_anomaly`. Embedding: `embedding` (a list of numbers per row). Clustering: `cluster` (0-based), `cluster_description`. Factors: `factor_1` … `factor_k`. Search: `neighbor_ids` (ids of the training rows, nearest first), `distances`. Causal: `effect` (the row's predicted effect of the treatment vs the control, on the outcome's scale or as a change of probability), `outcome_if_treated`, `outcome_if_control` (lists in the order of the model's treated_arms when the treatment has several treated arms). In csv and parquet output a list is written as its JSON text",
-    }),
+    data: z.record(z.string(), z.array(Cell)).openapi({ description: answerColumnsDescription() }),
   })
   .openapi("SyncInferenceResult", {
     example: {

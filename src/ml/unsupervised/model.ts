@@ -11,9 +11,6 @@
 import type { FeaturizerSpec } from "../featurize";
 import type { Representation } from "../representation";
 
-export const UNSUPERVISED_MODEL_TYPES = ["anomaly", "embedding", "clustering", "factors", "search", "causal"] as const;
-export type UnsupervisedModelType = (typeof UNSUPERVISED_MODEL_TYPES)[number];
-
 /**
  * Progress of a type's training after the shared representation exists: `ssl` while the model
  * trains an encoder of its own (embedding with other dimensions, an embedding space restricted by
@@ -36,7 +33,8 @@ export interface UnsupervisedTrainOptions<P> {
 }
 
 export interface UnsupervisedModel {
-  modelType: UnsupervisedModelType;
+  /** The product's name of the type (the engine does not own the list of types). */
+  modelType: string;
   /** Turns a table into the graph's `features` input. */
   featurizer: FeaturizerSpec;
   /** ONNX ModelProto bytes; input `features` float32 [N, F]. */

@@ -1,0 +1,31 @@
+/**
+ * The trainer's side of each job kind, one entry per kind of the wire (./wire): kind → its runner,
+ * which works through the control client and returns the job's output and a line for the log.
+ * The Worker's side of the same kinds is ../trainer-control/job-kinds.
+ */
+import { runBatchInTrainer } from "./batch-job";
+import type { ControlClient } from "./control-client";
+import { runIngestInTrainer } from "./ingest-job";
+import { runTraining } from "./run-training";
+import type { TaskOf, TrainerJobKind } from "./wire";
+
+/** A job's outcome: its output (what `succeed` records) and what the trainer logs of it. */
+export interface RunOutcome {
+  output: Record<string, unknown>;
+  summary: string;
+}
+
+export const TRAINER_RUNNERS: { [K in TrainerJobKind]: (client: ControlClient, task: TaskOf<K>) => Promise<RunOutcome> } = {
+  async train(client, task) {
+    const output = await runTraining(task, client.io());
+    return { output, summary: `succeeded in ${output.seconds.total} s (${output.representation} representation)` };
+  },
+  async infer_batch(client, task) {
+    const output = await runBatchInTrainer(client, task);
+    return { output, summary: `${output.rows} rows inferred in ${output.seconds} s` };
+  },
+  async dataset_ingest(client, task) {
+    const output = await runIngestInTrainer(client, task);
+    return { output, summary: `ingested ${output.row_count} rows in ${output.seconds} s (peak RSS ${output.peak_rss_mb} MB)` };
+  },
+};

@@ -1,0 +1,119 @@
+/**
+ * One training run, the same in the trainer and (without a trainer) in the Worker: load the data
+ * and the dataset's cached representation, run the model type's training (../model-types), store
+ * its artifacts. The type trains step by step; between steps the runner reports progress at most
+ * every `reportEveryMs`, which is also where a cancel is noticed (report throws), so a canceled
+ * job stops within about that long.
+ */
+import { SUMMARY_MAX_BYTES } from "../core/limits";
+import { SERVICE_RUNTIME_VERSION } from "../core/version";
+import { MlInputError } from "../ml/errors";
+import type { Frame } from "../ml/frame";
+import { parseRepresentation, plannedSslSteps } from "../ml/representation";
+import type { TrainedModel } from "../model-types/contract";
+import { type ModelTypeRegistry, modelTypes } from "../model-types/registry";
+import { boundedJson } from "./bounded-json";
+import { Reporter } from "./reporter";
+import type { TrainingIO } from "./training-io";
+import type { TrainingTask } from "./wire";
+
+/** The training job's output (also its `output` in the API); type-specific fields come on top. */
+export interface TrainingOutput {
+  model_type: string;
+  metrics: Record<string, number | null>;
+  /** Whether the shared representation was reused from an earlier model on this dataset version. */
+  representation: "built" | "reused";
+  features: number;
+  seconds: { load: number; ssl: number; fit: number; export: number; total: number };
+  ssl_steps: number;
+  rows: number;
+  /** What the model version shows about itself (stored with it); null for types without one. */
+  summary: Record<string, unknown> | null;
+  [typeSpecific: string]: unknown;
+}
+
+/** The stages of a run: loading the data, the model type's own (a prediction model's: representation, ssl, featurize, bin, boost), storing the artifacts. */
+export type RunStage = string;
+
+export interface RunOptions {
+  reportEveryMs?: number;
+  now?: () => number;
+  /** Called as each stage of the run starts (logs and the memory bench, bench/large/train-memory.ts). */
+  onStage?: (stage: RunStage) => void;
+  /** The model types it trains (a test adds one of its own). */
+  registry?: ModelTypeRegistry;
+}
+
+const WHOLE_SUMMARY = "the whole summary is the version's artifact ?part=summary";
+
+export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunOptions = {}): Promise<TrainingOutput> {
+  const type = (opts.registry ?? modelTypes).find(task.model_type);
+  if (!type) throw new MlInputError(`model type ${task.model_type} cannot be trained by this trainer`);
+  const now = opts.now ?? (() => performance.now());
+  const onStage = opts.onStage ?? (() => {});
+  const t0 = now();
+  const reporter = new Reporter(io, opts.reportEveryMs ?? 500, now);
+  onStage("load");
+  await io.report({ progress: 0, current_step: 0 });
+  let frame: Frame | null = await io.loadFrame();
+  const cached = await io.loadRepresentation();
+  const representation = cached ? parseRepresentation(cached) : null;
+  const tLoaded = now();
+  const rows = frame.rowCount;
+  const sslSteps = representation ? 0 : plannedSslSteps(frame);
+
+  const run = type.training.run({
+    task,
+    takeFrame: () => {
+      const f = frame;
+      if (!f) throw new Error("the frame was already taken");
+      // the runner keeps no reference to it, so a type can let go of it as soon as it is done with it
+      frame = null;
+      return f;
+    },
+    representation,
+    sslSteps,
+    now,
+    onStage,
+  });
+  let tSsl = tLoaded;
+  let model: TrainedModel;
+  for (let r = run.next(); ; r = run.next()) {
+    if (r.done) {
+      model = r.value;
+      break;
+    }
+    const e = r.value;
+    if (e.kind === "step") {
+      await reporter.step({ step: e.step, total: e.total, phase: e.phase, point: e.point });
+    } else {
+      await reporter.flush();
+      await io.saveRepresentation(JSON.stringify(e.representation));
+      tSsl = now();
+    }
+  }
+  await reporter.flush();
+  onStage("export");
+  const tFit = now();
+
+  const artifactJson = JSON.stringify({ ...model.artifact, service_runtime_version: SERVICE_RUNTIME_VERSION });
+  // The graph carries its featurizer file: a downloaded model is whole.
+  await io.saveArtifact("model.onnx", model.graph({ featurizer: artifactJson }));
+  await io.saveArtifact("featurizer.json", new TextEncoder().encode(artifactJson));
+  for (const f of model.files) await io.saveArtifact(f.name, f.bytes);
+  if (model.summary) await io.saveArtifact("summary.json", new TextEncoder().encode(JSON.stringify(model.summary)));
+  const tEnd = now();
+
+  const sec = (a: number, b: number) => Math.round(b - a) / 1000;
+  return {
+    ...boundedJson(model.output, SUMMARY_MAX_BYTES, WHOLE_SUMMARY),
+    model_type: type.name,
+    metrics: model.metrics,
+    representation: representation ? "reused" : "built",
+    features: model.artifact.onnx.num_features,
+    seconds: { load: sec(t0, tLoaded), ssl: sec(tLoaded, tSsl), fit: sec(tSsl, tFit), export: sec(tFit, tEnd), total: sec(t0, tEnd) },
+    ssl_steps: sslSteps,
+    rows,
+    summary: model.summary && boundedJson(model.summary, SUMMARY_MAX_BYTES, WHOLE_SUMMARY),
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * The wire between the Worker and the trainer, in one place: the job kinds the trainer runs, the
+ * task of each, and every call the trainer makes back through the Worker's internal control
+ * routes (their paths, bodies and answers). The route definitions (../api/definitions/internal)
+ * validate requests with these schemas and the control client (./control-client) builds its calls
+ * and reads the answers with them, so the two programs cannot drift apart unnoticed.
+ *
+ * Every control call names the job and the attempt token the trainer was handed: in the body of
+ * a POST, as `?attempt=` otherwise. Bulk bytes (source files, frame parts, the frame a job reads)
+ * go straight to and from R2 at presigned URLs when the Worker hands some out, else through routes.
+ */
+import { z } from "zod";
+import { FAILURE_MESSAGE_MAX_CHARS } from "../core/limits";
+import { OUTPUT_FORMATS } from "../inference/output";
+import { progressReportSchema } from "../jobs/types";
+import { MAX_FRAME_PARTS } from "../storage/frame-parts";
+import { ARTIFACT_FILES } from "../storage/keys";
+
+// ── Jobs the trainer runs ───────────────────────────────────────────────────────────────────────
+
+/** The job kinds the trainer runs (the others run in the Worker). */
+export const TRAINER_JOB_KINDS = ["train", "infer_batch", "dataset_ingest"] as const;
+export type TrainerJobKind = (typeof TRAINER_JOB_KINDS)[number];
+
+/** What the Worker hands the trainer (`POST /jobs` on the trainer): the job and the attempt token to show on every call back. */
+export const trainerAssignment = z.object({ job_id: z.uuid(), attempt: z.number().int().min(1) });
+export type TrainerAssignment = z.infer<typeof trainerAssignment>;
+
+/** A training: the job's input, as the train route wrote it. */
+export const trainingTask = z.object({
+  model_name: z.string(),
+  version_number: z.number().int(),
+  model_type: z.string(),
+  label_column: z.string().nullable(),
+  input_columns: z.array(z.string()).nullable(),
+  params: z.record(z.string(), z.unknown()),
+});
+export type TrainingTask = z.infer<typeof trainingTask>;
+
+/** A batch inference over a stored dataset version: the model version fixed at creation, the answer's format. */
+export const batchTask = z.object({
+  model_type: z.string().nullable(),
+  output_type: z.enum(OUTPUT_FORMATS),
+  model_version: z.object({ id: z.string(), version: z.number().int() }),
+});
+export type BatchTask = z.infer<typeof batchTask>;
+
+/** An ingest of uploads too large for the Worker. */
+export const ingestTask = z.object({
+  format: z.enum(["csv", "parquet"]),
+  /** `url`: a presigned GET of the file straight from R2; without it the trainer reads file i from `sources/{i}`. */
+  files: z.array(z.object({ filename: z.string(), bytes: z.number().int().min(0), url: z.string().optional() })),
+  total_bytes: z.number().int().min(0),
+  max_cells: z.number().int().min(1),
+});
+export type IngestTask = z.infer<typeof ingestTask>;
+
+const assigned = <K extends TrainerJobKind, T extends z.ZodType>(kind: K, task: T) => z.object({ kind: z.literal(kind), task });
+
+/** A job's kind and its task. */
+export const assignedTask = z.discriminatedUnion("kind", [
+  assigned("train", trainingTask),
+  assigned("infer_batch", batchTask),
+  assigned("dataset_ingest", ingestTask),
+]);
+export type AssignedTask = z.infer<typeof assignedTask>;
+/** The answer of `GET task`: the job's kind and task, and which job and attempt they are for. */
+export type TaskAnswer = AssignedTask & { job_id: string; attempt: number };
+/** The task of one kind. */
+export type TaskOf<K extends TrainerJobKind> = Extract<AssignedTask, { kind: K }>["task"];
+
+// ── Bodies and answers of the control routes ───────────────────────────────────────────────────
+
+const attempt = z.number().int().min(1);
+/** `?attempt=` of the GET and PUT routes. */
+export const attemptQuery = z.object({ attempt: z.coerce.number().int().min(1) });
+
+/** Progress and heartbeat; answered `canceled: true` once the job was canceled (the trainer stops). */
+export const reportBody = progressReportSchema.extend({ attempt, rows_processed: z.number().int().min(0).optional() });
+export type ReportBody = z.input<typeof reportBody>;
+export const reportAnswer = z.object({ canceled: z.boolean() });
+
+/** The job's outcome, as the kind's runner made it. */
+export const succeedBody = z.object({ attempt, output: z.record(z.string(), z.unknown()) });
+/** The trainer could not finish; `permanent`: retrying cannot help (bad input, bad data). */
+export const failBody = z.object({ attempt, message: z.string().min(1).max(FAILURE_MESSAGE_MAX_CHARS), permanent: z.boolean() });
+export const doneAnswer = z.object({ ok: z.boolean() });
+
+/** Where to read the job's frame: a presigned GET straight from R2, or `url: null` (GET `frame`). */
+export const frameLocationAnswer = z.object({ url: z.string().nullable(), bytes: z.number().int().min(0) });
+
+/**
+ * An ingest stores its frame as an R2 multipart upload: begun, each part's URL asked for when the
+ * part is ready (the frame is written while the file is read: its size is unknown at begin) and
+ * PUT there (or to `frame/parts/{n}`), then completed, or aborted.
+ */
+const uploadId = z.string().min(1).max(1024);
+export const uploadedPart = z.object({ part_number: z.number().int().min(1), etag: z.string().min(1) });
+export type UploadedPart = z.infer<typeof uploadedPart>;
+export const beginFrameUploadBody = z.object({ attempt });
+export const beginFrameUploadAnswer = z.object({ upload_id: z.string() });
+export const signFramePartBody = z.object({ attempt, upload_id: uploadId, part_number: z.number().int().min(1), bytes: z.number().int().min(0) });
+export const signFramePartAnswer = z.object({ url: z.string().nullable() });
+export const framePartQuery = attemptQuery.extend({ upload_id: uploadId });
+export const completeFrameUploadBody = z.object({
+  attempt,
+  upload_id: uploadId,
+  bytes: z.number().int().min(0),
+  parts: z.array(uploadedPart).min(1).max(MAX_FRAME_PARTS),
+});
+export const completeFrameUploadAnswer = z.object({ bytes: z.number().int().min(0) });
+export const abortFrameUploadBody = z.object({ attempt, upload_id: uploadId });
+
+/** A model version's files a training writes and a batch inference reads. */
+export const artifactFile = z.enum(Object.values(ARTIFACT_FILES) as [string, ...string[]]);
+
+/** A batch inference's result files: JSON pages (`page-000012.json`) and whole files (`results.csv`, `results.parquet`). */
+export const RESULT_PAGE_NAME = /^page-(\d{6,})\.json$/;
+export const RESULT_FILE_NAME = /^results\.(csv|parquet)$/;
+
+// ── The routes ──────────────────────────────────────────────────────────────────────────────────
+
+/** Every control route: method and path under `/internal/jobs/{id}/`. */
+export const CONTROL_ROUTES = {
+  task: { method: "get", path: "task" },
+  frame: { method: "get", path: "frame" },
+  frameLocation: { method: "get", path: "frame/location" },
+  readSource: { method: "get", path: "sources/{index}" },
+  writePreview: { method: "put", path: "preview" },
+  beginFrameUpload: { method: "post", path: "frame/uploads" },
+  signFramePart: { method: "post", path: "frame/part-url" },
+  writeFramePart: { method: "put", path: "frame/parts/{part}" },
+  completeFrameUpload: { method: "post", path: "frame/complete" },
+  abortFrameUpload: { method: "post", path: "frame/abort" },
+  readRepresentation: { method: "get", path: "representation" },
+  writeRepresentation: { method: "put", path: "representation" },
+  writeArtifact: { method: "put", path: "artifacts/{file}" },
+  readArtifact: { method: "get", path: "artifacts/{file}" },
+  writeResult: { method: "put", path: "results/{file}" },
+  report: { method: "post", path: "report" },
+  succeed: { method: "post", path: "succeed" },
+  fail: { method: "post", path: "fail" },
+} as const satisfies Record<string, { method: "get" | "put" | "post"; path: string }>;
+export type ControlRoute = keyof typeof CONTROL_ROUTES;
+
+/** The routes' prefix: every call is about one job. */
+export const CONTROL_PREFIX = "/internal/jobs/{id}/";
+
+/** A route's path for the route definitions (`/internal/jobs/{id}/frame/parts/{part}`). */
+export const controlRoutePath = (route: ControlRoute) => `${CONTROL_PREFIX}${CONTROL_ROUTES[route].path}`;
+
+/** The local trainer process announces that it started: the jobs it was running are lost. */
+export const TRAINER_STARTED_PATH = "/internal/trainer/started";
+export const trainerStartedAnswer = z.object({ restarted: z.number().int().min(0) });

@@ -1,0 +1,107 @@
+/**
+ * The training of every type built on the shared representation without a label loop of its own
+ * (anomaly, embedding, clustering, factors, search, causal): the representation is built when the
+ * dataset version has none yet — the `ssl` phase, after a check that there is something to model
+ * —, then the engine's fit for the type runs with no phase (the interface: null for types without
+ * a training loop) and no loss curve; steps still move. A fit that trains an encoder of its own
+ * (an embedding with other dimensions) reports that part as `ssl` too.
+ */
+import { MlInputError } from "../ml/errors";
+import { buildFeaturizer } from "../ml/featurize";
+import { type Frame, findColumn } from "../ml/frame";
+import { appendMetadata } from "../ml/onnx/onnx-proto";
+import { buildRepresentationSteps, type Representation } from "../ml/representation";
+import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../ml/unsupervised/model";
+import type { ArtifactFile } from "../storage/keys";
+import { UNSUPERVISED_FORMAT } from "./artifact";
+import type { TrainEvent, TrainedModel, TrainInput, TrainingSpec } from "./contract";
+
+/** The engine's fit for a type: steps, then the trained model. */
+export type EngineFit = (frame: Frame, opts: UnsupervisedTrainOptions<Record<string, unknown>>) => Generator<FitStep, UnsupervisedModel, void>;
+
+/** Seed of the shared representation: fixed, never a model's (every model on the data shares it). */
+const REPRESENTATION_SEED = 0;
+
+export function unsupervisedTraining(modelType: string, fit: EngineFit): TrainingSpec {
+  return { run: (input) => trainUnsupervised(modelType, fit, input) };
+}
+
+function* trainUnsupervised(modelType: string, engineFit: EngineFit, input: TrainInput): Generator<TrainEvent, TrainedModel, void> {
+  const frame = input.takeFrame();
+  const inputColumns = input.task.input_columns ?? null;
+  checkData(modelType, frame, input.task.label_column, inputColumns);
+
+  let rep = input.representation;
+  let offset = 0;
+  if (!rep) {
+    rep = yield* buildRepresentation(frame, input.sslSteps);
+    offset = input.sslSteps;
+  }
+
+  const steps = engineFit(frame, { representation: rep, inputColumns, labelColumn: input.task.label_column, params: input.task.params });
+  let model: UnsupervisedModel;
+  let phase: FitStep["phase"] | null = null;
+  let phaseSteps = 0;
+  for (let r = steps.next(); ; r = steps.next()) {
+    if (r.done) {
+      model = r.value;
+      break;
+    }
+    const s = r.value;
+    if (s.phase !== phase) {
+      offset += phaseSteps;
+      phase = s.phase;
+    }
+    phaseSteps = s.totalSteps;
+    yield { kind: "step", step: offset + s.step, total: offset + s.totalSteps, phase: s.phase === "ssl" ? "ssl" : null, point: null };
+  }
+  // the phase is null once no encoder is training (also when the fit had no steps of its own)
+  yield { kind: "step", step: offset + phaseSteps, total: offset + phaseSteps, phase: null, point: null };
+  return trainedModel(modelType, model);
+}
+
+/** The shared representation, built here: its ssl steps, then handed to the runner to store. */
+function* buildRepresentation(frame: Frame, sslSteps: number): Generator<TrainEvent, Representation, void> {
+  const build = buildRepresentationSteps(frame, { seed: REPRESENTATION_SEED });
+  for (let r = build.next(); ; r = build.next()) {
+    if (r.done) {
+      yield { kind: "representation", representation: r.value };
+      return r.value;
+    }
+    yield { kind: "step", step: r.value.step, total: sslSteps + 1, phase: "ssl", point: null };
+  }
+}
+
+function trainedModel(modelType: string, model: UnsupervisedModel): TrainedModel {
+  const files = model.files ?? [];
+  return {
+    artifact: {
+      format: UNSUPERVISED_FORMAT,
+      model_type: modelType,
+      featurizer: model.featurizer,
+      head: model.head,
+      onnx: { input: "features", num_features: model.featurizer.features.length },
+      files: files.map((f) => f.name),
+    },
+    graph: (metadata) => appendMetadata(model.onnx, metadata),
+    files: files.map((f) => ({ name: f.name as ArtifactFile, bytes: f.bytes })),
+    metrics: model.metrics,
+    output: model.output,
+    summary: model.summary,
+  };
+}
+
+/** What only the data shows, checked before the ssl phase is spent on it. */
+function checkData(modelType: string, frame: Frame, labelColumn: string | null, inputColumns: string[] | null): void {
+  if (frame.rowCount < 2)
+    throw new MlInputError(`the dataset has ${frame.rowCount} row${frame.rowCount === 1 ? "" : "s"}; a ${modelType} model needs at least 2`);
+  if (inputColumns) {
+    const unknown = inputColumns.filter((c) => !findColumn(frame, c));
+    if (unknown.length) throw new MlInputError(`input columns not found: ${unknown.join(", ")}`);
+  }
+  const featurizer = buildFeaturizer(frame, { labelColumn, inputColumns: inputColumns ?? undefined });
+  if (featurizer.features.length === 0) {
+    const why = featurizer.columns.map((c) => `${c.name}: ${c.reason ?? "unused"}`);
+    throw new MlInputError(`no usable feature columns${why.length ? ` (${why.join("; ")})` : ""}`);
+  }
+}
