@@ -1,7 +1,8 @@
 /**
  * The statuses of a dataset version and of a model version: the one list behind their D1 columns,
  * the job → version rule (jobs/effects.ts), the model status rule (models/status.ts) and the API
- * text. A status added here does not compile until every rule that maps statuses handles it.
+ * text. The rules are typed by it: a model version status added here does not compile until the
+ * model status rule maps it, and one renamed or removed until no rule or comparison uses it.
  *
  * Kept in db/, the lowest layer that needs it (the columns), so that jobs/, models/ and api/ can
  * import it too.
