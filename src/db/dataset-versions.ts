@@ -9,6 +9,7 @@
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import { type Db, inChunks, nowIso } from "./client";
 import { datasetFiles, datasetVersions } from "./schema";
+import type { VersionStatus } from "./version-statuses";
 
 export type VersionRow = typeof datasetVersions.$inferSelect;
 type FileRow = typeof datasetFiles.$inferSelect;
@@ -85,7 +86,11 @@ export async function versionRefs(db: Db, versionIds: string[]): Promise<Map<str
 }
 
 /** A file of an upload with the status of its version (the signed PUT checks both). */
-export async function fileWithVersionStatus(db: Db, orgId: string, fileId: string): Promise<{ file: FileRow; versionStatus: string } | undefined> {
+export async function fileWithVersionStatus(
+  db: Db,
+  orgId: string,
+  fileId: string,
+): Promise<{ file: FileRow; versionStatus: VersionStatus } | undefined> {
   const [row] = await db
     .select({ file: datasetFiles, versionStatus: datasetVersions.status })
     .from(datasetFiles)
@@ -103,7 +108,7 @@ export async function insertVersion(db: Db, row: VersionRow): Promise<void> {
  * The status a version takes from its ingest job. A version that is already ready stays ready:
  * a later job on it must not make good data look broken.
  */
-export async function setVersionStatus(db: Db, versionId: string, status: string, errorMessage: string | null): Promise<void> {
+export async function setVersionStatus(db: Db, versionId: string, status: VersionStatus, errorMessage: string | null): Promise<void> {
   await db
     .update(datasetVersions)
     .set({ status, errorMessage, updatedAt: nowIso() })

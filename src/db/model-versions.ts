@@ -5,6 +5,7 @@
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import { type Db, inChunks, nowIso } from "./client";
 import { modelVersions } from "./schema";
+import type { ModelVersionStatus } from "./version-statuses";
 
 export type ModelVersionRow = typeof modelVersions.$inferSelect;
 
@@ -63,7 +64,7 @@ export async function insertModelVersion(db: Db, row: ModelVersionRow): Promise<
 }
 
 /** The status a version takes from its training job; a version that is ready stays ready. */
-export async function setModelVersionStatus(db: Db, versionId: string, status: string, errorMessage: string | null): Promise<void> {
+export async function setModelVersionStatus(db: Db, versionId: string, status: ModelVersionStatus, errorMessage: string | null): Promise<void> {
   await db
     .update(modelVersions)
     .set({ status, errorMessage, updatedAt: nowIso() })

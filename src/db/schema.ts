@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { MODEL_VERSION_STATUSES, VERSION_STATUSES } from "./version-statuses";
 
 // Timestamps are ISO-8601 strings with millisecond precision: they sort as text and serialize as is.
 const timestamps = {
@@ -69,8 +70,8 @@ export const datasetVersions = sqliteTable(
       .references(() => datasets.id),
     orgId: text("org_id").notNull(),
     version: integer("version").notNull(),
-    // waiting_for_upload | queued | processing | ready | failed | canceled
-    status: text("status").notNull(),
+    // One of VERSION_STATUSES. The enum types the column in TypeScript only: SQLite gets no check.
+    status: text("status", { enum: VERSION_STATUSES }).notNull(),
     archived: integer("archived", { mode: "boolean" }).notNull().default(false),
     sourceFilename: text("source_filename"),
     contentType: text("content_type"),
@@ -139,8 +140,8 @@ export const modelVersions = sqliteTable(
       .references(() => models.id),
     orgId: text("org_id").notNull(),
     version: integer("version").notNull(),
-    // queued | processing | ready | failed | canceled
-    status: text("status").notNull(),
+    // One of MODEL_VERSION_STATUSES (TypeScript only, as above).
+    status: text("status", { enum: MODEL_VERSION_STATUSES }).notNull(),
     datasetId: text("dataset_id").notNull(),
     datasetVersionId: text("dataset_version_id").notNull(),
     configJson: text("config_json").notNull().default("{}"),

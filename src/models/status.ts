@@ -7,12 +7,13 @@
  */
 import { getTableName, type SQL, sql } from "drizzle-orm";
 import { models, modelVersions } from "../db/schema";
+import type { ModelVersionStatus } from "../db/version-statuses";
 
 export const MODEL_STATUSES = ["queued", "processing", "ready", "failed"] as const;
 export type ModelStatus = (typeof MODEL_STATUSES)[number];
 
-/** Version status → model status. */
-const STATUS_OF_VERSION: Record<string, ModelStatus> = {
+/** Version status → model status. Every model version status must be mapped, or this does not compile. */
+const STATUS_OF_VERSION: Record<ModelVersionStatus, ModelStatus> = {
   queued: "queued",
   processing: "processing",
   ready: "ready",
@@ -20,11 +21,11 @@ const STATUS_OF_VERSION: Record<string, ModelStatus> = {
   canceled: "failed",
 };
 /** Versions with this status are never current while another version exists. */
-const NEVER_CURRENT = "canceled";
+const NEVER_CURRENT: ModelVersionStatus = "canceled";
 const WITHOUT_VERSION: ModelStatus = "queued";
 
 interface VersionLike {
-  status: string;
+  status: ModelVersionStatus;
   version: number;
 }
 
@@ -34,7 +35,8 @@ export function currentVersion<V extends VersionLike>(versionsNewestFirst: V[]):
 }
 
 export function modelStatus(current: VersionLike | undefined): ModelStatus {
-  // A status this rule does not know (none today) reads as processing rather than inventing one.
+  // The column's type is not checked by SQLite: a stored status outside the list (none today)
+  // reads as processing, as in the SQL below, rather than inventing one.
   return current ? (STATUS_OF_VERSION[current.status] ?? "processing") : WITHOUT_VERSION;
 }
 

@@ -3,11 +3,12 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { models, modelVersions } from "../../src/db/schema";
+import type { ModelVersionStatus } from "../../src/db/version-statuses";
 import { currentVersion, modelStatus, modelStatusSql } from "../../src/models/status";
 import { newOrg } from "./helpers";
 
 /** Version statuses of one model, oldest first. */
-const CASES: string[][] = [
+const CASES: ModelVersionStatus[][] = [
   [],
   ["queued"],
   ["processing"],

@@ -3,9 +3,11 @@
  * `direct-upload.ts`, `signed-upload.ts` and the answers built in `src/api/routes/datasets.ts`.
  */
 import { z } from "@hono/zod-openapi";
+import { VERSION_STATUSES } from "../../db/version-statuses";
 import { DatasetVersionRef, nextCursor, orNull } from "./common";
+import { valueList } from "./value-list";
 
-const VERSION_STATUS = "Dataset version status: `waiting_for_upload`, `queued`, `processing`, `ready`, `failed` or `canceled`";
+const VERSION_STATUS = `Dataset version status: ${valueList(VERSION_STATUSES)}`;
 const JOB_ID = "Id of the dataset_ingest job (UUID form; `GET /jobs/{job_id}` takes it as is)";
 const timestamp = z.iso.datetime();
 const uuid = z.uuid();

@@ -6,12 +6,15 @@ import { z } from "@hono/zod-openapi";
 import { JOB_STATUSES, JOB_TYPES } from "../../jobs/types";
 import { MODEL_TYPES } from "../../model-types/registry";
 import { DatasetVersionRef, ModelVersionRef, nextCursor, orNull } from "./common";
+import { valueList } from "./value-list";
 
 const timestamp = z.iso.datetime();
 const uuid = z.uuid();
 
-const JOB_STATUS_DESCRIPTION =
-  "`initializing`, `pending`, `queued`, `running`, `succeeded`, `failed`, `canceled`, `rejected`, or `waiting_for_upload` (dataset_ingest jobs of a signed-URL upload until it is completed)";
+const JOB_STATUS_DESCRIPTION = valueList(JOB_STATUSES, {
+  serialComma: true,
+  notes: { waiting_for_upload: "dataset_ingest jobs of a signed-URL upload until it is completed" },
+});
 
 /** A version reference inside `resources`: null when the version is unknown or deleted. */
 const datasetRef = orNull(DatasetVersionRef);

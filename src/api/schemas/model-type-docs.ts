@@ -4,9 +4,9 @@
  * so a new type appears in the document with its module.
  */
 import { type ModelTypeRegistry, modelTypes } from "../../model-types/registry";
+import { joinedList } from "./value-list";
 
-/** "a", "a and b", "a, b and c". */
-const listed = (names: string[]) => (names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
+const listed = (names: string[]) => joinedList(names, "and");
 
 /** The train request's `params`. */
 export function paramsDescription(registry: ModelTypeRegistry = modelTypes): string {

@@ -3,14 +3,16 @@
  * and the synchronous inference answer built in `src/api/routes/models.ts`.
  */
 import { z } from "@hono/zod-openapi";
+import { MODEL_VERSION_STATUSES } from "../../db/version-statuses";
 import { MODEL_TYPES } from "../../model-types/registry";
 import { MODEL_STATUSES } from "../../models/status";
 import { ModelVersionRef, nextCursor, orNull } from "./common";
 import { answerColumnsDescription, metricsDescription, shownLabelDescription, summaryDescription } from "./model-type-docs";
+import { valueList } from "./value-list";
 
 const timestamp = z.iso.datetime();
 const uuid = z.uuid();
-const VERSION_STATUS = "Model version status: `queued`, `processing`, `ready`, `failed` or `canceled`";
+const VERSION_STATUS = `Model version status: ${valueList(MODEL_VERSION_STATUSES)}`;
 
 /** Validation metrics of one version: metric name → value (null when undefined for the data). */
 const ModelMetrics = z.record(z.string(), z.number().nullable()).openapi("ModelMetrics", { description: metricsDescription() });
