@@ -21,7 +21,7 @@ import { matrixSource } from "../../src/ml/factors/passes";
 import { fitPcaSteps, type PcaFit, type PcaOptions } from "../../src/ml/factors/pca";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Column, Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
+import { Rng } from "../../src/ml/random";
 import { buildRepresentation } from "../../src/ml/representation";
 import { trainFactorsSteps } from "../../src/ml/unsupervised/factors";
 import { standardize, standardSpace } from "../../src/ml/unsupervised/space";

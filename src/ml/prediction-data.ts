@@ -7,7 +7,7 @@
 import { type FeaturizerSpec, featureFiller } from "./featurize";
 import type { Frame } from "./frame";
 import { binColumn, type FeatureBins } from "./gbdt/bins";
-import { Rng } from "./gbdt/random";
+import { Rng } from "./random";
 
 /** Row-major Uint8 bins [rows x features] of the training and validation rows (in their order). */
 export interface BinnedRows {

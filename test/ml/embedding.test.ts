@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
+import { Rng } from "../../src/ml/random";
 import { buildRepresentation } from "../../src/ml/representation";
 import { trainEmbeddingSteps } from "../../src/ml/unsupervised/embedding";
 import type { UnsupervisedModel } from "../../src/ml/unsupervised/model";

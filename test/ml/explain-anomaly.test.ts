@@ -9,10 +9,10 @@ import { rawScores } from "../../src/ml/explain/evaluate";
 import { explainAnomalies } from "../../src/ml/explain/explain-anomaly";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
 import { forestAsGbdt } from "../../src/ml/iforest/as-gbdt";
 import { pathLengthSums } from "../../src/ml/iforest/score";
 import { readForest, storeForest } from "../../src/ml/iforest/stored";
+import { Rng } from "../../src/ml/random";
 import { buildRepresentation, type Representation } from "../../src/ml/representation";
 import { type AnomalyModel, type AnomalyParams, scoreAnomalies, trainAnomalySteps } from "../../src/ml/unsupervised/anomaly";
 

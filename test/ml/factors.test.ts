@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { MlInputError } from "../../src/ml/errors";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
+import { Rng } from "../../src/ml/random";
 import { buildRepresentation, type Representation } from "../../src/ml/representation";
 import { type FactorsModel, type FactorsParams, factorScores, trainFactorsSteps } from "../../src/ml/unsupervised/factors";
 import type { FitStep } from "../../src/ml/unsupervised/model";

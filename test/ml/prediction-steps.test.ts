@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
 import { type PredictionModelResult, type TrainingStep, trainPredictionModel, trainPredictionModelSteps } from "../../src/ml/prediction";
+import { Rng } from "../../src/ml/random";
 import { parseRepresentation, plannedSslSteps } from "../../src/ml/representation";
 
 function frame(n = 500): Frame {

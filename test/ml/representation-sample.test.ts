@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { applyFeaturizer, featureKinds } from "../../src/ml/featurize";
 import type { Frame } from "../../src/ml/frame";
 import { computeBins } from "../../src/ml/gbdt/bins";
-import { Rng } from "../../src/ml/gbdt/random";
+import { Rng } from "../../src/ml/random";
 import { buildRepresentation, plannedSslSteps, SAMPLE_ROWS } from "../../src/ml/representation";
 
 describe("the representation of a table above its row sample", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
 import { trainPredictionModel } from "../../src/ml/prediction";
+import { Rng } from "../../src/ml/random";
 import {
   buildRepresentation,
   buildRepresentationSteps,

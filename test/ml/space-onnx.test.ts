@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
 import { GraphBuilder } from "../../src/ml/onnx/graph";
 import { DataType } from "../../src/ml/onnx/onnx-proto";
+import { Rng } from "../../src/ml/random";
 import { buildRepresentation, type Representation } from "../../src/ml/representation";
 import { reconstructionErrors } from "../../src/ml/ssl/encoder";
 import {

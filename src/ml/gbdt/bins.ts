@@ -8,7 +8,7 @@
  *   last bin (codes.length + 1) holds every other code ("other"), which never goes left.
  * Plain JSON, so bins can be stored in the shared representation and reused.
  */
-import { Rng } from "./random";
+import { Rng } from "../random";
 
 export type FeatureBins = { kind: "numeric"; upper: number[] } | { kind: "categorical"; codes: number[] };
 
