@@ -15,10 +15,10 @@ import { type Frame, findColumn } from "../ml/frame";
 import { appendMetadata } from "../ml/onnx/onnx-proto";
 import { buildRepresentationSteps, plannedSslSteps, type Representation } from "../ml/representation";
 import type { UnsupervisedModel, UnsupervisedModelType } from "../ml/unsupervised/model";
-import { UNSUPERVISED_TRAINERS } from "../ml/unsupervised/trainers";
 import type { ArtifactFile } from "../storage/keys";
 import { boundedJson } from "./bounded-json";
 import type { RunContext, TrainingOutput } from "./run-context";
+import { UNSUPERVISED_TRAINERS } from "./unsupervised-trainers";
 
 /** Seed of the shared representation: fixed, never a model's (every model on the data shares it). */
 const REPRESENTATION_SEED = 0;
