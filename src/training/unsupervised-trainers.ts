@@ -5,12 +5,13 @@
  */
 import { trainCausalSteps } from "../ml/causal/model";
 import { MlInputError } from "../ml/errors";
+import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../ml/fit/contract";
 import type { Frame } from "../ml/frame";
 import { trainAnomalySteps } from "../ml/unsupervised/anomaly";
 import { trainClusteringSteps } from "../ml/unsupervised/clustering";
 import { trainEmbeddingSteps } from "../ml/unsupervised/embedding";
 import { trainFactorsSteps } from "../ml/unsupervised/factors";
-import type { FitStep, UnsupervisedModel, UnsupervisedModelType, UnsupervisedTrainOptions } from "../ml/unsupervised/model";
+import type { UnsupervisedModelType } from "../ml/unsupervised/model";
 import { trainSearchSteps } from "../ml/unsupervised/search";
 
 export type UnsupervisedTrainer = (

@@ -15,6 +15,7 @@
 import { MlInputError } from "../errors";
 import { anomalyExplainFile } from "../explain/anomaly-file";
 import { applyFeaturizer, type FeatureMatrix, type FeaturizerSpec } from "../featurize";
+import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../fit/contract";
 import { cellValue, type Frame, findColumn } from "../frame";
 import { addBlendStage, type BlendParams, blendLogits, fitBlend, logistic } from "../iforest/blend";
 import { type IsolationForest, trainIsolationForestSteps } from "../iforest/forest";
@@ -25,7 +26,6 @@ import { anomalyThreshold, MODIFIED_Z_CUT, type ThresholdRule } from "../iforest
 import { GraphBuilder } from "../onnx/graph";
 import { DataType } from "../onnx/onnx-proto";
 import { reconstructionErrors, type SslEncoder } from "../ssl/encoder";
-import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "./model";
 import { addFeaturesInput, addReconstructionErrorStage, encoderFor, standardSpace } from "./space";
 
 export const ANOMALY_METHODS = ["isolation_forest", "blended"] as const;

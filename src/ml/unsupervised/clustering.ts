@@ -15,6 +15,7 @@
 import { MlInputError } from "../errors";
 import { clusteringExplainFile } from "../explain/clustering-file";
 import { applyFeaturizer } from "../featurize";
+import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../fit/contract";
 import type { Frame } from "../frame";
 import { assignNearest } from "../kmeans/centers";
 import { AUTO_K_MAX, chooseKSteps, clusterSamples, fitSampleMatrix, sampleSilhouette } from "../kmeans/choose-k";
@@ -25,7 +26,6 @@ import { GraphBuilder } from "../onnx/graph";
 import { DataType } from "../onnx/onnx-proto";
 import type { SslEncoder } from "../ssl/encoder";
 import { describeClusters } from "./describe-clusters";
-import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "./model";
 import { addEmbeddingStage, addFeaturesInput, addStandardizeStage, embed, encoderFor, type StandardSpace, standardize, standardSpace } from "./space";
 
 export const CLUSTERING_SPACES = ["features", "embedding"] as const;

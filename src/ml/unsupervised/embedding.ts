@@ -7,11 +7,11 @@
  * ONNX: features → encoder layout → MatMul/Add/Relu layers → `embedding` double [N, dimensions].
  */
 import { applyFeaturizer } from "../featurize";
+import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../fit/contract";
 import type { Frame } from "../frame";
 import { GraphBuilder } from "../onnx/graph";
 import { DataType } from "../onnx/onnx-proto";
 import type { SslEncoder } from "../ssl/encoder";
-import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "./model";
 import { addEmbeddingStage, addFeaturesInput, embed, encoderFor, standardSpace } from "./space";
 
 export interface EmbeddingParams {

@@ -14,10 +14,10 @@ import { MlInputError } from "../errors";
 import type { ChunkSource } from "../factors/passes";
 import { AUTO_MAX, AUTO_VARIANCE, fitPcaSteps, type PcaFit, pcaScores, type Rotation } from "../factors/pca";
 import { applyFeaturizer, type FeatureMatrix, type FeaturizerSpec } from "../featurize";
+import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../fit/contract";
 import type { Frame } from "../frame";
 import { GraphBuilder } from "../onnx/graph";
 import { DataType } from "../onnx/onnx-proto";
-import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "./model";
 import { addFeaturesInput, addStandardizeStage, type StandardSpace, standardize, standardSpace } from "./space";
 
 export const FACTOR_ROTATIONS = ["none", "varimax"] as const;

@@ -1,54 +1,7 @@
 /**
- * What every non-prediction model type (anomaly, embedding, clustering, factors, search, and
- * causal, whose label column is its outcome) hands
- * back to the trainer, so that one runner trains them all and one inference path serves them.
- *
- * The ONNX graph's input is always `features` float32 [N, F]: the matrix of `featurizer` (the
- * same featurizer rules as prediction: extra columns ignored, missing ones and unseen categories
- * NaN). Its outputs are the type's (see each type's module); `head` is the JSON the Worker needs
- * besides the graph to shape the answer (cluster descriptions, the search index's ids, ...).
+ * The non-prediction model types the service trains. Only this list is left here (the contract
+ * every type fulfils is ../fit/contract); it is the product's list rather than the engine's, and a
+ * model-type registry outside ml is to replace it.
  */
-import type { FeaturizerSpec } from "../featurize";
-import type { Representation } from "../representation";
-
 export const UNSUPERVISED_MODEL_TYPES = ["anomaly", "embedding", "clustering", "factors", "search", "causal"] as const;
 export type UnsupervisedModelType = (typeof UNSUPERVISED_MODEL_TYPES)[number];
-
-/**
- * Progress of a type's training after the shared representation exists: `ssl` while the model
- * trains an encoder of its own (embedding with other dimensions, an embedding space restricted by
- * input_columns), with that encoder's losses; `fit` for the type's own algorithm.
- */
-export type FitStep =
-  | { phase: "ssl"; step: number; totalSteps: number; trainLoss: number; valLoss: number | null }
-  | { phase: "fit"; step: number; totalSteps: number };
-
-/** Every type's trainer: `train<Type>Steps(frame, opts): Generator<FitStep, UnsupervisedModel>`. */
-export interface UnsupervisedTrainOptions<P> {
-  /** The dataset version's shared representation (already built; it has an encoder). */
-  representation: Representation;
-  /** Restricts the features to these source columns (null/undefined: every usable column). */
-  inputColumns?: string[] | null;
-  /** The label column: causal models' outcome; the other types have none. */
-  labelColumn?: string | null;
-  /** The type's parameters, already validated for range by the API (engine defaults fill the rest). */
-  params: P;
-}
-
-export interface UnsupervisedModel {
-  modelType: UnsupervisedModelType;
-  /** Turns a table into the graph's `features` input. */
-  featurizer: FeaturizerSpec;
-  /** ONNX ModelProto bytes; input `features` float32 [N, F]. */
-  onnx: Uint8Array;
-  /** JSON the Worker needs besides the graph to shape inference output. */
-  head: Record<string, unknown>;
-  /** The interface's metric keys only (clustering: n_clusters, silhouette_score); {} otherwise. */
-  metrics: Record<string, number | null>;
-  /** Type-specific fields of the training job's `output` (anomalous_ids, threshold, ...). */
-  output: Record<string, unknown>;
-  /** What the model version shows about itself (loadings, cluster sizes and centroids, ...). */
-  summary: Record<string, unknown>;
-  /** Extra artifact files besides model.onnx and featurizer.json (the search index). */
-  files?: { name: string; bytes: Uint8Array }[];
-}

@@ -9,11 +9,11 @@
  */
 import { MlInputError } from "../errors";
 import { applyFeaturizer, type FeatureMatrix, type FeaturizerSpec, selectFeatures } from "../featurize";
+import type { FitStep } from "../fit/contract";
 import type { Frame } from "../frame";
 import type { Representation } from "../representation";
 import { encodeRows64, type SslEncoder, trainEncoderSteps } from "../ssl/encoder";
 import { compileLayout, readRow, type SslFeature } from "../ssl/layout";
-import type { FitStep } from "./model";
 
 export { addEmbeddingStage, addFeaturesInput, addReconstructionErrorStage, addStandardizeStage } from "./space-onnx";
 
