@@ -16,7 +16,7 @@ import type { Frame } from "../../src/ml/frame";
 import { extractLabel } from "../../src/ml/label";
 import { Rng } from "../../src/ml/random";
 import { buildRepresentation } from "../../src/ml/representation";
-import { embed, standardize, standardSpace } from "../../src/ml/unsupervised/space";
+import { embed, standardize, standardSpace } from "../../src/ml/space/space";
 import { loadBenchDataset } from "../../test/ml/helpers/bench-data";
 
 const names = (process.argv[2] ?? "diamonds,cps1988,fertility,shuttle,lending_club").split(",");

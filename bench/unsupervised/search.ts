@@ -27,7 +27,7 @@ import { searchIndex } from "../../src/ml/knn/search";
 import type { SearchIndex, SearchIndexKind } from "../../src/ml/knn/types";
 import { Rng } from "../../src/ml/random";
 import { buildRepresentation } from "../../src/ml/representation";
-import { embed, standardize, standardSpace } from "../../src/ml/unsupervised/space";
+import { embed, standardize, standardSpace } from "../../src/ml/space/space";
 import { loadBenchDataset } from "../../test/ml/helpers/bench-data";
 
 const TMP = "/tmp/search-bench";

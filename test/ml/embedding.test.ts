@@ -4,8 +4,8 @@ import type { UnsupervisedModel } from "../../src/ml/fit/contract";
 import type { Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/random";
 import { buildRepresentation } from "../../src/ml/representation";
+import { embed } from "../../src/ml/space/space";
 import { trainEmbeddingSteps } from "../../src/ml/unsupervised/embedding";
-import { embed } from "../../src/ml/unsupervised/space";
 import { createSession, runFeatures } from "./helpers/ort-node";
 
 function frame(n: number): Frame {

@@ -12,8 +12,8 @@ import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/random";
 import { buildRepresentation, type Representation } from "../../src/ml/representation";
+import { embed, standardize } from "../../src/ml/space/space";
 import { assignClusters, type ClusteringModel, type ClusteringParams, trainClusteringSteps } from "../../src/ml/unsupervised/clustering";
-import { embed, standardize } from "../../src/ml/unsupervised/space";
 
 const N = 400;
 

@@ -5,8 +5,8 @@ import type { UnsupervisedModel } from "../../src/ml/fit/contract";
 import type { Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/random";
 import { buildRepresentation, type Representation } from "../../src/ml/representation";
+import { embed, standardize, standardSpace } from "../../src/ml/space/space";
 import { chooseKind, parseSearchIndex, type SearchParams, searchIndex, trainSearchSteps } from "../../src/ml/unsupervised/search";
-import { embed, standardize, standardSpace } from "../../src/ml/unsupervised/space";
 import { createSession, runFeatures } from "./helpers/ort-node";
 
 /** An id column (strings), a numeric with missing values, a category, a boolean. */

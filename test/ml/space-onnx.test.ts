@@ -5,7 +5,6 @@ import { GraphBuilder } from "../../src/ml/onnx/graph";
 import { DataType } from "../../src/ml/onnx/onnx-proto";
 import { Rng } from "../../src/ml/random";
 import { buildRepresentation, type Representation } from "../../src/ml/representation";
-import { reconstructionErrors } from "../../src/ml/ssl/encoder";
 import {
   addEmbeddingStage,
   addFeaturesInput,
@@ -15,7 +14,8 @@ import {
   encoderFor,
   standardize,
   standardSpace,
-} from "../../src/ml/unsupervised/space";
+} from "../../src/ml/space/space";
+import { reconstructionErrors } from "../../src/ml/ssl/encoder";
 import { createSession, runFeatures } from "./helpers/ort-node";
 
 /** Numeric with missing values, a 3-level category, a 40-level category (has an "other" slot), a boolean. */

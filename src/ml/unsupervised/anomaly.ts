@@ -25,8 +25,8 @@ import { pathLengthSums, scoreIsolationForest, toScores } from "../iforest/score
 import { anomalyThreshold, MODIFIED_Z_CUT, type ThresholdRule } from "../iforest/threshold";
 import { GraphBuilder } from "../onnx/graph";
 import { DataType } from "../onnx/onnx-proto";
+import { addFeaturesInput, addReconstructionErrorStage, encoderFor, standardSpace } from "../space/space";
 import { reconstructionErrors, type SslEncoder } from "../ssl/encoder";
-import { addFeaturesInput, addReconstructionErrorStage, encoderFor, standardSpace } from "./space";
 
 export const ANOMALY_METHODS = ["isolation_forest", "blended"] as const;
 export type AnomalyMethod = (typeof ANOMALY_METHODS)[number];

@@ -11,8 +11,8 @@ import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../fi
 import type { Frame } from "../frame";
 import { GraphBuilder } from "../onnx/graph";
 import { DataType } from "../onnx/onnx-proto";
+import { addEmbeddingStage, addFeaturesInput, embed, encoderFor, standardSpace } from "../space/space";
 import type { SslEncoder } from "../ssl/encoder";
-import { addEmbeddingStage, addFeaturesInput, embed, encoderFor, standardSpace } from "./space";
 
 export interface EmbeddingParams {
   /** Width of the vectors; default: the shared encoder's (16). */

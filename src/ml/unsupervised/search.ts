@@ -25,8 +25,17 @@ import { idTableFromColumn } from "../knn/ids";
 import type { SearchIndexKind } from "../knn/types";
 import { GraphBuilder } from "../onnx/graph";
 import { DataType } from "../onnx/onnx-proto";
+import {
+  addEmbeddingStage,
+  addFeaturesInput,
+  addStandardizeStage,
+  embed,
+  encoderFor,
+  type StandardSpace,
+  standardize,
+  standardSpace,
+} from "../space/space";
 import type { SslEncoder } from "../ssl/encoder";
-import { addEmbeddingStage, addFeaturesInput, addStandardizeStage, embed, encoderFor, type StandardSpace, standardize, standardSpace } from "./space";
 
 export { parseSearchIndex, serializeSearchIndex } from "../knn/format";
 export { type SearchResult, searchIndex } from "../knn/search";
