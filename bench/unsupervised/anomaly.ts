@@ -15,7 +15,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { applyFeaturizer, type FeatureMatrix } from "../../src/ml/featurize";
 import type { Frame } from "../../src/ml/frame";
 import { type AnomalyMethod, scoreAnomalyMatrix } from "../../src/ml/iforest/anomaly-scorer";
-import { buildRepresentation, type Representation } from "../../src/ml/representation";
+import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
 import { reconstructionErrors } from "../../src/ml/ssl/encoder";
 import { type AnomalyModel, type AnomalyParams, trainAnomalySteps } from "../../src/ml/unsupervised/anomaly";
 import { takeRows } from "../ml/datasets";

@@ -6,7 +6,7 @@
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Column, Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/random";
-import { buildRepresentation, type Representation } from "../../src/ml/representation";
+import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
 import { embed, standardize, standardSpace } from "../../src/ml/space/space";
 import { loadBenchDataset } from "../../test/ml/helpers/bench-data";
 

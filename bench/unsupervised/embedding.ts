@@ -15,7 +15,7 @@ import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Frame } from "../../src/ml/frame";
 import { extractLabel } from "../../src/ml/label";
 import { Rng } from "../../src/ml/random";
-import { buildRepresentation } from "../../src/ml/representation";
+import { buildRepresentation } from "../../src/ml/representation/representation";
 import { embed, standardize, standardSpace } from "../../src/ml/space/space";
 import { loadBenchDataset } from "../../test/ml/helpers/bench-data";
 

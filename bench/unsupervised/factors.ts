@@ -22,7 +22,7 @@ import { fitPcaSteps, type PcaFit, type PcaOptions } from "../../src/ml/factors/
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Column, Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/random";
-import { buildRepresentation } from "../../src/ml/representation";
+import { buildRepresentation } from "../../src/ml/representation/representation";
 import { standardize, standardSpace } from "../../src/ml/space/space";
 import { trainFactorsSteps } from "../../src/ml/unsupervised/factors";
 import { loadBenchDataset } from "../../test/ml/helpers/bench-data";

@@ -26,7 +26,7 @@ import { idTableFromValues } from "../../src/ml/knn/ids";
 import { searchIndex } from "../../src/ml/knn/search";
 import type { SearchIndex, SearchIndexKind } from "../../src/ml/knn/types";
 import { Rng } from "../../src/ml/random";
-import { buildRepresentation } from "../../src/ml/representation";
+import { buildRepresentation } from "../../src/ml/representation/representation";
 import { embed, standardize, standardSpace } from "../../src/ml/space/space";
 import { loadBenchDataset } from "../../test/ml/helpers/bench-data";
 

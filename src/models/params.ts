@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { COLUMN_NAME_MAX_CHARS } from "../core/limits";
-import { MAX_TIME_BUDGET_S } from "../ml/prediction";
+import { MAX_TIME_BUDGET_S } from "../ml/prediction/model";
 import type { ModelType } from "./types";
 
 /**

@@ -1,7 +1,7 @@
 /** What every model type's run gets and gives back (./run-training dispatches by type). */
 import type { Frame } from "../ml/frame";
-import type { PredictionStage } from "../ml/prediction";
-import type { Representation } from "../ml/representation";
+import type { PredictionStage } from "../ml/prediction/model";
+import type { Representation } from "../ml/representation/representation";
 import type { TrainingIO, TrainingTask } from "./io";
 import type { Reporter } from "./reporter";
 

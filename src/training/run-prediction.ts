@@ -16,8 +16,8 @@ import {
   type PreparedPrediction,
   preparePredictionSteps,
   type TrainPredictionOptions,
-} from "../ml/prediction";
-import { plannedSslSteps } from "../ml/representation";
+} from "../ml/prediction/model";
+import { plannedSslSteps } from "../ml/representation/representation";
 import { finite } from "./reporter";
 import type { RunContext, TrainingOutput } from "./run-context";
 

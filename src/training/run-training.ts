@@ -7,7 +7,7 @@
  */
 import { MlInputError } from "../ml/errors";
 import type { Frame } from "../ml/frame";
-import { parseRepresentation } from "../ml/representation";
+import { parseRepresentation } from "../ml/representation/representation";
 import { UNSUPERVISED_MODEL_TYPES, type UnsupervisedModelType } from "../ml/unsupervised/model";
 import type { TrainingIO, TrainingTask } from "./io";
 import { Reporter } from "./reporter";

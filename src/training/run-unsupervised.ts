@@ -14,7 +14,7 @@ import { buildFeaturizer } from "../ml/featurize";
 import type { UnsupervisedModel } from "../ml/fit/contract";
 import { type Frame, findColumn } from "../ml/frame";
 import { appendMetadata } from "../ml/onnx/onnx-proto";
-import { buildRepresentationSteps, plannedSslSteps, type Representation } from "../ml/representation";
+import { buildRepresentationSteps, plannedSslSteps, type Representation } from "../ml/representation/representation";
 import type { UnsupervisedModelType } from "../ml/unsupervised/model";
 import type { ArtifactFile } from "../storage/keys";
 import { boundedJson } from "./bounded-json";

@@ -5,7 +5,7 @@ import type { FitStep } from "../../src/ml/fit/contract";
 import type { Frame } from "../../src/ml/frame";
 import { scoreAnomalies } from "../../src/ml/iforest/anomaly-scorer";
 import { Rng } from "../../src/ml/random";
-import { buildRepresentation, type Representation } from "../../src/ml/representation";
+import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
 import { type AnomalyModel, type AnomalyParams, trainAnomalySteps } from "../../src/ml/unsupervised/anomaly";
 import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";
 

@@ -8,7 +8,7 @@ import { MlInputError } from "../../src/ml/errors";
 import { applyFeaturizer, featureKinds, selectFeatures } from "../../src/ml/featurize";
 import type { FitStep } from "../../src/ml/fit/contract";
 import type { Frame, NumericColumn } from "../../src/ml/frame";
-import { buildRepresentation, deriveModelFeatures, type Representation } from "../../src/ml/representation";
+import { buildRepresentation, deriveModelFeatures, type Representation } from "../../src/ml/representation/representation";
 import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";
 
 const reps = new WeakMap<Frame, Representation>();

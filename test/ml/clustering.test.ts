@@ -5,7 +5,7 @@ import type { FitStep } from "../../src/ml/fit/contract";
 import type { Frame } from "../../src/ml/frame";
 import { adjustedRandIndex } from "../../src/ml/kmeans/ari";
 import { Rng } from "../../src/ml/random";
-import { buildRepresentation, type Representation } from "../../src/ml/representation";
+import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
 import { assignClusters, type ClusteringModel, type ClusteringParams, trainClusteringSteps } from "../../src/ml/unsupervised/clustering";
 import { describeClusters, formatNumber } from "../../src/ml/unsupervised/describe-clusters";
 import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";

@@ -3,7 +3,7 @@ import { applyFeaturizer } from "../../src/ml/featurize";
 import type { UnsupervisedModel } from "../../src/ml/fit/contract";
 import type { Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/random";
-import { buildRepresentation } from "../../src/ml/representation";
+import { buildRepresentation } from "../../src/ml/representation/representation";
 import { embed } from "../../src/ml/space/space";
 import { trainEmbeddingSteps } from "../../src/ml/unsupervised/embedding";
 import { createSession, runFeatures } from "./helpers/ort-node";

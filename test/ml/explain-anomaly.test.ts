@@ -14,7 +14,7 @@ import { forestAsGbdt } from "../../src/ml/iforest/as-gbdt";
 import { pathLengthSums } from "../../src/ml/iforest/score";
 import { readForest, storeForest } from "../../src/ml/iforest/stored";
 import { Rng } from "../../src/ml/random";
-import { buildRepresentation, type Representation } from "../../src/ml/representation";
+import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
 import { type AnomalyModel, type AnomalyParams, trainAnomalySteps } from "../../src/ml/unsupervised/anomaly";
 
 const N = 800;

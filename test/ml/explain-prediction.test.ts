@@ -9,7 +9,7 @@ import type { Column, DictionaryColumn, Frame } from "../../src/ml/frame";
 import { emptyTree, type GbdtModel, type Tree } from "../../src/ml/gbdt/model";
 import { trainGbdt } from "../../src/ml/gbdt/train";
 import { extractLabel, type Task } from "../../src/ml/label";
-import { predictFrame } from "../../src/ml/prediction";
+import { predictFrame } from "../../src/ml/prediction/model";
 import { Rng } from "../../src/ml/random";
 
 const num = (name: string, values: ArrayLike<number>): Column => ({ name, kind: "numeric", storage: "numeric", values: Float64Array.from(values) });

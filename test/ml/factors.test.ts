@@ -4,7 +4,7 @@ import { applyFeaturizer } from "../../src/ml/featurize";
 import type { FitStep } from "../../src/ml/fit/contract";
 import type { Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/random";
-import { buildRepresentation, type Representation } from "../../src/ml/representation";
+import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
 import { type FactorsModel, type FactorsParams, factorScores, trainFactorsSteps } from "../../src/ml/unsupervised/factors";
 import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";
 

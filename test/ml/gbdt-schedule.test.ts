@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Frame } from "../../src/ml/frame";
 import { defaultLearningRate } from "../../src/ml/gbdt/schedule";
 import { DEFAULT_GBDT_PARAMS } from "../../src/ml/gbdt/train";
-import { trainPredictionModel } from "../../src/ml/prediction";
+import { trainPredictionModel } from "../../src/ml/prediction/model";
 import { Rng } from "../../src/ml/random";
 
 function regressionFrame(n = 300): Frame {

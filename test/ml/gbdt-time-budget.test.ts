@@ -7,7 +7,7 @@ import { MlInputError } from "../../src/ml/errors";
 import type { Frame } from "../../src/ml/frame";
 import { predictRaw } from "../../src/ml/gbdt/predict";
 import { type TrainGbdtInput, trainGbdt, trainGbdtSteps } from "../../src/ml/gbdt/train";
-import { MAX_TIME_BUDGET_S, trainPredictionModel } from "../../src/ml/prediction";
+import { MAX_TIME_BUDGET_S, trainPredictionModel } from "../../src/ml/prediction/model";
 import { Rng } from "../../src/ml/random";
 
 function problem(n = 1200): Omit<TrainGbdtInput, "params"> {

@@ -3,7 +3,7 @@ import { applyFeaturizer, buildFeaturizer, featureKinds } from "../../src/ml/fea
 import type { Column, Frame } from "../../src/ml/frame";
 import { applyBins, computeBins } from "../../src/ml/gbdt/bins";
 import { extractLabel } from "../../src/ml/label";
-import { binRows, splitRows } from "../../src/ml/prediction-data";
+import { binRows, splitRows } from "../../src/ml/prediction/data";
 import { Rng } from "../../src/ml/random";
 
 function table(n: number): Frame {

@@ -4,7 +4,7 @@ import { applyFeaturizer } from "../../src/ml/featurize";
 import type { UnsupervisedModel } from "../../src/ml/fit/contract";
 import type { Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/random";
-import { buildRepresentation, type Representation } from "../../src/ml/representation";
+import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
 import { embed, standardize, standardSpace } from "../../src/ml/space/space";
 import { chooseKind, parseSearchIndex, type SearchParams, searchIndex, trainSearchSteps } from "../../src/ml/unsupervised/search";
 import { createSession, runFeatures } from "./helpers/ort-node";

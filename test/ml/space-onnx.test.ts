@@ -4,7 +4,7 @@ import type { Frame } from "../../src/ml/frame";
 import { GraphBuilder } from "../../src/ml/onnx/graph";
 import { DataType } from "../../src/ml/onnx/onnx-proto";
 import { Rng } from "../../src/ml/random";
-import { buildRepresentation, type Representation } from "../../src/ml/representation";
+import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
 import {
   addEmbeddingStage,
   addFeaturesInput,

@@ -8,7 +8,7 @@ import { runGbdtOnnx } from "../../src/inference/run-onnx";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Column, Frame } from "../../src/ml/frame";
 import { exportGbdtToOnnx } from "../../src/ml/onnx/export";
-import { type PredictionModelResult, predictFrame, trainPredictionModel } from "../../src/ml/prediction";
+import { type PredictionModelResult, predictFrame, trainPredictionModel } from "../../src/ml/prediction/model";
 import { Rng } from "../../src/ml/random";
 
 const num = (name: string, values: ArrayLike<number>): Column => ({ name, kind: "numeric", storage: "numeric", values: Float64Array.from(values) });

@@ -29,7 +29,7 @@ import type { FitStep, UnsupervisedModel } from "../fit/contract";
 import type { Frame } from "../frame";
 import type { GbdtModel } from "../gbdt/model";
 import { predict } from "../gbdt/predict";
-import { deriveModelFeatures, type Representation } from "../representation";
+import { deriveModelFeatures, type Representation } from "../representation/representation";
 import { type AipwEstimate, aipwEstimate, armColumn, crossFitCount, crossFitSteps, overlapWeights, pseudoOutcomes } from "./aipw";
 import { type FitInput, fitGbdt } from "./fit";
 import { type CausalPredictors, exportCausalOnnx } from "./onnx";

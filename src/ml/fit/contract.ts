@@ -12,7 +12,7 @@
  * besides the graph to shape the answer (cluster descriptions, the search index's ids, ...).
  */
 import type { FeaturizerSpec } from "../featurize";
-import type { Representation } from "../representation";
+import type { Representation } from "../representation/representation";
 
 /**
  * Progress of a type's training after the shared representation exists: `ssl` while the model

@@ -13,7 +13,7 @@ import { MlInputError } from "../errors";
 import { applyFeaturizer, type FeatureMatrix, type FeaturizerSpec, selectFeatures } from "../featurize";
 import type { FitStep } from "../fit/contract";
 import type { Frame } from "../frame";
-import type { Representation } from "../representation";
+import type { Representation } from "../representation/representation";
 import { encodeRows64, type SslEncoder, trainEncoderSteps } from "../ssl/encoder";
 import { compileLayout, readRow, type SslFeature } from "../ssl/layout";
 
