@@ -1,11 +1,12 @@
 /**
  * Measures the import graph of src/: which top-level folders import which, imports that go
  * "upward" against the layer order below, cycles between folders and between files, and the
- * largest files. Only relative imports between .ts files under src/ count (type-only ones too).
+ * largest files; the same folder measures again inside src/ml, between ml's sub-folders. Only
+ * relative imports between .ts files under src/ count (type-only ones too).
  *
  *   npx tsx scripts/import-graph.ts            Markdown report
  *   npx tsx scripts/import-graph.ts --json     the same data as JSON
- *   npx tsx scripts/import-graph.ts --check    exit code 1 on any upward import or cycle
+ *   npx tsx scripts/import-graph.ts --check    exit code 1 on any upward import or cycle (also inside ml)
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -27,6 +28,44 @@ const LAYERS: string[][] = [
   ["(root)"],
 ];
 
+// The same rule between the sub-folders of src/ml, lowest layer first. Here "(root)" is the files
+// directly in src/ml: the shared low-level ones (frame, featurize, values, errors, label, metrics,
+// profile, the Rng) that every algorithm reads, so it is the lowest layer.
+const ML_LAYERS: string[][] = [
+  ["(root)"],
+  ["gbdt", "ssl", "onnx", "factors", "knn", "kmeans", "iforest"], // the algorithms
+  ["representation"], // a dataset version's shared representation
+  ["fit", "space"], // the non-prediction trainers' contract · the spaces they model in
+  ["explain"],
+  ["prediction", "causal", "unsupervised"], // the model types
+];
+
+/** One level of folders: its layer order, and the folder of a file in it (undefined: outside it). */
+interface Level {
+  /** What the report calls one of its folders. */
+  noun: string;
+  /** The layer table's name, for warnings. */
+  tableName: string;
+  /** The report's headings of its upward imports and of its folder cycles. */
+  headings: { upward: string; cycles: string };
+  layers: string[][];
+  folderOf: (file: string) => string | undefined;
+}
+const TOP: Level = {
+  noun: "folder",
+  tableName: "LAYERS",
+  headings: { upward: "Upward imports", cycles: "Folder cycles" },
+  layers: LAYERS,
+  folderOf: (file) => (file.split("/").length > 2 ? file.split("/")[1] : "(root)"),
+};
+const ML: Level = {
+  noun: "ml sub-folder",
+  tableName: "ML_LAYERS",
+  headings: { upward: "Upward imports inside ml", cycles: "Cycles between ml sub-folders" },
+  layers: ML_LAYERS,
+  folderOf: (file) => (file.startsWith("src/ml/") ? (file.split("/").length > 3 ? file.split("/")[2] : "(root)") : undefined),
+};
+
 const ROOT = path.resolve(import.meta.dirname, "..");
 type Edge = { from: string; to: string; typeOnly: boolean; dynamic: boolean };
 
@@ -39,13 +78,13 @@ function listTs(dir: string): string[] {
   });
 }
 
-const folderOf = (file: string) => (file.split("/").length > 2 ? file.split("/")[1] : "(root)");
-const layerOf = (folder: string): number | undefined => {
-  const i = LAYERS.findIndex((l) => l.includes(folder));
+const layerOf = (level: Level, folder: string): number | undefined => {
+  const i = level.layers.findIndex((l) => l.includes(folder));
   return i < 0 ? undefined : i;
 };
-const layerName = (folder: string) => String(layerOf(folder) ?? "unlayered");
-const byLayer = (a: string, b: string) => (layerOf(a) ?? LAYERS.length) - (layerOf(b) ?? LAYERS.length) || a.localeCompare(b);
+const layerName = (level: Level, folder: string) => String(layerOf(level, folder) ?? "unlayered");
+const byLayer = (level: Level) => (a: string, b: string) =>
+  (layerOf(level, a) ?? level.layers.length) - (layerOf(level, b) ?? level.layers.length) || a.localeCompare(b);
 const lineCount = (text: string) => text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
 
 /** Index just past the string literal starting at i (or its line's end, if unterminated). */
@@ -184,6 +223,42 @@ function graphOf(nodes: string[], edges: [string, string][]): Map<string, Set<st
   return g;
 }
 
+/** The folders of one level, with their imports between each other, upward imports and folder cycles. */
+function analyseLevel(level: Level, files: string[], edges: Edge[], lines: Map<string, number>, warnings: string[]) {
+  const folderOf = (file: string) => level.folderOf(file)!;
+  const inside = edges.filter((e) => level.folderOf(e.from) !== undefined && level.folderOf(e.to) !== undefined);
+  const cross = inside.filter((e) => folderOf(e.from) !== folderOf(e.to));
+  const mine = files.filter((f) => level.folderOf(f) !== undefined);
+  const order = byLayer(level);
+  const folderNames = [...new Set(mine.map(folderOf))].sort(order);
+  for (const f of folderNames.filter((f) => layerOf(level, f) === undefined)) {
+    warnings.push(`${level.noun} "${f}" is not in ${level.tableName}: treated as a layer of its own (its imports are never "upward")`);
+  }
+  const folders = folderNames.map((name) => {
+    const its = mine.filter((f) => folderOf(f) === name);
+    const importsFrom: Record<string, number> = {};
+    for (const to of cross
+      .filter((e) => folderOf(e.from) === name)
+      .map((e) => folderOf(e.to))
+      .sort(order)) {
+      importsFrom[to] = (importsFrom[to] ?? 0) + 1;
+    }
+    return { name, layer: layerOf(level, name) ?? null, files: its.length, lines: its.reduce((s, f) => s + lines.get(f)!, 0), importsFrom };
+  });
+  const upward = cross.filter((e) => (layerOf(level, folderOf(e.from)) ?? Infinity) < (layerOf(level, folderOf(e.to)) ?? -Infinity));
+  const folderGraph = graphOf(
+    folderNames,
+    cross.map((e) => [folderOf(e.from), folderOf(e.to)]),
+  );
+  return {
+    folders,
+    upward: upward.map(({ from, to, typeOnly }) => ({ from, to, typeOnly })),
+    folderCycles: sccs(folderGraph)
+      .filter((c) => c.length > 1)
+      .map((c) => c.sort(order)),
+  };
+}
+
 function analyse() {
   const files = listTs(path.join(ROOT, "src")).sort();
   const fileSet = new Set(files),
@@ -191,28 +266,9 @@ function analyse() {
   const texts = new Map(files.map((f) => [f, readFileSync(path.join(ROOT, f), "utf8")]));
   const lines = new Map(files.map((f) => [f, lineCount(texts.get(f)!)]));
   const edges = files.flatMap((f) => importsOf(f, texts.get(f)!, fileSet, warnings));
-  const cross = edges.filter((e) => folderOf(e.from) !== folderOf(e.to));
-  const folderNames = [...new Set(files.map(folderOf))].sort(byLayer);
-  for (const f of folderNames.filter((f) => layerOf(f) === undefined)) {
-    warnings.push(`folder "${f}" is not in LAYERS: treated as a layer of its own (its imports are never "upward")`);
-  }
-  const folders = folderNames.map((name) => {
-    const mine = files.filter((f) => folderOf(f) === name);
-    const importsFrom: Record<string, number> = {};
-    for (const to of cross
-      .filter((e) => folderOf(e.from) === name)
-      .map((e) => folderOf(e.to))
-      .sort(byLayer)) {
-      importsFrom[to] = (importsFrom[to] ?? 0) + 1;
-    }
-    return { name, layer: layerOf(name) ?? null, files: mine.length, lines: mine.reduce((s, f) => s + lines.get(f)!, 0), importsFrom };
-  });
-  const upward = cross.filter((e) => (layerOf(folderOf(e.from)) ?? Infinity) < (layerOf(folderOf(e.to)) ?? -Infinity));
-  const intoApi = cross.filter((e) => folderOf(e.to) === "api" && folderOf(e.from) !== "(root)");
-  const folderGraph = graphOf(
-    folderNames,
-    cross.map((e) => [folderOf(e.from), folderOf(e.to)]),
-  );
+  const top = analyseLevel(TOP, files, edges, lines, warnings);
+  const ml = analyseLevel(ML, files, edges, lines, warnings);
+  const intoApi = edges.filter((e) => TOP.folderOf(e.to) === "api" && !["api", "(root)"].includes(TOP.folderOf(e.from)!));
   const fileGraph = graphOf(
     files,
     edges.map((e) => [e.from, e.to]),
@@ -226,16 +282,16 @@ function analyse() {
       typeOnly: edges.filter((e) => e.typeOnly).length,
       dynamic: edges.filter((e) => e.dynamic).length,
     },
-    folders,
-    upward: upward.map(({ from, to, typeOnly }) => ({ from, to, typeOnly })),
+    folders: top.folders,
+    upward: top.upward,
     importsIntoApiFromNonRoot: {
       statements: intoApi.length,
       filePairs: new Set(intoApi.map((e) => `${e.from} ${e.to}`)).size,
       importingFiles: new Set(intoApi.map((e) => e.from)).size,
     },
-    folderCycles: sccs(folderGraph)
-      .filter((c) => c.length > 1)
-      .map((c) => c.sort(byLayer)),
+    folderCycles: top.folderCycles,
+    /** The same measures between the sub-folders of src/ml (ML_LAYERS). */
+    ml,
     fileCycles: sccs(fileGraph).filter((c) => c.length > 1 || fileGraph.get(c[0])!.has(c[0])),
     largestFiles: bySize.slice(0, 15).map(([file, n]) => ({ file, lines: n })),
     filesOver300Lines: bySize.filter(([, n]) => n > 300).length,
@@ -247,35 +303,54 @@ const code = (s: string) => `\`${s}\``;
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 const list = (items: string[]) => (items.length ? [...items.map((s) => `- ${s}`), ""] : []);
 
-function markdown(r: ReturnType<typeof analyse>): string {
-  const t = r.totals,
-    api = r.importsIntoApiFromNonRoot;
-  const arrow = (a: string, b: string) => `${folderOf(a)} ${layerName(folderOf(a))} → ${folderOf(b)} ${layerName(folderOf(b))}`;
+type Report = ReturnType<typeof analyse>;
+
+/** A level's folder table, its upward imports (then `afterUpward`) and its folder cycles. */
+function levelSections(level: Level, r: Pick<Report, "folders" | "upward" | "folderCycles">, afterUpward: string[] = []): string[] {
+  const arrow = (a: string, b: string) => {
+    const [fa, fb] = [level.folderOf(a)!, level.folderOf(b)!];
+    return `${fa} ${layerName(level, fa)} → ${fb} ${layerName(level, fb)}`;
+  };
   return [
-    "## Import graph of src/",
-    "",
-    ...r.warnings.map((w) => `> **Warning:** ${w}\n`),
-    `${t.files} files, ${t.lines} lines, ${t.imports} relative import statements (${t.typeOnly} type-only, ${t.dynamic} dynamic).`,
-    "",
-    "| folder | layer | files | lines | imports from |",
+    `| ${level.noun} | layer | files | lines | imports from |`,
     "|---|---:|---:|---:|---|",
     ...r.folders.map((f) => {
       const from =
         Object.entries(f.importsFrom)
           .map(([k, n]) => `${k} ${n}`)
           .join(", ") || "—";
-      return `| ${code(f.name)} | ${layerName(f.name)} | ${f.files} | ${f.lines} | ${from} |`;
+      return `| ${code(f.name)} | ${layerName(level, f.name)} | ${f.files} | ${f.lines} | ${from} |`;
     }),
     "",
-    `### Upward imports: ${r.upward.length}`,
+    `### ${level.headings.upward}: ${r.upward.length}`,
     "",
     ...list(r.upward.map((e) => `${code(e.from)} → ${code(e.to)} (${arrow(e.from, e.to)}${e.typeOnly ? ", type-only" : ""})`)),
-    `Imports into \`api\` from other folders except \`(root)\`: **${count(api.statements, "import statement")}** ` +
-      `(${count(api.filePairs, "distinct file pair")}, from ${count(api.importingFiles, "file")}).`,
-    "",
-    `### Folder cycles: ${r.folderCycles.length}`,
+    ...afterUpward,
+    `### ${level.headings.cycles}: ${r.folderCycles.length}`,
     "",
     ...list(r.folderCycles.map((c) => c.map(code).join(", "))),
+  ];
+}
+
+function markdown(r: Report): string {
+  const t = r.totals,
+    api = r.importsIntoApiFromNonRoot;
+  return [
+    "## Import graph of src/",
+    "",
+    ...r.warnings.map((w) => `> **Warning:** ${w}\n`),
+    `${t.files} files, ${t.lines} lines, ${t.imports} relative import statements (${t.typeOnly} type-only, ${t.dynamic} dynamic).`,
+    "",
+    ...levelSections(TOP, r, [
+      `Imports into \`api\` from other folders except \`(root)\`: **${count(api.statements, "import statement")}** ` +
+        `(${count(api.filePairs, "distinct file pair")}, from ${count(api.importingFiles, "file")}).`,
+      "",
+    ]),
+    "## Inside src/ml",
+    "",
+    "Imports between the sub-folders of `ml` (`(root)`: the files directly in `src/ml`).",
+    "",
+    ...levelSections(ML, r.ml),
     `### File cycles: ${r.fileCycles.length}`,
     "",
     ...list(r.fileCycles.map((c) => `${count(c.length, "file")}: ${c.map(code).join(", ")}`)),
@@ -292,4 +367,5 @@ function markdown(r: ReturnType<typeof analyse>): string {
 const args = new Set(process.argv.slice(2));
 const report = analyse();
 console.log(args.has("--json") ? JSON.stringify(report, null, 2) : markdown(report));
-if (args.has("--check") && (report.upward.length || report.folderCycles.length || report.fileCycles.length)) process.exitCode = 1;
+const failures = [report.upward, report.folderCycles, report.ml.upward, report.ml.folderCycles, report.fileCycles];
+if (args.has("--check") && failures.some((f) => f.length)) process.exitCode = 1;

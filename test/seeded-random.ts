@@ -1,6 +1,6 @@
 /**
  * mulberry32: a small seeded generator of uniform numbers in [0, 1), for test and benchmark data
- * that a failure can replay. (The engine has its own, src/ml/gbdt/random.ts, seeded differently:
+ * that a failure can replay. (The engine has its own, src/ml/random.ts, seeded differently:
  * changing either would change data generated before.)
  */
 export function seededRandom(seed: number): () => number {

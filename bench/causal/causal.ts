@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CausalModel, predictCausal, trainCausalSteps } from "../../src/ml/causal/model";
 import type { NumericColumn } from "../../src/ml/frame";
-import { buildRepresentation } from "../../src/ml/representation";
+import { buildRepresentation } from "../../src/ml/representation/representation";
 import { type CausalDataOptions, causalData, populationAte } from "./data";
 
 interface Setup {

@@ -5,7 +5,7 @@
  * binary with P(Y=1) = sigmoid(x1 + τ(x)·T). τ(x) = effect + heterogeneity · x2.
  */
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
+import { Rng } from "../../src/ml/random";
 
 export interface CausalData {
   frame: Frame;

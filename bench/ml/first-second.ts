@@ -5,8 +5,8 @@
  * featurizer, bins, SSL encoder), the second reuses it. Fastest of `repeats` passes each.
  */
 
-import { trainPredictionModel } from "../../src/ml/prediction";
-import { buildRepresentation } from "../../src/ml/representation";
+import { trainPredictionModel } from "../../src/ml/prediction/model";
+import { buildRepresentation } from "../../src/ml/representation/representation";
 import { loadBenchDataset } from "../../test/ml/helpers/bench-data";
 import { bestOf } from "./measure";
 

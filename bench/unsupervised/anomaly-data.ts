@@ -14,7 +14,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { Column, Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
+import { Rng } from "../../src/ml/random";
 import { BENCH_DATA_DIR, loadBenchDataset } from "../../test/ml/helpers/bench-data";
 import { takeRows } from "../ml/datasets";
 

@@ -5,9 +5,9 @@
  */
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Column, Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
-import { buildRepresentation, type Representation } from "../../src/ml/representation";
-import { embed, standardize, standardSpace } from "../../src/ml/unsupervised/space";
+import { Rng } from "../../src/ml/random";
+import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
+import { embed, standardize, standardSpace } from "../../src/ml/space/space";
 import { loadBenchDataset } from "../../test/ml/helpers/bench-data";
 
 export interface Matrix {

@@ -13,10 +13,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
 import { extractLabel } from "../../src/ml/label";
-import { buildRepresentation } from "../../src/ml/representation";
-import { embed, standardize, standardSpace } from "../../src/ml/unsupervised/space";
+import { Rng } from "../../src/ml/random";
+import { buildRepresentation } from "../../src/ml/representation/representation";
+import { embed, standardize, standardSpace } from "../../src/ml/space/space";
 import { loadBenchDataset } from "../../test/ml/helpers/bench-data";
 
 const names = (process.argv[2] ?? "diamonds,cps1988,fertility,shuttle,lending_club").split(",");

@@ -1,6 +1,6 @@
 /**
  * Benchmark of the `factors` engine (src/ml/factors) against scikit-learn's PCA, same run, same
- * matrices: each dataset's standardized matrix (src/ml/unsupervised/space) is written as raw
+ * matrices: each dataset's standardized matrix (src/ml/space/space) is written as raw
  * float64, fitted by both sides single-threaded, fastest of `--repeats` fits kept.
  *
  * Measured: explained variance ratios (all D on the exact path; the first k on the randomized
@@ -21,10 +21,10 @@ import { matrixSource } from "../../src/ml/factors/passes";
 import { fitPcaSteps, type PcaFit, type PcaOptions } from "../../src/ml/factors/pca";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Column, Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
-import { buildRepresentation } from "../../src/ml/representation";
+import { Rng } from "../../src/ml/random";
+import { buildRepresentation } from "../../src/ml/representation/representation";
+import { standardize, standardSpace } from "../../src/ml/space/space";
 import { trainFactorsSteps } from "../../src/ml/unsupervised/factors";
-import { standardize, standardSpace } from "../../src/ml/unsupervised/space";
 import { loadBenchDataset } from "../../test/ml/helpers/bench-data";
 
 const REAL = ["diamonds", "cps1988", "fertility", "shuttle", "lending_club"];

@@ -20,14 +20,14 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { applyFeaturizer } from "../../src/ml/featurize";
-import { Rng } from "../../src/ml/gbdt/random";
 import { buildSearchIndexSteps } from "../../src/ml/knn/build";
 import { serializeSearchIndex } from "../../src/ml/knn/format";
 import { idTableFromValues } from "../../src/ml/knn/ids";
 import { searchIndex } from "../../src/ml/knn/search";
 import type { SearchIndex, SearchIndexKind } from "../../src/ml/knn/types";
-import { buildRepresentation } from "../../src/ml/representation";
-import { embed, standardize, standardSpace } from "../../src/ml/unsupervised/space";
+import { Rng } from "../../src/ml/random";
+import { buildRepresentation } from "../../src/ml/representation/representation";
+import { embed, standardize, standardSpace } from "../../src/ml/space/space";
 import { loadBenchDataset } from "../../test/ml/helpers/bench-data";
 
 const TMP = "/tmp/search-bench";

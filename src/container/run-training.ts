@@ -9,7 +9,7 @@ import { SUMMARY_MAX_BYTES } from "../core/limits";
 import { SERVICE_RUNTIME_VERSION } from "../core/version";
 import { MlInputError } from "../ml/errors";
 import type { Frame } from "../ml/frame";
-import { parseRepresentation, plannedSslSteps } from "../ml/representation";
+import { parseRepresentation, plannedSslSteps } from "../ml/representation/representation";
 import type { TrainedModel } from "../model-types/contract";
 import { type ModelTypeRegistry, modelTypes } from "../model-types/registry";
 import { boundedJson } from "./bounded-json";

@@ -221,7 +221,7 @@ export function applyFeaturizer(spec: FeaturizerSpec, frame: Frame): FeatureMatr
 /**
  * Fills feature j of every row of `frame` into `out` (out[i * stride + offset]; by default the
  * feature's own column: stride 1). One feature at a time: a large table can be binned feature by
- * feature without its whole float matrix (./prediction-data).
+ * feature without its whole float matrix (./prediction/data).
  */
 export type FeatureFiller = (j: number, out: Float32Array, stride?: number, offset?: number) => void;
 

@@ -12,7 +12,7 @@ import type { z } from "zod";
 import type { ColumnContribution } from "../ml/explain/explain-prediction";
 import type { Frame } from "../ml/frame";
 import type { ColumnProfile } from "../ml/profile";
-import type { Representation } from "../ml/representation";
+import type { Representation } from "../ml/representation/representation";
 import type { ArtifactFile } from "../storage/keys";
 import type { ModelArtifact } from "./artifact";
 

@@ -23,7 +23,7 @@ import {
   type PreparedPrediction,
   preparePredictionSteps,
   type TrainPredictionOptions,
-} from "../ml/prediction";
+} from "../ml/prediction/model";
 import type { ColumnProfile } from "../ml/profile";
 import { ARTIFACT_FILES } from "../storage/keys";
 import { columnTypesOf, outputColumn, round7 } from "./answer-columns";

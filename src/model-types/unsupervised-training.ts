@@ -8,10 +8,10 @@
  */
 import { MlInputError } from "../ml/errors";
 import { buildFeaturizer } from "../ml/featurize";
+import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../ml/fit/contract";
 import { type Frame, findColumn } from "../ml/frame";
 import { appendMetadata } from "../ml/onnx/onnx-proto";
-import { buildRepresentationSteps, type Representation } from "../ml/representation";
-import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../ml/unsupervised/model";
+import { buildRepresentationSteps, type Representation } from "../ml/representation/representation";
 import type { ArtifactFile } from "../storage/keys";
 import { UNSUPERVISED_FORMAT } from "./artifact";
 import type { TrainEvent, TrainedModel, TrainInput, TrainingSpec } from "./contract";

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { MlInputError } from "../../src/ml/errors";
 import { applyFeaturizer } from "../../src/ml/featurize";
+import type { FitStep } from "../../src/ml/fit/contract";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
-import { buildRepresentation, type Representation } from "../../src/ml/representation";
-import { type AnomalyModel, type AnomalyParams, scoreAnomalies, trainAnomalySteps } from "../../src/ml/unsupervised/anomaly";
-import type { FitStep } from "../../src/ml/unsupervised/model";
+import { scoreAnomalies } from "../../src/ml/iforest/anomaly-scorer";
+import { Rng } from "../../src/ml/random";
+import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
+import { type AnomalyModel, type AnomalyParams, trainAnomalySteps } from "../../src/ml/unsupervised/anomaly";
 import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";
 
 const N = 2100;

@@ -4,7 +4,7 @@ import { canonicalValue, groupRows, pseudoFromPredictions, readArms, readOutcome
 import { predictCausal, trainCausalSteps } from "../../src/ml/causal/model";
 import { MlInputError } from "../../src/ml/errors";
 import type { Frame } from "../../src/ml/frame";
-import { buildRepresentation } from "../../src/ml/representation";
+import { buildRepresentation } from "../../src/ml/representation/representation";
 
 function trained(frame: Frame) {
   const gen = trainCausalSteps(frame, { representation: buildRepresentation(frame), labelColumn: "y", params: {} });

@@ -6,9 +6,9 @@ import { aipwEstimate, type CausalModel, type CausalParams, predictCausal, train
 import { resolveOutcome, resolveTreatment } from "../../src/ml/causal/treatment";
 import { MlInputError } from "../../src/ml/errors";
 import { applyFeaturizer, featureKinds, selectFeatures } from "../../src/ml/featurize";
+import type { FitStep } from "../../src/ml/fit/contract";
 import type { Frame, NumericColumn } from "../../src/ml/frame";
-import { buildRepresentation, deriveModelFeatures, type Representation } from "../../src/ml/representation";
-import type { FitStep } from "../../src/ml/unsupervised/model";
+import { buildRepresentation, deriveModelFeatures, type Representation } from "../../src/ml/representation/representation";
 import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";
 
 const reps = new WeakMap<Frame, Representation>();

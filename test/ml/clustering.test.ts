@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { MlInputError } from "../../src/ml/errors";
 import { applyFeaturizer } from "../../src/ml/featurize";
+import type { FitStep } from "../../src/ml/fit/contract";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
 import { adjustedRandIndex } from "../../src/ml/kmeans/ari";
-import { buildRepresentation, type Representation } from "../../src/ml/representation";
+import { Rng } from "../../src/ml/random";
+import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
 import { assignClusters, type ClusteringModel, type ClusteringParams, trainClusteringSteps } from "../../src/ml/unsupervised/clustering";
 import { describeClusters, formatNumber } from "../../src/ml/unsupervised/describe-clusters";
-import type { FitStep } from "../../src/ml/unsupervised/model";
 import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";
 
 /**

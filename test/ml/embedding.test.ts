@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { applyFeaturizer } from "../../src/ml/featurize";
+import type { UnsupervisedModel } from "../../src/ml/fit/contract";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
-import { buildRepresentation } from "../../src/ml/representation";
+import { Rng } from "../../src/ml/random";
+import { buildRepresentation } from "../../src/ml/representation/representation";
+import { embed } from "../../src/ml/space/space";
 import { trainEmbeddingSteps } from "../../src/ml/unsupervised/embedding";
-import type { UnsupervisedModel } from "../../src/ml/unsupervised/model";
-import { embed } from "../../src/ml/unsupervised/space";
 import { createSession, runFeatures } from "./helpers/ort-node";
 
 function frame(n: number): Frame {

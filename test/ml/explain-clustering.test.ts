@@ -10,10 +10,10 @@ import { explainClusters } from "../../src/ml/explain/explain-clustering";
 import { shapleyValues } from "../../src/ml/explain/shapley";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
-import { buildRepresentation, type Representation } from "../../src/ml/representation";
+import { Rng } from "../../src/ml/random";
+import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
+import { embed, standardize } from "../../src/ml/space/space";
 import { assignClusters, type ClusteringModel, type ClusteringParams, trainClusteringSteps } from "../../src/ml/unsupervised/clustering";
-import { embed, standardize } from "../../src/ml/unsupervised/space";
 
 const N = 400;
 

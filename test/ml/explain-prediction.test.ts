@@ -7,10 +7,10 @@ import { treeShap } from "../../src/ml/explain/treeshap";
 import { applyFeaturizer, buildFeaturizer, featureKinds } from "../../src/ml/featurize";
 import type { Column, DictionaryColumn, Frame } from "../../src/ml/frame";
 import { emptyTree, type GbdtModel, type Tree } from "../../src/ml/gbdt/model";
-import { Rng } from "../../src/ml/gbdt/random";
 import { trainGbdt } from "../../src/ml/gbdt/train";
 import { extractLabel, type Task } from "../../src/ml/label";
-import { predictFrame } from "../../src/ml/prediction";
+import { predictFrame } from "../../src/ml/prediction/model";
+import { Rng } from "../../src/ml/random";
 
 const num = (name: string, values: ArrayLike<number>): Column => ({ name, kind: "numeric", storage: "numeric", values: Float64Array.from(values) });
 const bool = (name: string, values: ArrayLike<number>): Column => ({ name, kind: "boolean", storage: "numeric", values: Float64Array.from(values) });

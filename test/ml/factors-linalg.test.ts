@@ -3,7 +3,7 @@ import { symmetricEigen } from "../../src/ml/factors/eigen";
 import { matrixSource } from "../../src/ml/factors/passes";
 import { randomizedEigen } from "../../src/ml/factors/randomized";
 import { varimaxCriterion, varimaxRotation } from "../../src/ml/factors/varimax";
-import { Rng } from "../../src/ml/gbdt/random";
+import { Rng } from "../../src/ml/random";
 
 function randomSymmetric(n: number, seed: number): Float64Array {
   const rng = new Rng(seed);

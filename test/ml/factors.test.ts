@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { MlInputError } from "../../src/ml/errors";
 import { applyFeaturizer } from "../../src/ml/featurize";
+import type { FitStep } from "../../src/ml/fit/contract";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
-import { buildRepresentation, type Representation } from "../../src/ml/representation";
+import { Rng } from "../../src/ml/random";
+import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
 import { type FactorsModel, type FactorsParams, factorScores, trainFactorsSteps } from "../../src/ml/unsupervised/factors";
-import type { FitStep } from "../../src/ml/unsupervised/model";
 import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";
 
 /** Two correlated numerics (a ≈ 2b), an independent one with missing values, a 3-level category. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { applyBins, binCount, computeBins } from "../../src/ml/gbdt/bins";
-import { Rng } from "../../src/ml/gbdt/random";
+import { Rng } from "../../src/ml/random";
 
 describe("quantile bins", () => {
   it("bin k+1 holds exactly upper[k-1] < x <= upper[k], edges are float32 and at most 255 value bins", () => {

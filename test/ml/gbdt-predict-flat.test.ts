@@ -9,8 +9,8 @@ import { orderKey, thresholdKey } from "../../src/ml/gbdt/flat";
 import { emptyTree, type GbdtModel, type Objective, type Tree } from "../../src/ml/gbdt/model";
 import { transformScores } from "../../src/ml/gbdt/objective";
 import { predict, predictRaw } from "../../src/ml/gbdt/predict";
-import { Rng } from "../../src/ml/gbdt/random";
 import { trainGbdt } from "../../src/ml/gbdt/train";
+import { Rng } from "../../src/ml/random";
 
 /** Reference: walk each tree row by row, summing per output in tree order from baseScore. */
 function referenceRaw(model: GbdtModel, data: Float32Array, n: number, numTrees = model.trees.length): Float64Array {

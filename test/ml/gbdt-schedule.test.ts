@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
 import { defaultLearningRate } from "../../src/ml/gbdt/schedule";
 import { DEFAULT_GBDT_PARAMS } from "../../src/ml/gbdt/train";
-import { trainPredictionModel } from "../../src/ml/prediction";
+import { trainPredictionModel } from "../../src/ml/prediction/model";
+import { Rng } from "../../src/ml/random";
 
 function regressionFrame(n = 300): Frame {
   const rng = new Rng(5);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loss } from "../../src/ml/gbdt/objective";
 import { predictRaw } from "../../src/ml/gbdt/predict";
-import { Rng } from "../../src/ml/gbdt/random";
 import { TRAIN_LOSS_SAMPLE_ROWS, trainGbdt } from "../../src/ml/gbdt/train";
+import { Rng } from "../../src/ml/random";
 
 const rowsRange = (a: number, b: number) => Int32Array.from({ length: b - a }, (_, i) => a + i);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Rng } from "../../src/ml/gbdt/random";
 import { type IterationInfo, type TrainGbdtInput, type TrainGbdtResult, trainGbdt, trainGbdtSteps } from "../../src/ml/gbdt/train";
+import { Rng } from "../../src/ml/random";
 
 function problem(n = 1200): Omit<TrainGbdtInput, "params"> {
   const rng = new Rng(4);

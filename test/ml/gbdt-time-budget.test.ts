@@ -6,9 +6,9 @@ import { describe, expect, it } from "vitest";
 import { MlInputError } from "../../src/ml/errors";
 import type { Frame } from "../../src/ml/frame";
 import { predictRaw } from "../../src/ml/gbdt/predict";
-import { Rng } from "../../src/ml/gbdt/random";
 import { type TrainGbdtInput, trainGbdt, trainGbdtSteps } from "../../src/ml/gbdt/train";
-import { MAX_TIME_BUDGET_S, trainPredictionModel } from "../../src/ml/prediction";
+import { MAX_TIME_BUDGET_S, trainPredictionModel } from "../../src/ml/prediction/model";
+import { Rng } from "../../src/ml/random";
 
 function problem(n = 1200): Omit<TrainGbdtInput, "params"> {
   const rng = new Rng(4);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { GbdtModel } from "../../src/ml/gbdt/model";
 import { predict, predictRaw } from "../../src/ml/gbdt/predict";
-import { Rng } from "../../src/ml/gbdt/random";
 import { trainGbdt } from "../../src/ml/gbdt/train";
 import { accuracy, r2 } from "../../src/ml/metrics";
+import { Rng } from "../../src/ml/random";
 
 /** n rows x F features, uniform in [0, 1), deterministic. */
 function uniform(n: number, F: number, seed = 1): Float32Array {

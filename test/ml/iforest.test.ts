@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { Rng } from "../../src/ml/gbdt/random";
 import { type IsolationForest, trainIsolationForest } from "../../src/ml/iforest/forest";
 import { averagePathLength, harmonic } from "../../src/ml/iforest/path-length";
 import { pathLengthSums, scoreIsolationForest } from "../../src/ml/iforest/score";
+import { Rng } from "../../src/ml/random";
 
 const params = { numTrees: 50, maxSamples: 256, seed: 0 };
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { Rng } from "../../src/ml/gbdt/random";
 import { adjustedRandIndex } from "../../src/ml/kmeans/ari";
 import { assignNearest, dist2, meanVariance } from "../../src/ml/kmeans/centers";
 import { chooseKSteps, clusterSamples, fitSampleMatrix } from "../../src/ml/kmeans/choose-k";
@@ -10,6 +9,7 @@ import { lloydIterations } from "../../src/ml/kmeans/lloyd";
 import { countDistinctRows } from "../../src/ml/kmeans/rows";
 import { kmeansPlusPlus } from "../../src/ml/kmeans/seeding";
 import { silhouetteScore } from "../../src/ml/kmeans/silhouette";
+import { Rng } from "../../src/ml/random";
 
 /** n rows of k Gaussian blobs in d dimensions (centers in ±box, unit-ish spread), with their labels. */
 function blobs(n: number, d: number, k: number, spread: number, seed: number, box = 10): { X: Float64Array; y: Int32Array } {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { Rng } from "../../src/ml/gbdt/random";
 import { buildSearchIndexSteps } from "../../src/ml/knn/build";
 import { parseSearchIndex, serializeSearchIndex } from "../../src/ml/knn/format";
 import { type IdTable, idTableFromValues } from "../../src/ml/knn/ids";
 import { searchIndex, searchRows } from "../../src/ml/knn/search";
 import type { SearchIndex, SearchIndexKind } from "../../src/ml/knn/types";
+import { Rng } from "../../src/ml/random";
 
 function build(x: ArrayLike<number>, dims: number, kind: SearchIndexKind = "exact", ids?: IdTable, seed = 0): SearchIndex {
   const rows = x.length / dims;

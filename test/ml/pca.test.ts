@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MlInputError } from "../../src/ml/errors";
 import { matrixSource } from "../../src/ml/factors/passes";
 import { autoComponents, fitPcaSteps, type PcaFit, type PcaOptions, pcaScores } from "../../src/ml/factors/pca";
-import { Rng } from "../../src/ml/gbdt/random";
+import { Rng } from "../../src/ml/random";
 
 function fitPca(x: Float64Array, rows: number, D: number, opts: PcaOptions = {}, chunkRows = 7): PcaFit {
   const steps = fitPcaSteps(matrixSource(x, rows, D, chunkRows), opts);

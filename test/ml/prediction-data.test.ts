@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { applyFeaturizer, buildFeaturizer, featureKinds } from "../../src/ml/featurize";
 import type { Column, Frame } from "../../src/ml/frame";
 import { applyBins, computeBins } from "../../src/ml/gbdt/bins";
-import { Rng } from "../../src/ml/gbdt/random";
 import { extractLabel } from "../../src/ml/label";
-import { binRows, splitRows } from "../../src/ml/prediction-data";
+import { binRows, splitRows } from "../../src/ml/prediction/data";
+import { Rng } from "../../src/ml/random";
 
 function table(n: number): Frame {
   const r = new Rng(7);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
-import { trainPredictionModel } from "../../src/ml/prediction";
-import { buildRepresentation } from "../../src/ml/representation";
+import { trainPredictionModel } from "../../src/ml/prediction/model";
+import { Rng } from "../../src/ml/random";
+import { buildRepresentation } from "../../src/ml/representation/representation";
 
 describe("shared representation", () => {
   it("does not depend on the seed of the model that builds it (even above the 200k-row bin sample)", () => {

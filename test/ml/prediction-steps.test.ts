@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
-import { type PredictionModelResult, type TrainingStep, trainPredictionModel, trainPredictionModelSteps } from "../../src/ml/prediction";
-import { parseRepresentation, plannedSslSteps } from "../../src/ml/representation";
+import { type PredictionModelResult, type TrainingStep, trainPredictionModel, trainPredictionModelSteps } from "../../src/ml/prediction/model";
+import { Rng } from "../../src/ml/random";
+import { parseRepresentation, plannedSslSteps } from "../../src/ml/representation/representation";
 
 function frame(n = 500): Frame {
   const rng = new Rng(9);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { MlInputError } from "../../src/ml/errors";
 import type { Column, Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
-import { predictFrame, trainPredictionModel } from "../../src/ml/prediction";
+import { predictFrame, trainPredictionModel } from "../../src/ml/prediction/model";
+import { Rng } from "../../src/ml/random";
 
 const num = (name: string, values: ArrayLike<number>): Column => ({ name, kind: "numeric", storage: "numeric", values: Float64Array.from(values) });
 const dict = (name: string, values: (string | null)[]): Column => {

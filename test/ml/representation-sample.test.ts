@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { applyFeaturizer, featureKinds } from "../../src/ml/featurize";
 import type { Frame } from "../../src/ml/frame";
 import { computeBins } from "../../src/ml/gbdt/bins";
-import { Rng } from "../../src/ml/gbdt/random";
-import { buildRepresentation, plannedSslSteps, SAMPLE_ROWS } from "../../src/ml/representation";
+import { Rng } from "../../src/ml/random";
+import { buildRepresentation, plannedSslSteps, SAMPLE_ROWS } from "../../src/ml/representation/representation";
 
 describe("the representation of a table above its row sample", () => {
   it("has the bins of the whole table's matrix, an encoder fitted on the sample and a profile of every row", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
-import { trainPredictionModel } from "../../src/ml/prediction";
+import { trainPredictionModel } from "../../src/ml/prediction/model";
+import { Rng } from "../../src/ml/random";
 import {
   buildRepresentation,
   buildRepresentationSteps,
@@ -10,7 +10,7 @@ import {
   parseRepresentation,
   plannedSslSteps,
   serializeRepresentation,
-} from "../../src/ml/representation";
+} from "../../src/ml/representation/representation";
 
 function frame(n = 600): Frame {
   const rng = new Rng(3);

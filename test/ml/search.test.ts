@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { MlInputError } from "../../src/ml/errors";
 import { applyFeaturizer } from "../../src/ml/featurize";
+import type { UnsupervisedModel } from "../../src/ml/fit/contract";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
-import { buildRepresentation, type Representation } from "../../src/ml/representation";
-import type { UnsupervisedModel } from "../../src/ml/unsupervised/model";
+import { Rng } from "../../src/ml/random";
+import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
+import { embed, standardize, standardSpace } from "../../src/ml/space/space";
 import { chooseKind, parseSearchIndex, type SearchParams, searchIndex, trainSearchSteps } from "../../src/ml/unsupervised/search";
-import { embed, standardize, standardSpace } from "../../src/ml/unsupervised/space";
 import { createSession, runFeatures } from "./helpers/ort-node";
 
 /** An id column (strings), a numeric with missing values, a category, a boolean. */

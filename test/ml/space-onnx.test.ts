@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
 import { GraphBuilder } from "../../src/ml/onnx/graph";
 import { DataType } from "../../src/ml/onnx/onnx-proto";
-import { buildRepresentation, type Representation } from "../../src/ml/representation";
-import { reconstructionErrors } from "../../src/ml/ssl/encoder";
+import { Rng } from "../../src/ml/random";
+import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
 import {
   addEmbeddingStage,
   addFeaturesInput,
@@ -15,7 +14,8 @@ import {
   encoderFor,
   standardize,
   standardSpace,
-} from "../../src/ml/unsupervised/space";
+} from "../../src/ml/space/space";
+import { reconstructionErrors } from "../../src/ml/ssl/encoder";
 import { createSession, runFeatures } from "./helpers/ort-node";
 
 /** Numeric with missing values, a 3-level category, a 40-level category (has an "other" slot), a boolean. */

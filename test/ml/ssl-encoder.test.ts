@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applyFeaturizer, buildFeaturizer } from "../../src/ml/featurize";
 import type { Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
+import { Rng } from "../../src/ml/random";
 import { base64ToFloat32, float32ToBase64 } from "../../src/ml/ssl/base64";
 import {
   encodeRows,

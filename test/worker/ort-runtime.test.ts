@@ -7,9 +7,9 @@ import { createOrtSession, ortRuntimeStatus } from "../../src/inference/ort-runt
 import { runGbdtOnnx } from "../../src/inference/run-onnx";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Column, Frame } from "../../src/ml/frame";
-import { Rng } from "../../src/ml/gbdt/random";
 import { exportGbdtToOnnx } from "../../src/ml/onnx/export";
-import { type PredictionModelResult, predictFrame, trainPredictionModel } from "../../src/ml/prediction";
+import { type PredictionModelResult, predictFrame, trainPredictionModel } from "../../src/ml/prediction/model";
+import { Rng } from "../../src/ml/random";
 
 const num = (name: string, values: ArrayLike<number>): Column => ({ name, kind: "numeric", storage: "numeric", values: Float64Array.from(values) });
 const dict = (name: string, values: (string | null)[]): Column => {

@@ -10,8 +10,8 @@ import type { FeatureMatrix } from "../featurize";
 import type { FeatureBins } from "../gbdt/bins";
 import type { GbdtModel, Objective } from "../gbdt/model";
 import { predict } from "../gbdt/predict";
-import { Rng } from "../gbdt/random";
 import { trainGbdt } from "../gbdt/train";
+import { Rng } from "../random";
 
 /**
  * The nuisance models: small trees, early stopping, at most 200 rounds. The leaf hessian floor is

@@ -25,11 +25,11 @@
  */
 import { MlInputError } from "../errors";
 import { applyFeaturizer, type FeaturizerSpec, featureKinds, selectFeatures } from "../featurize";
+import type { FitStep, UnsupervisedModel } from "../fit/contract";
 import type { Frame } from "../frame";
 import type { GbdtModel } from "../gbdt/model";
 import { predict } from "../gbdt/predict";
-import { deriveModelFeatures, type Representation } from "../representation";
-import type { FitStep, UnsupervisedModel } from "../unsupervised/model";
+import { deriveModelFeatures, type Representation } from "../representation/representation";
 import { type AipwEstimate, aipwEstimate, armColumn, crossFitCount, crossFitSteps, overlapWeights, pseudoOutcomes } from "./aipw";
 import { type FitInput, fitGbdt } from "./fit";
 import { type CausalPredictors, exportCausalOnnx } from "./onnx";

@@ -12,7 +12,7 @@ import type { GbdtModel } from "../gbdt/model";
 import { GraphBuilder, ML_DOMAIN } from "../onnx/graph";
 import { DataType } from "../onnx/onnx-proto";
 import { treeEnsembleAttributes } from "../onnx/tree-ensemble";
-import { addFeaturesInput } from "../unsupervised/space";
+import { addFeaturesInput } from "../space/space";
 
 export interface CausalPredictors {
   /** One regression GBDT per treated arm (on the pseudo-outcomes). */

@@ -25,7 +25,7 @@ export interface AnomalyExplainer {
   forest: IsolationForest;
   encoder: SslEncoder | null;
   blend: BlendParams | null;
-  /** The cut and threshold of the model (see AnomalyScorer). */
+  /** The cut and threshold of the model (see AnomalyScorer, ../iforest/anomaly-scorer). */
   cut: number;
   threshold: number;
   /** Blended: per feature, its share of the training rows' total reconstruction error (adds to 1). */

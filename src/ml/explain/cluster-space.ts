@@ -6,8 +6,8 @@
  */
 import type { FeaturizerSpec } from "../featurize";
 import { assignNearest, dist2 } from "../kmeans/centers";
+import { embed, type StandardSpace, standardize } from "../space/space";
 import { compileLayout, type Layout } from "../ssl/layout";
-import { embed, type StandardSpace, standardize } from "../unsupervised/space";
 import type { ClusteringExplainer } from "./clustering-file";
 
 export interface ClusterSpace {

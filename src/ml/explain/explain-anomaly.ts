@@ -20,12 +20,12 @@
  */
 import { applyFeaturizer, type FeaturizerSpec } from "../featurize";
 import type { Frame } from "../frame";
+import { type AnomalyScorer, scoreAnomalyMatrix } from "../iforest/anomaly-scorer";
 import { forestAsGbdt } from "../iforest/as-gbdt";
 import { LOG_EPS, logistic } from "../iforest/blend";
 import { pathLengthSums, scoreScale } from "../iforest/score";
 import { reconstructionErrorParts, reconstructionErrors } from "../ssl/encoder";
 import { compileLayout, readRow } from "../ssl/layout";
-import { type AnomalyScorer, scoreAnomalyMatrix } from "../unsupervised/anomaly";
 import type { AnomalyExplainer } from "./anomaly-file";
 import { anomalyTexts } from "./anomaly-text";
 import { changeText, nearestChange } from "./column-change";

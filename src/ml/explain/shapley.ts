@@ -9,7 +9,7 @@
  *   order's gains add up to v(all) - v(∅) exactly, so the estimate keeps that sum exactly.
  * `value` is called once per call with every coalition needed (batched evaluation).
  */
-import { Rng } from "../gbdt/random";
+import { Rng } from "../random";
 
 export const EXACT_PLAYERS = 8;
 export const PERMUTATIONS = 16;

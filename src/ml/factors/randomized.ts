@@ -8,7 +8,7 @@
  * (./passes), so memory stays at a few [D x l] blocks whatever the row count, and the power
  * iterations sharpen the subspace as the singular-value gaps allow. Same seed, same result.
  */
-import { Rng } from "../gbdt/random";
+import { Rng } from "../random";
 import { symmetricEigen } from "./eigen";
 import { type ChunkSource, covarianceTimes } from "./passes";
 

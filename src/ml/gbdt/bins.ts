@@ -8,7 +8,7 @@
  *   last bin (codes.length + 1) holds every other code ("other"), which never goes left.
  * Plain JSON, so bins can be stored in the shared representation and reused.
  */
-import { Rng } from "./random";
+import { Rng } from "../random";
 
 export type FeatureBins = { kind: "numeric"; upper: number[] } | { kind: "categorical"; codes: number[] };
 
@@ -62,7 +62,7 @@ export function computeBins(
 /**
  * The rows computeBins places its edges on when there are more than `sampleSize` (indexes into
  * 0..total-1): a deterministic sample without replacement, in row order. Exported so that a caller
- * can featurize just these rows and bin them with the same result (../representation).
+ * can featurize just these rows and bin them with the same result (../representation/representation).
  */
 export function binSampleRows(total: number, sampleSize: number, seed: number): Int32Array {
   const all = new Int32Array(total);

@@ -3,12 +3,12 @@
  * validation, early stopping, progress callback, cancellation). Deterministic for a seed.
  */
 
+import { Rng } from "../random";
 import { addTreeBinned, addTreeByLeaf } from "./add-tree";
 import { applyBins, computeBins, type FeatureBins } from "./bins";
 import { TreeGrower } from "./grower";
 import type { GbdtModel, Objective, Tree } from "./model";
 import { baseScore, gradients, loss, rowWeights } from "./objective";
-import { Rng } from "./random";
 
 export interface GbdtParams {
   objective: Objective;

@@ -20,7 +20,7 @@
  * Layout (flat typed arrays over all trees; what scoring and the ONNX export read): a node is a
  * leaf when `feature` is -1; an internal node's children are `left` and `left + 1`.
  */
-import { Rng } from "../gbdt/random";
+import { Rng } from "../random";
 import { averagePathLength } from "./path-length";
 
 export interface IsolationForest {

@@ -6,7 +6,7 @@
  * chosen k is then fitted on every row. Each candidate uses the model's seed, so when the sample
  * is the whole table the chosen candidate IS the final fit, and the caller reuses it.
  */
-import { Rng } from "../gbdt/random";
+import { Rng } from "../random";
 import { assignNearest } from "./centers";
 import { type KMeansResult, kmeansSteps } from "./kmeans";
 import { sampleRows, takeRows } from "./rows";

@@ -12,7 +12,7 @@
  * variance of the columns), except nInit: 3 rather than 10 (1 in recent versions), a middle
  * ground between the cost of restarts and the odd bad seeding k-means++ still makes.
  */
-import { Rng } from "../gbdt/random";
+import { Rng } from "../random";
 import { meanVariance } from "./centers";
 import { elkanIterations } from "./elkan";
 import { hamerlyIterations } from "./hamerly";

@@ -1,5 +1,5 @@
 /** Row utilities of the clustering: distinct-row counts and seeded samples. */
-import type { Rng } from "../gbdt/random";
+import type { Rng } from "../random";
 
 /**
  * Number of distinct rows of X [n x d], counting at most `limit` (it stops there: k-means only

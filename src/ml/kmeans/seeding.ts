@@ -23,7 +23,7 @@
  * and a lower bound on the distance to the other seeds: the first assignment of the iterations
  * and its bounds, so it need not scan.
  */
-import type { Rng } from "../gbdt/random";
+import type { Rng } from "../random";
 import { dist2 } from "./centers";
 
 /** Rows the candidates are scored on (every row below this). */

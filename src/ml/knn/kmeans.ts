@@ -10,7 +10,7 @@
  * The brute-force nearest-centroid pass is blocked four rows at a time (‖c‖² − 2 x·c, so the four
  * rows share each centroid load).
  */
-import { Rng } from "../gbdt/random";
+import { Rng } from "../random";
 
 const SAMPLE_PER_LIST = 32;
 /** k-means++ seeds from at most this many sample rows per centroid. */

@@ -8,7 +8,7 @@
  * the model's summary. When even every cell misses the target (8-bit codes reorder near-ties),
  * nprobe = nlist and the lower recall is what is reported.
  */
-import { Rng } from "../gbdt/random";
+import { Rng } from "../random";
 import { searchRows } from "./search";
 import type { ExactIndex, IvfIndex } from "./types";
 

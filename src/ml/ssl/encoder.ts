@@ -21,7 +21,7 @@
  * and of the one just trained are identical (both run on the float32 weights).
  */
 import type { FeatureMatrix, FeaturizerSpec } from "../featurize";
-import { Rng } from "../gbdt/random";
+import { Rng } from "../random";
 import { base64ToFloat32, float32ToBase64 } from "./base64";
 import { compileLayout, describeFeatures, type Layout, plannedWidths, readRow, type SslFeature } from "./layout";
 import { Adam, Batch, Net, type NetShape, paramCount } from "./mlp";

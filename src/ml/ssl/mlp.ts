@@ -14,7 +14,7 @@
  * Row i of W1 holds the weights from input i; the other layers are [outputs x inputs] (row n =
  * the weights into unit n), the layout of ./dense.
  */
-import type { Rng } from "../gbdt/random";
+import type { Rng } from "../random";
 import { linearBackwardInput, linearBackwardWeights, linearForward } from "./dense";
 
 export interface NetShape {

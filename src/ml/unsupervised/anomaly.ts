@@ -10,26 +10,25 @@
  *
  * ONNX: features float32 [N,F] -> double -> TreeEnsemble (path-length sums) -> exp(-k·sum)
  * [-> blend with the reconstruction error] -> `anomaly_score` double [N], `is_anomaly` bool [N].
- * Explanations read `iforest.json` (../explain/anomaly-file), written here too.
+ * Explanations read `iforest.json` (../explain/anomaly-file), written here too. The scorer the
+ * model keeps, and the engine's scoring of new rows, are ../iforest/anomaly-scorer.
  */
 import { MlInputError } from "../errors";
 import { anomalyExplainFile } from "../explain/anomaly-file";
-import { applyFeaturizer, type FeatureMatrix, type FeaturizerSpec } from "../featurize";
+import { applyFeaturizer } from "../featurize";
+import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../fit/contract";
 import { cellValue, type Frame, findColumn } from "../frame";
-import { addBlendStage, type BlendParams, blendLogits, fitBlend, logistic } from "../iforest/blend";
+import { ANOMALY_METHODS, type AnomalyMethod, type AnomalyScorer, finishScores } from "../iforest/anomaly-scorer";
+import { addBlendStage, fitBlend, logistic } from "../iforest/blend";
 import { type IsolationForest, trainIsolationForestSteps } from "../iforest/forest";
 import { addIsolationForestStage } from "../iforest/onnx";
 import { quantileSorted } from "../iforest/robust";
-import { pathLengthSums, scoreIsolationForest, toScores } from "../iforest/score";
+import { pathLengthSums, toScores } from "../iforest/score";
 import { anomalyThreshold, MODIFIED_Z_CUT, type ThresholdRule } from "../iforest/threshold";
 import { GraphBuilder } from "../onnx/graph";
 import { DataType } from "../onnx/onnx-proto";
-import { reconstructionErrors, type SslEncoder } from "../ssl/encoder";
-import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "./model";
-import { addFeaturesInput, addReconstructionErrorStage, encoderFor, standardSpace } from "./space";
-
-export const ANOMALY_METHODS = ["isolation_forest", "blended"] as const;
-export type AnomalyMethod = (typeof ANOMALY_METHODS)[number];
+import { addFeaturesInput, addReconstructionErrorStage, encoderFor, standardSpace } from "../space/space";
+import { reconstructionErrors } from "../ssl/encoder";
 
 export interface AnomalyParams {
   /** Trees, integer in [1, 1000]; default 200. */
@@ -61,23 +60,6 @@ export const MAX_TREE_ROWS = 1 << 18;
 const MAX_LISTED_IDS = 1000;
 /** Rows scored per progress step when scoring the training rows. */
 const SCORE_CHUNK = 65536;
-
-/** What the engine needs to score new rows (what the ONNX graph encodes). */
-export interface AnomalyScorer {
-  method: AnomalyMethod;
-  featurizer: FeaturizerSpec;
-  forest: IsolationForest;
-  /** Blended only. */
-  encoder: SslEncoder | null;
-  blend: BlendParams | null;
-  /** In score units (what the job output reports). */
-  threshold: number;
-  /**
-   * The cut `is_anomaly` applies: score > cut for the forest (cut = threshold); for the blend,
-   * logit > cut, before the saturating logistic (threshold = logistic(cut)).
-   */
-  cut: number;
-}
 
 export interface AnomalyModel extends UnsupervisedModel {
   scorer: AnomalyScorer;
@@ -119,7 +101,7 @@ export function* trainAnomalySteps(frame: Frame, opts: UnsupervisedTrainOptions<
   const errors = encoder ? reconstructionErrors(encoder, m.data, m.numRows) : null;
   const blend = errors ? fitBlend(forestScores, errors) : null;
   const scorer: AnomalyScorer = { method: p.method, featurizer: space.featurizer, forest, encoder, blend, threshold: NaN, cut: NaN };
-  const { scores, cutValues } = finish(scorer, forestScores, errors);
+  const { scores, cutValues } = finishScores(scorer, forestScores, errors);
   const rule: ThresholdRule =
     p.contamination != null ? { rule: "contamination", contamination: p.contamination } : { rule: "modified_z", z: MODIFIED_Z_CUT };
   scorer.cut = anomalyThreshold(cutValues, rule);
@@ -164,25 +146,6 @@ export function* trainAnomalySteps(frame: Frame, opts: UnsupervisedTrainOptions<
     files: [anomalyExplainFile(scorer, space.featurizer, m)],
     scorer,
   };
-}
-
-/** The engine's scores and flags for a frame (what the ONNX graph reproduces). */
-export function scoreAnomalies(scorer: AnomalyScorer, frame: Frame): { scores: Float64Array; isAnomaly: Uint8Array } {
-  return scoreAnomalyMatrix(scorer, applyFeaturizer(scorer.featurizer, frame));
-}
-
-/** Same, from the featurized matrix. */
-export function scoreAnomalyMatrix(scorer: AnomalyScorer, m: FeatureMatrix): { scores: Float64Array; isAnomaly: Uint8Array } {
-  const errors = scorer.encoder ? reconstructionErrors(scorer.encoder, m.data, m.numRows) : null;
-  const { scores, cutValues } = finish(scorer, scoreIsolationForest(scorer.forest, m.data, m.numRows), errors);
-  return { scores, isAnomaly: Uint8Array.from(cutValues, (v) => (v > scorer.cut ? 1 : 0)) };
-}
-
-/** The model's scores and the values its cut applies to (see AnomalyScorer.cut), from the forest's scores and the reconstruction errors. */
-function finish(scorer: AnomalyScorer, forestScores: Float64Array, errors: Float64Array | null): { scores: Float64Array; cutValues: Float64Array } {
-  if (!scorer.blend || !errors) return { scores: forestScores, cutValues: forestScores };
-  const logits = blendLogits(scorer.blend, forestScores, errors);
-  return { scores: logits.map(logistic), cutValues: logits };
 }
 
 export function exportAnomalyOnnx(scorer: AnomalyScorer): Uint8Array {

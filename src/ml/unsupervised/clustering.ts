@@ -1,7 +1,7 @@
 /**
  * The `clustering` model: k-means (../kmeans: greedy k-means++ seeding, exact Hamerly
  * iterations, restarts keeping the lowest inertia) in one of two spaces:
- * - "features": the standardized features (./space standardize: z-scores clipped to ±5,
+ * - "features": the standardized features (../space/space standardize: z-scores clipped to ±5,
  *   one-hot categories) — the default, see bench/unsupervised/clustering-RESULTS.md;
  * - "embedding": the shared encoder's embedding (or one trained on input_columns).
  * k is `n_clusters`, or the best mean silhouette over k = 2..10 on a seeded sample
@@ -15,6 +15,7 @@
 import { MlInputError } from "../errors";
 import { clusteringExplainFile } from "../explain/clustering-file";
 import { applyFeaturizer } from "../featurize";
+import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../fit/contract";
 import type { Frame } from "../frame";
 import { assignNearest } from "../kmeans/centers";
 import { AUTO_K_MAX, chooseKSteps, clusterSamples, fitSampleMatrix, sampleSilhouette } from "../kmeans/choose-k";
@@ -23,10 +24,18 @@ import { addNearestCenterStage } from "../kmeans/onnx";
 import { countDistinctRows } from "../kmeans/rows";
 import { GraphBuilder } from "../onnx/graph";
 import { DataType } from "../onnx/onnx-proto";
+import {
+  addEmbeddingStage,
+  addFeaturesInput,
+  addStandardizeStage,
+  embed,
+  encoderFor,
+  type StandardSpace,
+  standardize,
+  standardSpace,
+} from "../space/space";
 import type { SslEncoder } from "../ssl/encoder";
 import { describeClusters } from "./describe-clusters";
-import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "./model";
-import { addEmbeddingStage, addFeaturesInput, addStandardizeStage, embed, encoderFor, type StandardSpace, standardize, standardSpace } from "./space";
 
 export const CLUSTERING_SPACES = ["features", "embedding"] as const;
 export type ClusteringSpace = (typeof CLUSTERING_SPACES)[number];

@@ -7,12 +7,12 @@
  * ONNX: features → encoder layout → MatMul/Add/Relu layers → `embedding` double [N, dimensions].
  */
 import { applyFeaturizer } from "../featurize";
+import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../fit/contract";
 import type { Frame } from "../frame";
 import { GraphBuilder } from "../onnx/graph";
 import { DataType } from "../onnx/onnx-proto";
+import { addEmbeddingStage, addFeaturesInput, embed, encoderFor, standardSpace } from "../space/space";
 import type { SslEncoder } from "../ssl/encoder";
-import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "./model";
-import { addEmbeddingStage, addFeaturesInput, embed, encoderFor, standardSpace } from "./space";
 
 export interface EmbeddingParams {
   /** Width of the vectors; default: the shared encoder's (16). */

@@ -1,5 +1,5 @@
 /**
- * The `factors` model: principal components of the standardized features (./space), optionally
+ * The `factors` model: principal components of the standardized features (../space/space), optionally
  * varimax-rotated (../factors/pca has the math, solver choice and sign convention).
  *
  * Every training row is used; the standardized matrix is produced a chunk of rows at a time, so
@@ -14,11 +14,11 @@ import { MlInputError } from "../errors";
 import type { ChunkSource } from "../factors/passes";
 import { AUTO_MAX, AUTO_VARIANCE, fitPcaSteps, type PcaFit, pcaScores, type Rotation } from "../factors/pca";
 import { applyFeaturizer, type FeatureMatrix, type FeaturizerSpec } from "../featurize";
+import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../fit/contract";
 import type { Frame } from "../frame";
 import { GraphBuilder } from "../onnx/graph";
 import { DataType } from "../onnx/onnx-proto";
-import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "./model";
-import { addFeaturesInput, addStandardizeStage, type StandardSpace, standardize, standardSpace } from "./space";
+import { addFeaturesInput, addStandardizeStage, type StandardSpace, standardize, standardSpace } from "../space/space";
 
 export const FACTOR_ROTATIONS = ["none", "varimax"] as const;
 

@@ -17,6 +17,7 @@
  */
 import { MlInputError } from "../errors";
 import { applyFeaturizer } from "../featurize";
+import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../fit/contract";
 import { type Frame, findColumn } from "../frame";
 import { BUILD_STEPS, buildSearchIndexSteps, nlistFor } from "../knn/build";
 import { idTableBytes, indexFileBytes, serializeSearchIndex } from "../knn/format";
@@ -24,9 +25,17 @@ import { idTableFromColumn } from "../knn/ids";
 import type { SearchIndexKind } from "../knn/types";
 import { GraphBuilder } from "../onnx/graph";
 import { DataType } from "../onnx/onnx-proto";
+import {
+  addEmbeddingStage,
+  addFeaturesInput,
+  addStandardizeStage,
+  embed,
+  encoderFor,
+  type StandardSpace,
+  standardize,
+  standardSpace,
+} from "../space/space";
 import type { SslEncoder } from "../ssl/encoder";
-import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "./model";
-import { addEmbeddingStage, addFeaturesInput, addStandardizeStage, embed, encoderFor, type StandardSpace, standardize, standardSpace } from "./space";
 
 export { parseSearchIndex, serializeSearchIndex } from "../knn/format";
 export { type SearchResult, searchIndex } from "../knn/search";

@@ -1,21 +1,23 @@
 /**
  * The spaces the non-prediction models work in, built from the dataset's shared representation:
- * - the standardized features: the encoder's layout (./../ssl/layout) made dense — numeric
+ * - the standardized features: the encoder's layout (../ssl/layout) made dense — numeric
  *   features standardized and clipped to ±5 (missing = 0, the mean), categorical ones one-hot
  *   (missing = all 0) — D named columns;
  * - the embedding: the shared encoder's (or, for other dimensions or a subset of the columns,
  *   one trained for the model).
- * Each has its ONNX stage in ./space-onnx, equal to the engine to float64 rounding.
+ * Each has its ONNX stage in ./onnx, equal to the engine to float64 rounding. The folder sits
+ * below the models that work in these spaces (ml/unsupervised, ml/causal's graph input) and the
+ * explanations that map rows into them (ml/explain), so none of those imports another for it.
  */
 import { MlInputError } from "../errors";
 import { applyFeaturizer, type FeatureMatrix, type FeaturizerSpec, selectFeatures } from "../featurize";
+import type { FitStep } from "../fit/contract";
 import type { Frame } from "../frame";
-import type { Representation } from "../representation";
+import type { Representation } from "../representation/representation";
 import { encodeRows64, type SslEncoder, trainEncoderSteps } from "../ssl/encoder";
 import { compileLayout, readRow, type SslFeature } from "../ssl/layout";
-import type { FitStep } from "./model";
 
-export { addEmbeddingStage, addFeaturesInput, addReconstructionErrorStage, addStandardizeStage } from "./space-onnx";
+export { addEmbeddingStage, addFeaturesInput, addReconstructionErrorStage, addStandardizeStage } from "./onnx";
 
 export interface StandardSpace {
   /** The model's featurizer: the representation's, minus the columns outside input_columns. */

@@ -1,8 +1,9 @@
 /**
- * A prediction model's parameters: what a request may set, the defaults, the checks.
+ * A prediction model's parameters: what a request may set, the defaults, the checks (read by
+ * ./model; re-exported there for the service).
  */
-import { MlInputError } from "./errors";
-import { DEFAULT_GBDT_PARAMS } from "./gbdt/train";
+import { MlInputError } from "../errors";
+import { DEFAULT_GBDT_PARAMS } from "../gbdt/train";
 
 export interface PredictionParams {
   /** Default: by training rows, see defaultLearningRate (0.1 up to 50k rows, 0.5 from 150k). */

@@ -1,7 +1,7 @@
 /**
  * The shared per-dataset representation: a column profile, a featurizer over every usable column
  * (no label chosen yet), the quantile bins of each of its features and a self-supervised encoder
- * over them (the `ssl` phase, ./ssl/encoder). Built once per dataset version and stored as JSON;
+ * over them (the `ssl` phase, ../ssl/encoder). Built once per dataset version and stored as JSON;
  * every later model on the same data derives its own featurizer (label and non-input columns
  * removed) and reuses the bins instead of binning again, and the embedding-based models (embedding,
  * clustering, search, anomaly) reuse the encoder instead of training one. The profile covers every
@@ -10,13 +10,16 @@
  * Stored form: `JSON.stringify(rep)` (plain JSON; the encoder's weights are one base64 string),
  * read back with `parseRepresentation`, which returns null for anything it cannot use (an older
  * format such as representation-v1, a damaged file): the caller then builds a new one.
+ *
+ * It sits in a folder of its own, above the algorithms it combines (../gbdt/bins, ../ssl/encoder,
+ * ../profile) and below everything that models on it (ml/prediction, ml/fit, ml/space, ml/causal).
  */
 
-import { applyFeaturizer, buildFeaturizer, type FeaturizerSpec, featureKinds, selectFeatures } from "./featurize";
-import { type Frame, pickRows } from "./frame";
-import { binSampleRows, computeBins, type FeatureBins } from "./gbdt/bins";
-import { type ColumnProfile, profileFrame } from "./profile";
-import { encodeRows, parseEncoder, planEncoder, type SslEncoder, type SslStep, trainEncoderSteps } from "./ssl/encoder";
+import { applyFeaturizer, buildFeaturizer, type FeaturizerSpec, featureKinds, selectFeatures } from "../featurize";
+import { type Frame, pickRows } from "../frame";
+import { binSampleRows, computeBins, type FeatureBins } from "../gbdt/bins";
+import { type ColumnProfile, profileFrame } from "../profile";
+import { encodeRows, parseEncoder, planEncoder, type SslEncoder, type SslStep, trainEncoderSteps } from "../ssl/encoder";
 
 export const REPRESENTATION_FORMAT = "representation-v2";
 
@@ -37,7 +40,7 @@ export interface Representation {
 /**
  * Rows the bins and the encoder are fitted on, at most: a seeded sample above it. The bins'
  * quantiles need no more (computeBins' own sample), and the encoder sees at most 384k rows drawn
- * with replacement (./ssl/encoder planEncoder) whatever the table's size.
+ * with replacement (../ssl/encoder planEncoder) whatever the table's size.
  */
 export const SAMPLE_ROWS = 200_000;
 

@@ -1,7 +1,10 @@
 /**
- * What every non-prediction model type (anomaly, embedding, clustering, factors, search, and
- * causal, whose label column is its outcome) hands
- * back to the trainer, so that one runner trains them all and one inference path serves them.
+ * The contract between the engine's non-prediction model types (anomaly, embedding, clustering,
+ * factors, search, and causal, whose label column is its outcome) and the trainer that runs them:
+ * what a type's trainer takes, the progress it reports and the model it hands back, so that one
+ * runner trains them all and one inference path serves them. It sits in a folder of its own,
+ * below ml/unsupervised and ml/causal, which both fulfil it. It names no model type: the list of
+ * types is the product's (`modelType` is a plain string here).
  *
  * The ONNX graph's input is always `features` float32 [N, F]: the matrix of `featurizer` (the
  * same featurizer rules as prediction: extra columns ignored, missing ones and unseen categories
@@ -9,7 +12,7 @@
  * besides the graph to shape the answer (cluster descriptions, the search index's ids, ...).
  */
 import type { FeaturizerSpec } from "../featurize";
-import type { Representation } from "../representation";
+import type { Representation } from "../representation/representation";
 
 /**
  * Progress of a type's training after the shared representation exists: `ssl` while the model
@@ -33,7 +36,7 @@ export interface UnsupervisedTrainOptions<P> {
 }
 
 export interface UnsupervisedModel {
-  /** The product's name of the type (the engine does not own the list of types). */
+  /** The type that trained it (the product's name for it). */
   modelType: string;
   /** Turns a table into the graph's `features` input. */
   featurizer: FeaturizerSpec;

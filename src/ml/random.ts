@@ -1,4 +1,9 @@
-/** Small deterministic PRNG (mulberry32): same seed, same sequence, on every runtime. */
+/**
+ * The engine's random numbers: a small deterministic PRNG (mulberry32), same seed, same sequence,
+ * on every runtime. Every algorithm that samples, shuffles or seeds (gbdt, ssl, kmeans, knn,
+ * iforest, factors, sampled Shapley values, the prediction split, causal cross-fitting) draws from
+ * it, so it sits at ml's root, below them all, importing nothing.
+ */
 export class Rng {
   private state: number;
   constructor(seed: number) {

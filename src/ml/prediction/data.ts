@@ -2,12 +2,13 @@
  * A prediction model's training rows: the train/validation split and the rows' bins. Built for
  * large tables: typed arrays only, and the features are binned one at a time straight from the
  * frame (one float column at a time), so the float feature matrix of the whole table never
- * exists; the GBDT trains on the Uint8 bins (./gbdt/train, trainGbdtBinnedSteps).
+ * exists; the GBDT trains on the Uint8 bins (../gbdt/train, trainGbdtBinnedSteps). Only the
+ * prediction model (./model) uses it.
  */
-import { type FeaturizerSpec, featureFiller } from "./featurize";
-import type { Frame } from "./frame";
-import { binColumn, type FeatureBins } from "./gbdt/bins";
-import { Rng } from "./gbdt/random";
+import { type FeaturizerSpec, featureFiller } from "../featurize";
+import type { Frame } from "../frame";
+import { binColumn, type FeatureBins } from "../gbdt/bins";
+import { Rng } from "../random";
 
 /** Row-major Uint8 bins [rows x features] of the training and validation rows (in their order). */
 export interface BinnedRows {

@@ -1,24 +1,27 @@
 /**
  * The prediction model, end to end: label handling, task inference, featurizer from the shared
  * representation, deterministic train/validation split, GBDT training with early stopping,
- * validation metrics. This is what the trainer service calls.
+ * validation metrics. This is what the trainer service calls. With its rows (./data) and its
+ * parameters (./params) it sits in ml/prediction, at ml's top layer beside the other model types
+ * (ml/causal, ml/unsupervised): it builds on the GBDT and the shared representation, and nothing
+ * in the engine imports it.
  */
 
-import { MlInputError } from "./errors";
-import { applyFeaturizer, buildFeaturizer, type FeaturizerSpec } from "./featurize";
-import type { Frame } from "./frame";
-import { findColumn } from "./frame";
-import type { FeatureBins } from "./gbdt/bins";
-import type { GbdtModel } from "./gbdt/model";
-import { transformScores } from "./gbdt/objective";
-import { predict } from "./gbdt/predict";
-import { defaultLearningRate } from "./gbdt/schedule";
-import { DEFAULT_GBDT_PARAMS, type GbdtParams, type IterationInfo, type StopReason, type TrainGbdtResult, trainGbdtBinnedSteps } from "./gbdt/train";
-import { extractLabel, type Label, type Task } from "./label";
-import { classificationMetrics, type MetricValue, regressionMetrics } from "./metrics";
-import { type BinnedRows, binRows, splitRows } from "./prediction-data";
-import { type PredictionParams, predictionParams } from "./prediction-params";
-import { buildRepresentationSteps, deriveModelFeatures, type Representation, type RepresentationStep } from "./representation";
+import { MlInputError } from "../errors";
+import { applyFeaturizer, buildFeaturizer, type FeaturizerSpec } from "../featurize";
+import type { Frame } from "../frame";
+import { findColumn } from "../frame";
+import type { FeatureBins } from "../gbdt/bins";
+import type { GbdtModel } from "../gbdt/model";
+import { transformScores } from "../gbdt/objective";
+import { predict } from "../gbdt/predict";
+import { defaultLearningRate } from "../gbdt/schedule";
+import { DEFAULT_GBDT_PARAMS, type GbdtParams, type IterationInfo, type StopReason, type TrainGbdtResult, trainGbdtBinnedSteps } from "../gbdt/train";
+import { extractLabel, type Label, type Task } from "../label";
+import { classificationMetrics, type MetricValue, regressionMetrics } from "../metrics";
+import { buildRepresentationSteps, deriveModelFeatures, type Representation, type RepresentationStep } from "../representation/representation";
+import { type BinnedRows, binRows, splitRows } from "./data";
+import { type PredictionParams, predictionParams } from "./params";
 
 export interface TrainPredictionOptions {
   labelColumn: string;
@@ -75,7 +78,7 @@ const MIN_ROWS_FOR_VALIDATION = 10;
 /**
  * One step of a prediction model's training, as the training job reports it: the encoder steps
  * of the shared representation (`ssl`, only when it is built here) then the boosting rounds
- * (`finetune`). Losses: ssl = reconstruction MSE (./ssl/encoder), finetune = the objective's loss.
+ * (`finetune`). Losses: ssl = reconstruction MSE (../ssl/encoder), finetune = the objective's loss.
  */
 export type TrainingStep = RepresentationStep | FinetuneStep;
 
@@ -309,5 +312,5 @@ export function predictFrame(model: GbdtModel, featurizer: FeaturizerSpec, frame
   return { predictions, probabilities: probs };
 }
 
-export type { Label, Task } from "./label";
-export { DEFAULT_PREDICTION_PARAMS, DEFAULT_TIME_BUDGET_S, MAX_TIME_BUDGET_S, type PredictionParams } from "./prediction-params";
+export type { Label, Task } from "../label";
+export { DEFAULT_PREDICTION_PARAMS, DEFAULT_TIME_BUDGET_S, MAX_TIME_BUDGET_S, type PredictionParams } from "./params";
