@@ -16,6 +16,7 @@ export default defineConfig({
             "test/ml/**/*.test.ts",
             "test/ingest/**/*.test.ts",
             "test/training/**/*.test.ts",
+            "test/model-types/**/*.test.ts",
             "test/sdk/**/*.test.ts",
           ],
           environment: "node",
