@@ -4,6 +4,7 @@
  * used dropped first), and searched with the graph's query vectors.
  */
 import type { Conflict } from "../core/errors";
+import { IsolateCache } from "../core/isolate-cache";
 import { MAX_CACHED_INDEX_BYTES } from "../core/limits";
 import { parseSearchIndex, type SearchIndex, searchIndex } from "../ml/unsupervised/search";
 import { ARTIFACT_FILES } from "../storage/keys";
@@ -12,42 +13,15 @@ import type { ModelRuntime } from "./model-runtime";
 import type { GraphOutput } from "./run-graph";
 import type { Neighbours } from "./unsupervised-table";
 
-interface Entry {
-  index: Promise<SearchIndex>;
-  bytes: number;
-}
-
-const indexes = new Map<string, Entry>(); // insertion order = least recently used first
+/** Each index counts as its file's bytes: the parsed index is views into them, not a copy. */
+const indexes = new IsolateCache<SearchIndex>({ maxBytes: MAX_CACHED_INDEX_BYTES });
 
 function loadIndex(rt: ModelRuntime, v: StoredVersion, missing: (v: StoredVersion) => Conflict): Promise<SearchIndex> {
-  const hit = indexes.get(v.id);
-  if (hit) {
-    indexes.delete(v.id);
-    indexes.set(v.id, hit);
-    return hit.index;
-  }
-  const entry: Entry = { index: null as unknown as Promise<SearchIndex>, bytes: 0 };
-  entry.index = (async () => {
+  return indexes.get(v.id, async () => {
     const bytes = await rt.readFile(v, ARTIFACT_FILES.index);
     if (!bytes) throw missing(v);
-    entry.bytes = bytes.byteLength;
-    evictBeyond(MAX_CACHED_INDEX_BYTES, v.id);
-    return parseSearchIndex(bytes);
-  })();
-  entry.index.catch(() => indexes.get(v.id) === entry && indexes.delete(v.id));
-  indexes.set(v.id, entry);
-  return entry.index;
-}
-
-function evictBeyond(maxBytes: number, keep: string): void {
-  let total = 0;
-  for (const e of indexes.values()) total += e.bytes;
-  for (const [id, e] of [...indexes]) {
-    if (total <= maxBytes) break;
-    if (id === keep) continue;
-    total -= e.bytes;
-    indexes.delete(id);
-  }
+    return { value: parseSearchIndex(bytes), bytes: bytes.byteLength };
+  });
 }
 
 export async function searchNeighbours(
