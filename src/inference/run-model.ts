@@ -5,7 +5,8 @@
  * columns of the version's model type (../model-types).
  */
 import { Conflict, TooLarge } from "../core/errors";
-import { INFER_MAX_OUTPUT_VALUES, MAX_CACHED_ARTIFACTS } from "../core/limits";
+import { IsolateCache } from "../core/isolate-cache";
+import { INFER_MAX_OUTPUT_VALUES, MAX_CACHED_ARTIFACT_BYTES } from "../core/limits";
 import { applyFeaturizer } from "../ml/featurize";
 import { cellValue, type Frame } from "../ml/frame";
 import { type ModelArtifact, parseModelArtifact, type UnsupervisedArtifact } from "../model-types/artifact";
@@ -18,22 +19,15 @@ import { runGraph } from "./run-graph";
 
 const missing = (v: StoredVersion) => new Conflict(`The artifacts of model version ${v.version} are missing; retrain the model.`);
 
-/** Featurizer files are small and immutable per version: parsed once per isolate. */
-const artifacts = new Map<string, Promise<ModelArtifact>>();
+/** Featurizer files are immutable per version: parsed once per isolate, counted by their JSON length. */
+const artifacts = new IsolateCache<ModelArtifact>({ maxBytes: MAX_CACHED_ARTIFACT_BYTES });
 
 export function loadArtifact(rt: ModelRuntime, v: StoredVersion): Promise<ModelArtifact> {
-  let p = artifacts.get(v.id);
-  if (!p) {
-    p = (async () => {
-      const bytes = await rt.readFile(v, ARTIFACT_FILES.featurizer);
-      if (!bytes) throw missing(v);
-      return parseModelArtifact(new TextDecoder().decode(bytes));
-    })();
-    p.catch(() => artifacts.delete(v.id));
-    if (artifacts.size >= MAX_CACHED_ARTIFACTS) artifacts.delete(artifacts.keys().next().value!);
-    artifacts.set(v.id, p);
-  }
-  return p;
+  return artifacts.get(v.id, async () => {
+    const bytes = await rt.readFile(v, ARTIFACT_FILES.featurizer);
+    if (!bytes) throw missing(v);
+    return { value: parseModelArtifact(new TextDecoder().decode(bytes)), bytes: bytes.byteLength };
+  });
 }
 
 /** The module of a stored version's model type (a type this service no longer has: 409). */

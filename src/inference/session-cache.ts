@@ -1,15 +1,12 @@
 /**
- * ONNX inference sessions cached per isolate, keyed by e.g. the model version id.
- *
- * - Concurrent first requests for a key share one creation (one `load`, one `create`).
- * - A failed load or creation is not cached: the next request tries again.
- * - Bounded: at most `maxEntries` sessions and `maxBytes` of model bytes (a proxy for the wasm
- *   memory a session holds), least recently used evicted first. An evicted session is released
- *   (its wasm memory returned to ort's allocator). A session pinned by `use` / `withSession` is
- *   released only when its last user is done, so eviction never pulls a session from under a run.
- *   Note that wasm linear memory never shrinks: the bound limits the peak, released memory is
- *   reused by later sessions but not given back to the isolate.
+ * ONNX inference sessions cached per isolate, keyed by e.g. the model version id: an
+ * IsolateCache (../core/isolate-cache) of sessions, each counted as its model's bytes (a proxy for
+ * the wasm memory it holds) and released (its wasm memory returned to ort's allocator) once
+ * evicted and no run holds it. Concurrent first requests share one load and one creation; a
+ * failed load or creation is not kept. Note that wasm linear memory never shrinks: the bound
+ * limits the peak, released memory is reused by later sessions but not given back to the isolate.
  */
+import { IsolateCache, type Sized } from "../core/isolate-cache";
 import { MAX_CACHED_SESSION_BYTES, MAX_CACHED_SESSIONS } from "../core/limits";
 import { createOrtSession, type InferenceSession } from "./ort-runtime";
 
@@ -20,117 +17,57 @@ export interface Releasable {
 export interface SessionCacheOptions<S extends Releasable> {
   /** Builds a session from model bytes. */
   create: (modelBytes: Uint8Array) => Promise<S>;
-  /** Most sessions kept (default 32). */
+  /** Most sessions kept (default MAX_CACHED_SESSIONS). */
   maxEntries?: number;
-  /** Most model bytes kept across sessions (default 48 MiB); the newest session is always kept. */
+  /** Most model bytes kept across sessions (default MAX_CACHED_SESSION_BYTES); the newest session is always kept. */
   maxBytes?: number;
 }
 
-interface Entry<S> {
-  promise: Promise<S>;
-  session: S | null;
-  bytes: number;
-  pins: number;
-  evicted: boolean;
-}
-
+/** An IsolateCache whose loader yields model bytes: the session is created from them here. */
 export class SessionCache<S extends Releasable> {
-  private readonly entries = new Map<string, Entry<S>>(); // insertion order = least recently used first
+  private readonly sessions: IsolateCache<S>;
   private readonly create: (modelBytes: Uint8Array) => Promise<S>;
-  private readonly maxEntries: number;
-  private readonly maxBytes: number;
 
   constructor(options: SessionCacheOptions<S>) {
     this.create = options.create;
-    this.maxEntries = Math.max(1, options.maxEntries ?? MAX_CACHED_SESSIONS);
-    this.maxBytes = options.maxBytes ?? MAX_CACHED_SESSION_BYTES;
+    this.sessions = new IsolateCache<S>({
+      maxEntries: options.maxEntries ?? MAX_CACHED_SESSIONS,
+      maxBytes: options.maxBytes ?? MAX_CACHED_SESSION_BYTES,
+      release: (session) => session.release(),
+    });
   }
 
   /** The session for `key`, created from `load()`'s bytes on first use. */
   get(key: string, load: () => Promise<Uint8Array>): Promise<S> {
-    return this.acquire(key, load).promise;
+    return this.sessions.get(key, () => this.build(load));
   }
 
   /** Runs `fn` with the session for `key`, which stays alive (unreleased) until `fn` settles. */
-  async use<T>(key: string, load: () => Promise<Uint8Array>, fn: (session: S) => Promise<T> | T): Promise<T> {
-    const entry = this.acquire(key, load);
-    entry.pins++;
-    try {
-      return await fn(await entry.promise);
-    } finally {
-      entry.pins--;
-      if (entry.evicted && entry.pins === 0) this.release(entry);
-    }
+  use<T>(key: string, load: () => Promise<Uint8Array>, fn: (session: S) => Promise<T> | T): Promise<T> {
+    return this.sessions.use(key, () => this.build(load), fn);
   }
 
   /** Drops `key` (releasing its session once unused). */
   delete(key: string): void {
-    const entry = this.entries.get(key);
-    if (entry) this.evict(key, entry);
+    this.sessions.delete(key);
   }
 
   /** Drops every session. */
   clear(): void {
-    for (const [key, entry] of [...this.entries]) this.evict(key, entry);
+    this.sessions.clear();
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.sessions.size;
   }
 
   has(key: string): boolean {
-    return this.entries.has(key);
+    return this.sessions.has(key);
   }
 
-  private acquire(key: string, load: () => Promise<Uint8Array>): Entry<S> {
-    const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit;
-    }
-    const entry: Entry<S> = { promise: null as unknown as Promise<S>, session: null, bytes: 0, pins: 0, evicted: false };
-    entry.promise = (async () => {
-      const bytes = await load();
-      entry.bytes = bytes.byteLength;
-      const session = await this.create(bytes);
-      entry.session = session;
-      if (entry.evicted && entry.pins === 0)
-        this.release(entry); // dropped (delete/clear) while being created
-      else this.enforceLimits(key);
-      return session;
-    })();
-    entry.promise.catch(() => {
-      if (this.entries.get(key) === entry) this.entries.delete(key);
-    });
-    this.entries.set(key, entry);
-    this.enforceLimits(key);
-    return entry;
-  }
-
-  /** Evicts least recently used settled sessions (never `keep`) until within both bounds. */
-  private enforceLimits(keep: string): void {
-    let bytes = 0;
-    for (const e of this.entries.values()) bytes += e.bytes;
-    for (const [key, entry] of [...this.entries]) {
-      if (this.entries.size <= this.maxEntries && bytes <= this.maxBytes) break;
-      if (key === keep || entry.session === null) continue; // pending creations are not evicted
-      bytes -= entry.bytes;
-      this.evict(key, entry);
-    }
-  }
-
-  private evict(key: string, entry: Entry<S>): void {
-    if (this.entries.get(key) === entry) this.entries.delete(key);
-    entry.evicted = true;
-    if (entry.pins === 0) this.release(entry);
-  }
-
-  private release(entry: Entry<S>): void {
-    const session = entry.session;
-    if (!session) return; // still being created; released when creation finishes
-    entry.session = null;
-    session.release().catch(() => undefined);
+  private async build(load: () => Promise<Uint8Array>): Promise<Sized<S>> {
+    const modelBytes = await load();
+    return { value: await this.create(modelBytes), bytes: modelBytes.byteLength };
   }
 }
 
