@@ -1,6 +1,6 @@
 /**
  * The trainer's memory for one prediction model on a large table (issue 13), without the service:
- * the training job as the trainer runs it (src/training/run-training.ts with an in-memory
+ * the training job as the trainer runs it (src/container/run-training.ts with an in-memory
  * TrainingIO), peak RSS per stage.
  *
  * 1. Ingest, in a child process (the trainer's ingest job is another job): readCsv of

@@ -201,7 +201,7 @@ export class ControlClient {
         const res = url ? await r2Get(url, "the job's data") : await this.call("frame");
         if (!res.ok) throw new Error(`could not read the job's data: HTTP ${res.status}`);
         if (url) log(`job ${this.jobId}: reading the frame straight from R2`);
-        // not res.arrayBuffer(): it holds a large frame about three times over (training/body-bytes)
+        // not res.arrayBuffer(): it holds a large frame about three times over (./body-bytes)
         return decodeFrame(await bodyBytes(res));
       },
       loadRepresentation: async () => {

@@ -7,7 +7,7 @@ import { afterCursor, type PageRequest, toPage } from "../db/cursor";
 import { versionRefs } from "../db/dataset-versions";
 import { modelVersionRefs } from "../db/model-versions";
 import { jobs } from "../db/schema";
-import { producedResourceStatus } from "./effects";
+import { producedResource } from "./effects";
 import { parseJobId } from "./ids";
 import { type JobNamespace, jobObject } from "./job-object";
 import { fromRow } from "./mirror";
@@ -169,11 +169,8 @@ export async function retryJob(deps: JobDeps, principal: Principal, rawId: strin
   const row = await findJob(deps.db, principal, rawId);
   const live = (await jobObject(deps.jobs, row.id).get()) ?? row;
   if (live.status !== "failed") throw new Conflict(`Only failed jobs can be retried; this job is ${live.status}.`);
-  const produced = await producedResourceStatus(deps.db, live);
-  if (produced !== null && produced !== "failed") {
-    const what = live.type === "train" ? "model version" : "dataset version";
-    throw new Conflict(`This job was already retried: its ${what} is now ${produced}.`);
-  }
+  const produced = await producedResource(deps.db, live);
+  if (produced && produced.status !== "failed") throw new Conflict(`This job was already retried: its ${produced.name} is now ${produced.status}.`);
   const job = await createJob(deps, principal, {
     type: live.type,
     modelType: live.modelType,

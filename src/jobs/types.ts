@@ -4,6 +4,11 @@ import { MAX_POINTS_PER_REPORT } from "../core/limits";
 export const JOB_TYPES = ["dataset_ingest", "train", "infer_sync", "infer_batch", "infer_explain"] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
+/** The jobs of an inference (sync or async/batch): they have results, input files kept for a time, rows to explain. */
+export const INFERENCE_JOB_TYPES = ["infer_sync", "infer_batch"] as const satisfies readonly JobType[];
+const INFERENCE: ReadonlySet<string> = new Set(INFERENCE_JOB_TYPES);
+export const isInferenceJob = (type: string) => INFERENCE.has(type);
+
 export const JOB_STATUSES = [
   "initializing",
   "pending",

@@ -9,6 +9,7 @@ import { Conflict, InvalidInput } from "../core/errors";
 import { INFERENCE_FILES_RETENTION_DAYS } from "../core/limits";
 import { jobObject } from "../jobs/job-object";
 import { createJob, findJob, getJobDetail, type JobDeps, type JobWithRefs } from "../jobs/service";
+import { isInferenceJob } from "../jobs/types";
 import { modelTypes } from "../model-types/registry";
 import { inferenceInput, rowsForIds } from "./inference-input";
 
@@ -22,7 +23,7 @@ export async function startExplanation(
   ids: (string | number)[],
 ): Promise<JobWithRefs> {
   const row = await findJob(deps.db, principal, rawJobId);
-  if (row.type !== "infer_sync" && row.type !== "infer_batch") {
+  if (!isInferenceJob(row.type)) {
     throw new Conflict(`Only inference jobs can be explained; this job is a ${row.type} job.`);
   }
   const parent = row.status === "succeeded" ? row : ((await jobObject(deps.jobs, row.id).get()) ?? row);

@@ -12,6 +12,7 @@ import { encodeTable, type OutputFormat } from "../inference/output";
 import { readResultFile, readResultRows, type StoredResults } from "../inference/results";
 import { type JobNamespace, jobObject } from "../jobs/job-object";
 import { findJob } from "../jobs/service";
+import { isInferenceJob } from "../jobs/types";
 import type { ResultTable } from "../model-types/contract";
 
 export interface ResultsQuery {
@@ -42,7 +43,7 @@ export async function jobResults(
   q: ResultsQuery,
 ): Promise<JobResults> {
   const row = await findJob(deps.db, principal, rawId);
-  if (row.type !== "infer_batch" && row.type !== "infer_sync") throw new Conflict(`Only inference jobs have results; this job is a ${row.type} job.`);
+  if (!isInferenceJob(row.type)) throw new Conflict(`Only inference jobs have results; this job is a ${row.type} job.`);
   const job = row.status === "succeeded" ? row : ((await jobObject(deps.jobs, row.id).get()) ?? row);
   if (job.status !== "succeeded") {
     throw new Conflict(

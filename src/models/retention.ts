@@ -14,12 +14,12 @@ import { INFERENCE_FILES_RETENTION_DAYS } from "../core/limits";
 import type { Db } from "../db/client";
 import { jobs } from "../db/schema";
 import { deleteInlineFiles } from "../inference/inline-files";
+import { INFERENCE_JOB_TYPES } from "../jobs/types";
 import { deletePrefix, jobPrefix } from "../storage/keys";
 
 const DAY_MS = 24 * 60 * 60_000;
 const SWEEP_WINDOW_DAYS = 7;
 const SWEEP_BATCH = 200;
-const INFERENCE_JOB_TYPES = ["infer_sync", "infer_batch"];
 
 /** Deletes the files of inference jobs whose retention ended by `nowMs`; answers how many jobs. */
 export async function expireInferenceFiles(deps: { db: Db; bucket: R2Bucket }, nowMs = Date.now()): Promise<number> {
@@ -33,7 +33,7 @@ export async function expireInferenceFiles(deps: { db: Db; bucket: R2Bucket }, n
       .from(jobs)
       .where(
         and(
-          inArray(jobs.type, INFERENCE_JOB_TYPES),
+          inArray(jobs.type, [...INFERENCE_JOB_TYPES]),
           gte(jobs.finishedAt, from),
           lt(jobs.finishedAt, cutoff),
           isNull(sql`json_extract(${jobs.outputJson}, '$.files_expired_at')`),

@@ -1,11 +1,10 @@
 import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import type { TrainRequest } from "../client.js";
+import { MODEL_TYPES } from "../limits.js";
 import { client, follow, int, keyValue, localFile, pageQuery } from "./common.js";
 import { printRecord, printTable, show, UsageError } from "./output.js";
 import { bytesBar, jobBar } from "./progress.js";
-
-const MODEL_TYPES = ["prediction", "anomaly", "embedding", "clustering", "factors", "search", "causal"];
 
 export function modelCommands(program: Command): void {
   const models = program.command("models").description("Train models, list them, predict and explain");
