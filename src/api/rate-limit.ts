@@ -34,7 +34,7 @@ export function secondsUntilWindowEnds(now: number): number {
  * authentications: the key is wrong, since a right one passes even then, so clients should not
  * wait and retry but report it).
  */
-export const RATE_LIMIT_SCOPE_HEADER = "RateLimit-Scope";
+const RATE_LIMIT_SCOPE_HEADER = "RateLimit-Scope";
 
 function tooMany(what: string, now: number, scope: "key" | "address"): HttpError {
   const wait = secondsUntilWindowEnds(now);

@@ -130,6 +130,3 @@ export async function warmOrtBackend(): Promise<void> {
 export function ortRuntimeStatus(): { configured: boolean; precompiledInstantiations: number } {
   return { configured, precompiledInstantiations };
 }
-
-/** ort's Tensor constructor (for callers that build inputs themselves). */
-export const OrtTensor = ort.Tensor;

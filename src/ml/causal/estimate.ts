@@ -18,7 +18,7 @@ import { findColumn } from "../frame";
 import { aipwEstimate } from "./aipw";
 import { columnValues } from "./treatment";
 
-export interface ArmEstimate {
+interface ArmEstimate {
   arm: string;
   ate: number | null;
   std_error: number | null;

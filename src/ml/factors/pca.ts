@@ -26,7 +26,7 @@ import { DEFAULT_POWER_ITERATIONS, randomizedEigen, randomizedPasses } from "./r
 import { varimaxRotation } from "./varimax";
 
 /** Widest data decomposed exactly (a D x D covariance and its eigenvectors). */
-export const EXACT_MAX_COLUMNS = 500;
+const EXACT_MAX_COLUMNS = 500;
 export const AUTO_VARIANCE = 0.9;
 export const AUTO_MAX = 10;
 /** Extra random directions of the randomized solver beyond the components it returns. */
@@ -71,7 +71,7 @@ export interface PcaProgress {
   totalSteps: number;
 }
 
-export function plannedPcaSteps(src: { D: number; numChunks: number }, opts: PcaOptions = {}): number {
+function plannedPcaSteps(src: { D: number; numChunks: number }, opts: PcaOptions = {}): number {
   const passes = solverOf(src.D, opts) === "exact" ? 1 : 1 + randomizedPasses({ seed: 0, powerIterations: opts.powerIterations });
   return passes * src.numChunks + 1;
 }

@@ -23,7 +23,7 @@
  */
 import type { GbdtModel } from "./model";
 
-export const NODE = 4;
+const NODE = 4;
 export const RANKS_PER_WORD = 29;
 export const CODES_PER_WORD = 30;
 const NAN_RANK = 30;

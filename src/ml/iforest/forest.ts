@@ -251,7 +251,7 @@ const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 
 /** The largest float32 strictly below a finite float32 `x`. */
-export function float32Below(x: number): number {
+function float32Below(x: number): number {
   if (x === 0) return -1.401298464324817e-45;
   f32[0] = x;
   u32[0] += x > 0 ? -1 : 1;

@@ -45,7 +45,7 @@ export interface TrainPredictionOptions {
  * featurizer and bins, its encoder's steps (only when it is built here), the model's features,
  * their bins, the boosting rounds.
  */
-export type PredictionStage = "representation" | "ssl" | "featurize" | "bin" | "boost";
+type PredictionStage = "representation" | "ssl" | "featurize" | "bin" | "boost";
 
 export interface PredictionModelResult {
   model: GbdtModel;
@@ -312,5 +312,4 @@ export function predictFrame(model: GbdtModel, featurizer: FeaturizerSpec, frame
   return { predictions, probabilities: probs };
 }
 
-export type { Label, Task } from "../label";
-export { DEFAULT_PREDICTION_PARAMS, DEFAULT_TIME_BUDGET_S, MAX_TIME_BUDGET_S, type PredictionParams } from "./params";
+export { DEFAULT_PREDICTION_PARAMS, MAX_TIME_BUDGET_S, type PredictionParams } from "./params";

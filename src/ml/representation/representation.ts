@@ -21,7 +21,7 @@ import { binSampleRows, computeBins, type FeatureBins } from "../gbdt/bins";
 import { type ColumnProfile, profileFrame } from "../profile";
 import { encodeRows, parseEncoder, planEncoder, type SslEncoder, type SslStep, trainEncoderSteps } from "../ssl/encoder";
 
-export const REPRESENTATION_FORMAT = "representation-v2";
+const REPRESENTATION_FORMAT = "representation-v2";
 
 export interface Representation {
   format: typeof REPRESENTATION_FORMAT;

@@ -37,7 +37,7 @@ import {
 import type { SslEncoder } from "../ssl/encoder";
 import { describeClusters } from "./describe-clusters";
 
-export const CLUSTERING_SPACES = ["features", "embedding"] as const;
+const CLUSTERING_SPACES = ["features", "embedding"] as const;
 export type ClusteringSpace = (typeof CLUSTERING_SPACES)[number];
 
 export interface ClusteringParams {
@@ -139,7 +139,7 @@ export function assignClusters(a: ClusterAssigner, frame: Frame): { cluster: Int
   return { cluster: labels, distance: dist2.map(Math.sqrt) };
 }
 
-export function exportClusteringOnnx(a: ClusterAssigner): Uint8Array {
+function exportClusteringOnnx(a: ClusterAssigner): Uint8Array {
   const g = new GraphBuilder();
   const x = addFeaturesInput(g, a.standard.featurizer.features.length);
   const s = a.encoder ? addEmbeddingStage(g, a.encoder, x) : addStandardizeStage(g, a.standard, x);

@@ -20,7 +20,7 @@ import { GraphBuilder } from "../onnx/graph";
 import { DataType } from "../onnx/onnx-proto";
 import { addFeaturesInput, addStandardizeStage, type StandardSpace, standardize, standardSpace } from "../space/space";
 
-export const FACTOR_ROTATIONS = ["none", "varimax"] as const;
+const FACTOR_ROTATIONS = ["none", "varimax"] as const;
 
 export interface FactorsParams {
   /** Factors to keep: integer in [1, D] (D = standardized columns); absent/null: the 90% rule. */
@@ -32,7 +32,7 @@ export interface FactorsParams {
 }
 
 /** What the Worker needs to shape the graph's output. */
-export interface FactorsHead {
+interface FactorsHead {
   /** The graph output's name ("factors") and its column names factor_1..factor_k. */
   output: "factors";
   columns: string[];
@@ -115,7 +115,7 @@ function chunkedSource(space: StandardSpace, m: FeatureMatrix): ChunkSource {
   };
 }
 
-export function factorNames(k: number): string[] {
+function factorNames(k: number): string[] {
   return Array.from({ length: k }, (_, j) => `factor_${j + 1}`);
 }
 
@@ -124,12 +124,7 @@ export function factorScores(scorer: FactorsScorer, m: FeatureMatrix): Float64Ar
   return pcaScores(scorer.fit, standardize(scorer.space, m), m.numRows);
 }
 
-/** Same, from a table with the dataset's columns. */
-export function factorScoresOfFrame(scorer: FactorsScorer, frame: Frame): Float64Array {
-  return factorScores(scorer, applyFeaturizer(scorer.featurizer, frame));
-}
-
-export function exportFactorsOnnx(scorer: FactorsScorer): Uint8Array {
+function exportFactorsOnnx(scorer: FactorsScorer): Uint8Array {
   const { space, fit } = scorer;
   const { D, k } = fit;
   const g = new GraphBuilder();
