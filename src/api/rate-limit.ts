@@ -23,7 +23,10 @@ export async function limitFailedAuth(env: Env, clientAddress: string | undefine
   if (!success) throw tooMany("Too many failed authentications from this address", now, "address");
 }
 
-/** Whole seconds until the current window ends (at least 1). */
+/**
+ * Whole seconds until the current window ends (at least 1).
+ * @internal exported for its unit test (test/worker/rate-limit.test.ts)
+ */
 export function secondsUntilWindowEnds(now: number): number {
   const periodMs = RATE_LIMIT_PERIOD_S * 1000;
   return Math.max(1, Math.ceil((periodMs - (now % periodMs)) / 1000));

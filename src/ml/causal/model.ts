@@ -37,6 +37,7 @@ import { resolveOutcome, resolveTreatment } from "./treatment";
 
 export { aipwEstimate } from "./aipw";
 
+/** @internal exported for test/ml/causal.test.ts */
 export interface CausalParams {
   /** The treatment column; absent: inferred (./treatment). */
   action_column?: string;

@@ -122,7 +122,10 @@ export function* fitPcaSteps(src: ChunkSource, opts: PcaOptions = {}): Generator
   return { D, numRows, solver, rule: requested === null ? "auto" : "requested", mean, totalVariance, eigenvalues, ...fit };
 }
 
-/** Fewest leading components reaching AUTO_VARIANCE of the total, at most AUTO_MAX (and `limit`). */
+/**
+ * Fewest leading components reaching AUTO_VARIANCE of the total, at most AUTO_MAX (and `limit`).
+ * @internal exported for its unit test (test/ml/pca.test.ts)
+ */
 export function autoComponents(eigenvalues: ArrayLike<number>, totalVariance: number, limit: number): number {
   const cap = Math.min(AUTO_MAX, limit, eigenvalues.length);
   let cumulative = 0;

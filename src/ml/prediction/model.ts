@@ -79,6 +79,7 @@ const MIN_ROWS_FOR_VALIDATION = 10;
  * One step of a prediction model's training, as the training job reports it: the encoder steps
  * of the shared representation (`ssl`, only when it is built here) then the boosting rounds
  * (`finetune`). Losses: ssl = reconstruction MSE (../ssl/encoder), finetune = the objective's loss.
+ * @internal exported for test/ml/prediction-steps.test.ts
  */
 export type TrainingStep = RepresentationStep | FinetuneStep;
 
@@ -111,6 +112,7 @@ export function trainPredictionModel(frame: Frame, opts: TrainPredictionOptions)
  * caller can await a cancel check between steps and stop boosting through a flag read by
  * `shouldStop`; during the ssl phase they are not consulted (an encoder cut short must not be
  * cached): to cancel there, abandon the generator (`return()`).
+ * @internal exported for its unit test (test/ml/prediction-steps.test.ts)
  */
 export function* trainPredictionModelSteps(frame: Frame, opts: TrainPredictionOptions): Generator<TrainingStep, PredictionModelResult, void> {
   const prepared = yield* preparePredictionSteps(frame, opts);

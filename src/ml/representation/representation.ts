@@ -41,6 +41,7 @@ export interface Representation {
  * Rows the bins and the encoder are fitted on, at most: a seeded sample above it. The bins'
  * quantiles need no more (computeBins' own sample), and the encoder sees at most 384k rows drawn
  * with replacement (../ssl/encoder planEncoder) whatever the table's size.
+ * @internal exported for its unit test (test/ml/representation-sample.test.ts)
  */
 export const SAMPLE_ROWS = 200_000;
 

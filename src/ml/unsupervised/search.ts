@@ -130,7 +130,10 @@ export function* trainSearchSteps(frame: Frame, opts: UnsupervisedTrainOptions<S
   };
 }
 
-/** The index kind for "auto" (exact while it fits EXACT_MAX_BYTES); MlInputError when the chosen one is too big. */
+/**
+ * The index kind for "auto" (exact while it fits EXACT_MAX_BYTES); MlInputError when the chosen one is too big.
+ * @internal exported for its unit test (test/ml/search.test.ts)
+ */
 export function chooseKind(requested: SearchParams["index"], rows: number, dims: number, idBytes: number): SearchIndexKind {
   const nlist = nlistFor(rows);
   const size = (k: SearchIndexKind) => indexFileBytes(k, rows, dims, nlist, idBytes);
