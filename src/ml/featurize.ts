@@ -194,10 +194,6 @@ export function featureKinds(spec: FeaturizerSpec): FeatureKind[] {
   return spec.features.map((f) => (f.transform === "category" ? { type: "categorical", cardinality: f.vocabulary!.length } : { type: "numeric" }));
 }
 
-export function featureNames(spec: FeaturizerSpec): string[] {
-  return spec.features.map((f) => f.name);
-}
-
 /** A spec restricted to features whose source column passes `keep` (reports updated). */
 export function selectFeatures(spec: FeaturizerSpec, keep: (source: string) => boolean, why = "not selected"): FeaturizerSpec {
   const features = spec.features.filter((f) => keep(f.source));

@@ -35,8 +35,6 @@ import { type FitInput, fitGbdt } from "./fit";
 import { type CausalPredictors, exportCausalOnnx } from "./onnx";
 import { resolveOutcome, resolveTreatment } from "./treatment";
 
-export { aipwEstimate } from "./aipw";
-
 /** @internal exported for test/ml/causal.test.ts */
 export interface CausalParams {
   /** The treatment column; absent: inferred (./treatment). */

@@ -206,19 +206,3 @@ function multiply(a: Float64Array, r: Float64Array, D: number, k: number): Float
   }
   return out;
 }
-
-/** Scores of standardized rows x [rows x D]: (x − mean)·componentsᵀ, row-major [rows x k]. */
-export function pcaScores(fit: Pick<PcaFit, "D" | "k" | "mean" | "components">, x: Float64Array, rows: number): Float64Array {
-  const { D, k, mean, components } = fit;
-  const out = new Float64Array(rows * k);
-  const centered = new Float64Array(D);
-  for (let i = 0; i < rows; i++) {
-    for (let d = 0; d < D; d++) centered[d] = x[i * D + d] - mean[d];
-    for (let j = 0; j < k; j++) {
-      let s = 0;
-      for (let d = 0; d < D; d++) s += centered[d] * components[j * D + d];
-      out[i * k + j] = s;
-    }
-  }
-  return out;
-}

@@ -81,14 +81,6 @@ export function* trainIsolationForestSteps(
   return { numFeatures, numTrees: p.numTrees, sampleSize: psi, roots, ...nodes.finish() };
 }
 
-export function trainIsolationForest(data: Float32Array, numRows: number, numFeatures: number, p: IsolationForestParams): IsolationForest {
-  const steps = trainIsolationForestSteps(data, numRows, numFeatures, p);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
-}
-
 /** Growable node arrays. */
 class NodeList {
   private n = 0;

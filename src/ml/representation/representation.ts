@@ -19,7 +19,7 @@ import { applyFeaturizer, buildFeaturizer, type FeaturizerSpec, featureKinds, se
 import { type Frame, pickRows } from "../frame";
 import { binSampleRows, computeBins, type FeatureBins } from "../gbdt/bins";
 import { type ColumnProfile, profileFrame } from "../profile";
-import { encodeRows, parseEncoder, planEncoder, type SslEncoder, type SslStep, trainEncoderSteps } from "../ssl/encoder";
+import { parseEncoder, planEncoder, type SslEncoder, type SslStep, trainEncoderSteps } from "../ssl/encoder";
 
 const REPRESENTATION_FORMAT = "representation-v2";
 
@@ -103,17 +103,6 @@ function plannedSslStepsFor(rowCount: number, featurizer: FeaturizerSpec): numbe
   return planEncoder(Math.min(rowCount, SAMPLE_ROWS), featurizer)?.steps ?? 0;
 }
 
-/**
- * Embeddings of a frame's rows with the representation's encoder: row-major
- * [frame.rowCount x encoder.embedding], or null when the representation has no encoder. The
- * frame may be any table with the dataset's columns (absent ones count as missing).
- */
-export function embedFrame(rep: Representation, frame: Frame): Float32Array | null {
-  if (!rep.encoder) return null;
-  const m = applyFeaturizer(rep.featurizer, frame);
-  return encodeRows(rep.encoder, m.data, m.numRows);
-}
-
 /** The featurizer and bins of one model: the representation minus the label and non-inputs. */
 export function deriveModelFeatures(
   rep: Representation,
@@ -139,6 +128,7 @@ export function deriveModelFeatures(
   return { featurizer: spec, bins };
 }
 
+/** The stored form of a representation (JSON text): what parseRepresentation reads back. */
 export function serializeRepresentation(rep: Representation): string {
   return JSON.stringify(rep);
 }

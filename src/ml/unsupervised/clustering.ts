@@ -17,7 +17,6 @@ import { clusteringExplainFile } from "../explain/clustering-file";
 import { applyFeaturizer } from "../featurize";
 import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../fit/contract";
 import type { Frame } from "../frame";
-import { assignNearest } from "../kmeans/centers";
 import { AUTO_K_MAX, chooseKSteps, clusterSamples, fitSampleMatrix, sampleSilhouette } from "../kmeans/choose-k";
 import { type KMeansResult, kmeansSteps } from "../kmeans/kmeans";
 import { addNearestCenterStage } from "../kmeans/onnx";
@@ -56,7 +55,7 @@ export interface ClusteringParams {
 export const DEFAULT_CLUSTERING_PARAMS = { space: "features" as ClusteringSpace, n_init: 3, max_iter: 300, seed: 0 };
 
 /** What the engine needs to assign new rows (what the ONNX graph encodes). */
-export interface ClusterAssigner {
+interface ClusterAssigner {
   space: ClusteringSpace;
   standard: StandardSpace;
   /** The embedding space's encoder (reads standard.featurizer's matrix); null for "features". */
@@ -129,14 +128,6 @@ export function* trainClusteringSteps(frame: Frame, opts: UnsupervisedTrainOptio
   const silhouette = sampleSilhouette(X, d, samples.silhouette, centers, k);
   const assigner: ClusterAssigner = { space: p.space, standard, encoder, centroids: centers, k, dims: d };
   return buildModel(assigner, fit, m, { silhouette, silhouetteRows: samples.silhouette.length, scores, p, sharedEncoder: encoder === rep.encoder });
-}
-
-/** The engine's cluster and distance of each row of a frame (what the ONNX graph reproduces). */
-export function assignClusters(a: ClusterAssigner, frame: Frame): { cluster: Int32Array; distance: Float64Array } {
-  const m = applyFeaturizer(a.standard.featurizer, frame);
-  const X = a.encoder ? embed(a.encoder, m) : standardize(a.standard, m);
-  const { labels, dist2 } = assignNearest(X, m.numRows, a.dims, a.centroids, a.k);
-  return { cluster: labels, distance: dist2.map(Math.sqrt) };
 }
 
 function exportClusteringOnnx(a: ClusterAssigner): Uint8Array {

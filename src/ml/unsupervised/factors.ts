@@ -12,7 +12,7 @@
  */
 import { MlInputError } from "../errors";
 import type { ChunkSource } from "../factors/passes";
-import { AUTO_MAX, AUTO_VARIANCE, fitPcaSteps, type PcaFit, pcaScores, type Rotation } from "../factors/pca";
+import { AUTO_MAX, AUTO_VARIANCE, fitPcaSteps, type PcaFit, type Rotation } from "../factors/pca";
 import { applyFeaturizer, type FeatureMatrix, type FeaturizerSpec } from "../featurize";
 import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../fit/contract";
 import type { Frame } from "../frame";
@@ -41,7 +41,7 @@ interface FactorsHead {
 }
 
 /** What the engine needs to score new rows (what the ONNX graph encodes). */
-export interface FactorsScorer {
+interface FactorsScorer {
   featurizer: FeaturizerSpec;
   space: StandardSpace;
   fit: PcaFit;
@@ -117,11 +117,6 @@ function chunkedSource(space: StandardSpace, m: FeatureMatrix): ChunkSource {
 
 function factorNames(k: number): string[] {
   return Array.from({ length: k }, (_, j) => `factor_${j + 1}`);
-}
-
-/** The engine's own factor scores of a featurized matrix (what the graph reproduces): [N x k]. */
-export function factorScores(scorer: FactorsScorer, m: FeatureMatrix): Float64Array {
-  return pcaScores(scorer.fit, standardize(scorer.space, m), m.numRows);
 }
 
 function exportFactorsOnnx(scorer: FactorsScorer): Uint8Array {
