@@ -23,6 +23,7 @@ export async function fetchRetrying(make: () => Request, fetchImpl: typeof fetch
   }
 }
 
+/** @internal exported for its unit test (test/sdk/retry.test.ts); not part of the package's API */
 export function retryAfterMs(header: string | null): number | null {
   if (!header) return null;
   const seconds = Number(header);

@@ -32,6 +32,7 @@ const PUBLIC_PATHS: RegExp[] = [
   /^\/console(\/.*)?$/,
 ];
 
+/** @internal exported for test/worker/openapi.test.ts */
 export const isPublic = (path: string) => PUBLIC_PATHS.some((p) => p.test(path));
 
 /** The one published form of the completion endpoint that also takes `X-API-Key`. */

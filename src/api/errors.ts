@@ -107,7 +107,7 @@ function toHttpError(err: unknown): HttpError | null {
  * ERROR_INPUT_MAX_CHARS (a string is cut, a large array or object becomes the start of its JSON
  * text), so that an error never costs more than the request that caused it.
  */
-export function boundedInput(value: unknown): unknown {
+function boundedInput(value: unknown): unknown {
   if (typeof value === "string") return cut(value);
   if (value === null || typeof value !== "object") return value;
   let text: string;

@@ -23,7 +23,10 @@ export async function limitFailedAuth(env: Env, clientAddress: string | undefine
   if (!success) throw tooMany("Too many failed authentications from this address", now, "address");
 }
 
-/** Whole seconds until the current window ends (at least 1). */
+/**
+ * Whole seconds until the current window ends (at least 1).
+ * @internal exported for its unit test (test/worker/rate-limit.test.ts)
+ */
 export function secondsUntilWindowEnds(now: number): number {
   const periodMs = RATE_LIMIT_PERIOD_S * 1000;
   return Math.max(1, Math.ceil((periodMs - (now % periodMs)) / 1000));
@@ -34,7 +37,7 @@ export function secondsUntilWindowEnds(now: number): number {
  * authentications: the key is wrong, since a right one passes even then, so clients should not
  * wait and retry but report it).
  */
-export const RATE_LIMIT_SCOPE_HEADER = "RateLimit-Scope";
+const RATE_LIMIT_SCOPE_HEADER = "RateLimit-Scope";
 
 function tooMany(what: string, now: number, scope: "key" | "address"): HttpError {
   const wait = secondsUntilWindowEnds(now);

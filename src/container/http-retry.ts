@@ -4,7 +4,7 @@
  * blip does not cost a long job; any other answer is the caller's to judge.
  */
 
-export const RETRIES = 4;
+const RETRIES = 4;
 
 /** `what` names the call in the log and in the error after the last try. */
 export async function fetchRetrying(what: string, url: string | URL, init: RequestInit): Promise<Response> {
@@ -45,7 +45,7 @@ export async function s3Refusal(res: Response): Promise<string> {
 }
 
 /** undici says only "fetch failed"; what failed is in `cause` (its code and message). */
-export function fetchFailure(e: unknown): string {
+function fetchFailure(e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
   const cause = e instanceof Error ? (e.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
   if (!cause) return message;
@@ -53,6 +53,6 @@ export function fetchFailure(e: unknown): string {
   return detail ? `${message} (${detail})` : message;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const log = (msg: string) => console.log(`[trainer] ${new Date().toISOString()} ${msg}`);

@@ -86,6 +86,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * the profile at the next column with the upload's error (a cancel, a network fault), rather than
  * after the whole profile; a failed profile waits for the upload to settle (stored or aborted)
  * within this attempt before its error is thrown.
+ * @internal exported for its unit test (test/training/profile-while-storing.test.ts)
  */
 export async function profileWhileStoring(frame: Frame, idGenerated: boolean, stored: Promise<unknown>, turn = nextTurn): Promise<IngestSummary> {
   let failure: { error: unknown } | undefined;

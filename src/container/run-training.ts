@@ -9,7 +9,7 @@ import { SUMMARY_MAX_BYTES } from "../core/limits";
 import { SERVICE_RUNTIME_VERSION } from "../core/version";
 import { MlInputError } from "../ml/errors";
 import type { Frame } from "../ml/frame";
-import { parseRepresentation, plannedSslSteps } from "../ml/representation/representation";
+import { parseRepresentation, plannedSslSteps, serializeRepresentation } from "../ml/representation/representation";
 import type { TrainedModel } from "../model-types/contract";
 import { type ModelTypeRegistry, modelTypes } from "../model-types/registry";
 import { boundedJson } from "./bounded-json";
@@ -88,7 +88,7 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
       await reporter.step({ step: e.step, total: e.total, phase: e.phase, point: e.point });
     } else {
       await reporter.flush();
-      await io.saveRepresentation(JSON.stringify(e.representation));
+      await io.saveRepresentation(serializeRepresentation(e.representation));
       tSsl = now();
     }
   }

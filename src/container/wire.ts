@@ -27,7 +27,7 @@ export const trainerAssignment = z.object({ job_id: z.uuid(), attempt: z.number(
 export type TrainerAssignment = z.infer<typeof trainerAssignment>;
 
 /** A training: the job's input, as the train route wrote it. */
-export const trainingTask = z.object({
+const trainingTask = z.object({
   model_name: z.string(),
   version_number: z.number().int(),
   model_type: z.string(),
@@ -38,7 +38,7 @@ export const trainingTask = z.object({
 export type TrainingTask = z.infer<typeof trainingTask>;
 
 /** A batch inference over a stored dataset version: the model version fixed at creation, the answer's format. */
-export const batchTask = z.object({
+const batchTask = z.object({
   model_type: z.string().nullable(),
   output_type: z.enum(OUTPUT_FORMATS),
   model_version: z.object({ id: z.string(), version: z.number().int() }),
@@ -46,7 +46,7 @@ export const batchTask = z.object({
 export type BatchTask = z.infer<typeof batchTask>;
 
 /** An ingest of uploads too large for the Worker. */
-export const ingestTask = z.object({
+const ingestTask = z.object({
   format: z.enum(["csv", "parquet"]),
   /** `url`: a presigned GET of the file straight from R2; without it the trainer reads file i from `sources/{i}`. */
   files: z.array(z.object({ filename: z.string(), bytes: z.number().int().min(0), url: z.string().optional() })),
@@ -64,8 +64,6 @@ export const assignedTask = z.discriminatedUnion("kind", [
   assigned("dataset_ingest", ingestTask),
 ]);
 export type AssignedTask = z.infer<typeof assignedTask>;
-/** The answer of `GET task`: the job's kind and task, and which job and attempt they are for. */
-export type TaskAnswer = AssignedTask & { job_id: string; attempt: number };
 /** The task of one kind. */
 export type TaskOf<K extends TrainerJobKind> = Extract<AssignedTask, { kind: K }>["task"];
 
@@ -77,7 +75,6 @@ export const attemptQuery = z.object({ attempt: z.coerce.number().int().min(1) }
 
 /** Progress and heartbeat; answered `canceled: true` once the job was canceled (the trainer stops). */
 export const reportBody = progressReportSchema.extend({ attempt, rows_processed: z.number().int().min(0).optional() });
-export type ReportBody = z.input<typeof reportBody>;
 export const reportAnswer = z.object({ canceled: z.boolean() });
 
 /** The job's outcome, as the kind's runner made it. */
@@ -144,7 +141,7 @@ export const CONTROL_ROUTES = {
 export type ControlRoute = keyof typeof CONTROL_ROUTES;
 
 /** The routes' prefix: every call is about one job. */
-export const CONTROL_PREFIX = "/internal/jobs/{id}/";
+const CONTROL_PREFIX = "/internal/jobs/{id}/";
 
 /** A route's path for the route definitions (`/internal/jobs/{id}/frame/parts/{part}`). */
 export const controlRoutePath = (route: ControlRoute) => `${CONTROL_PREFIX}${CONTROL_ROUTES[route].path}`;

@@ -57,7 +57,7 @@ export async function readFrameInWorker(
  * dictionaries of the largest upload it ingests. A frame the trainer wrote for a larger table is
  * over it even when narrow.
  */
-export const MAX_WORKER_FRAME_BYTES = MAX_FRAME_CELLS * 12 + WORKER_INGEST_MAX_BYTES;
+const MAX_WORKER_FRAME_BYTES = MAX_FRAME_CELLS * 12 + WORKER_INGEST_MAX_BYTES;
 
 const megabytes = (bytes: number) => Math.ceil(bytes / 1e6).toLocaleString("en-US");
 
@@ -84,7 +84,7 @@ export function frameFitsWorker(v: FrameShape): boolean {
 
 type FrameShape = Pick<VersionRow, "rowCount" | "columnCount" | "idsGenerated">;
 
-export function assertFrameFitsWorker(v: FrameShape & Pick<VersionRow, "version">): void {
+function assertFrameFitsWorker(v: FrameShape & Pick<VersionRow, "version">): void {
   if (frameFitsWorker(v)) return;
   throw new FrameTooLargeForWorker(
     `Dataset version ${v.version} has ${v.rowCount?.toLocaleString("en-US")} rows × ${v.columnCount} columns, more than the ${MAX_FRAME_CELLS.toLocaleString("en-US")} cells read here`,

@@ -10,7 +10,7 @@ import { SIGNED_UPLOAD_MAX_BYTES, UPLOAD_URL_TTL_S, WORKER_UPLOAD_ROUTE_MAX_BYTE
 import { presignPut, type S3Config } from "../storage/presign";
 import { signUploadToken } from "../storage/signed-upload";
 
-export interface UploadFile {
+interface UploadFile {
   fileId: string;
   orgId: string;
   objectKey: string;

@@ -126,10 +126,10 @@ export async function warmOrtBackend(): Promise<void> {
   }
 }
 
-/** Diagnostics: whether ort is configured and how often the precompiled module was instantiated. */
+/**
+ * Diagnostics: whether ort is configured and how often the precompiled module was instantiated.
+ * @internal for the tests (test/worker/ort-runtime.test.ts, ort-warmup.test.ts): it reads this module's state
+ */
 export function ortRuntimeStatus(): { configured: boolean; precompiledInstantiations: number } {
   return { configured, precompiledInstantiations };
 }
-
-/** ort's Tensor constructor (for callers that build inputs themselves). */
-export const OrtTensor = ort.Tensor;

@@ -10,11 +10,12 @@ import { IsolateCache, type Sized } from "../core/isolate-cache";
 import { MAX_CACHED_SESSION_BYTES, MAX_CACHED_SESSIONS } from "../core/limits";
 import { createOrtSession, type InferenceSession } from "./ort-runtime";
 
+/** @internal exported for test/worker/ort-session-cache.test.ts */
 export interface Releasable {
   release(): Promise<void>;
 }
 
-export interface SessionCacheOptions<S extends Releasable> {
+interface SessionCacheOptions<S extends Releasable> {
   /** Builds a session from model bytes. */
   create: (modelBytes: Uint8Array) => Promise<S>;
   /** Most sessions kept (default MAX_CACHED_SESSIONS). */
@@ -23,7 +24,10 @@ export interface SessionCacheOptions<S extends Releasable> {
   maxBytes?: number;
 }
 
-/** An IsolateCache whose loader yields model bytes: the session is created from them here. */
+/**
+ * An IsolateCache whose loader yields model bytes: the session is created from them here.
+ * @internal exported for its unit test (test/worker/ort-session-cache.test.ts)
+ */
 export class SessionCache<S extends Releasable> {
   private readonly sessions: IsolateCache<S>;
   private readonly create: (modelBytes: Uint8Array) => Promise<S>;
@@ -77,6 +81,7 @@ const isolateCache = new SessionCache<InferenceSession>({ create: createOrtSessi
  * The isolate's session for `key` (e.g. a model version id), built from `load()`'s ONNX bytes on
  * first use. Prefer `withSession` around a run: a session obtained here may be released if it is
  * evicted (33 other models loaded) before the caller is done with it.
+ * @internal for test/worker/ort-session-cache.test.ts, which looks into the isolate's cache with it; product code uses withSession
  */
 export function getSession(key: string, load: () => Promise<Uint8Array>): Promise<InferenceSession> {
   return isolateCache.get(key, load);

@@ -21,7 +21,7 @@
 import { type Grid, gridSearch } from "../ml/value-grid";
 import { type PackedBits, pack24, packBits, packedLength, unpack24, unpackBits } from "./packed-ints";
 
-export type Width = 1 | 2 | 3 | 4;
+type Width = 1 | 2 | 3 | 4;
 
 export type ColumnEncoding =
   | { type: "range"; start: number }

@@ -1,4 +1,4 @@
 /** The stored columnar form of a dataset version: encode/decode the frame, read rows out of it.
  * (One import for the services that write and serve datasets.) */
 export { decodeFrame, encodeFrame, frameChunks } from "./codec";
-export { type CellValue, rowIndexesForIds, sliceRows } from "./rows";
+export { rowIndexesForIds, sliceRows } from "./rows";

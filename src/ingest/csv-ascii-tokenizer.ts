@@ -172,7 +172,10 @@ export class AsciiTokenizer {
   }
 }
 
-/** spanHash (csv-tokenizer) of the ASCII bytes[start, end): the same number as of their text. */
+/**
+ * spanHash (csv-tokenizer) of the ASCII bytes[start, end): the same number as of their text.
+ * @internal exported for its unit test (test/ingest/ascii-bytes.test.ts)
+ */
 export function byteHash(bytes: Uint8Array, start: number, end: number): number {
   let h = 0;
   for (let k = start; k < end; k++) h = (Math.imul(h, 31) + bytes[k]) | 0;

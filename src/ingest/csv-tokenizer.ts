@@ -241,7 +241,10 @@ export class CsvTokenizer {
   }
 }
 
-/** The hash of text[start, end) that DictionaryBuilder.pushSpan expects. */
+/**
+ * The hash of text[start, end) that DictionaryBuilder.pushSpan expects.
+ * @internal exported for its unit tests (test/ingest/span-batch.test.ts and others)
+ */
 export function spanHash(text: string, start: number, end: number): number {
   let h = 0;
   for (let k = start; k < end; k++) h = (Math.imul(h, 31) + text.charCodeAt(k)) | 0;

@@ -22,6 +22,7 @@ const MAX_EXACT_MANTISSA = 2 ** 53 - 1;
  * |e| ≤ 22, where 10^|e| is exact too; one IEEE multiply or divide of two exact doubles is
  * correctly rounded, and so is Number() of the same text (what parseNumber returns), so both
  * give the same double, -0 included. Anything else (more digits, larger exponents) is NaN.
+ * @internal exported for its unit tests (test/ingest/typed-numbers.test.ts, ascii-bytes.test.ts)
  */
 export function parsePlainDecimal(text: string, start: number, end: number): number {
   let i = start;
@@ -84,7 +85,9 @@ export function parsePlainDecimal(text: string, start: number, end: number): num
 
 /** parsePlainDecimal of the ASCII bytes[start, end) (the same characters): the same reading,
  * from a typed array instead of charCodeAt and with the integer and fraction digits in loops of
- * their own (tested to agree with parsePlainDecimal bit for bit on random texts). */
+ * their own (tested to agree with parsePlainDecimal bit for bit on random texts).
+ * @internal exported for its unit test (test/ingest/ascii-bytes.test.ts)
+ */
 export function parsePlainDecimalBytes(bytes: Uint8Array, start: number, end: number): number {
   let i = start;
   if (i >= end) return NaN;

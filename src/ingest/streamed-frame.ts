@@ -16,10 +16,10 @@ import type { ProvisionalColumn, RowsRead } from "./types";
 
 /** Rows between two batches of segments at most: a segment of a column is one unit of encoding
  * and of the frame's footer; at 2^20 rows a 20 M-row table makes 20 per column. */
-export const SEGMENT_ROWS = 2 ** 20;
+const SEGMENT_ROWS = 2 ** 20;
 /** Raw bytes of a batch at most (its rows are copied for the sink, which may hold a few): 2^20
  * rows of the benchmark's 12 columns are ≈ 70 MB; a table of 400 columns batches 20 K rows. */
-export const BATCH_BYTES = 64 * 2 ** 20;
+const BATCH_BYTES = 64 * 2 ** 20;
 const MIN_BATCH_ROWS = 1024;
 
 /** Where segments go (in order): a SegmentedFrameWriter in-process, or one in another thread. */

@@ -6,10 +6,16 @@
 import type { JobObject } from "./job-object";
 import type { JobStatus } from "./types";
 
-/** Deliveries that may start a job's work (and re-sends of a message that was lost). */
+/**
+ * Deliveries that may start a job's work (and re-sends of a message that was lost).
+ * @internal exported for its unit test (test/core/attempts.test.ts)
+ */
 export const MAX_ATTEMPTS = 3;
 
-/** Back-off between attempts after a transient error: 5 s, 10 s, 20 s … */
+/**
+ * Back-off between attempts after a transient error: 5 s, 10 s, 20 s …
+ * @internal exported for its unit test (test/core/attempts.test.ts)
+ */
 export const retryDelaySeconds = (attempt: number) => 5 * 2 ** Math.max(0, attempt - 1);
 
 /** Why an attempt did not finish: `permanent` when retrying cannot help (bad input, bad data). */
@@ -18,9 +24,12 @@ export interface Failure {
   permanent: boolean;
 }
 
-export type Settlement = { action: "fail"; message: string } | { action: "retry"; reason: string; delaySeconds: number };
+type Settlement = { action: "fail"; message: string } | { action: "retry"; reason: string; delaySeconds: number };
 
-/** A failed attempt ends the job (permanent, or the last attempt) or queues it again after a back-off. */
+/**
+ * A failed attempt ends the job (permanent, or the last attempt) or queues it again after a back-off.
+ * @internal exported for its unit test (test/core/attempts.test.ts)
+ */
 export function settleFailure(attempt: number, f: Failure): Settlement {
   if (f.permanent) return { action: "fail", message: f.message };
   if (attempt >= MAX_ATTEMPTS) return { action: "fail", message: `The job failed after ${attempt} attempts: ${f.message}` };

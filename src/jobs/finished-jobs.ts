@@ -21,6 +21,7 @@ const statements = (db: Db, f: FinishedJob): BatchItem<"sqlite">[] => [mirrorJob
 /**
  * One batch for all; if it fails (a batch is one transaction), each job alone, so that one bad
  * row does not lose the others' records. Failures are logged: the caller's answer is long gone.
+ * @internal exported for its unit test (test/worker/finished-jobs.test.ts)
  */
 export async function writeFinishedJobs(db: Db, finished: FinishedJob[]): Promise<void> {
   try {

@@ -26,7 +26,7 @@ export const TERMINAL_STATUSES: JobStatus[] = ["succeeded", "failed", "canceled"
 const TERMINAL: ReadonlySet<JobStatus> = new Set(TERMINAL_STATUSES);
 export const isTerminal = (s: JobStatus) => TERMINAL.has(s);
 
-export const metricPointSchema = z.object({
+const metricPointSchema = z.object({
   step: z.number().int(),
   train_loss: z.number().nullable(),
   val_loss: z.number().nullable(),

@@ -24,7 +24,7 @@ export const FLOAT32_MAX = 3.4028234663852886e38;
 /** Largest vocabulary kept per categorical column (fits the GBDT's 255 value bins). */
 const MAX_CATEGORIES = 254;
 
-export type FeatureTransform = "numeric" | "boolean" | "category" | "year" | "month" | "day" | "dayofweek" | "hour" | "epoch_days";
+type FeatureTransform = "numeric" | "boolean" | "category" | "year" | "month" | "day" | "dayofweek" | "hour" | "epoch_days";
 
 export interface FeatureDef {
   /** Output feature name (column name, or `column.part` for datetime parts). */
@@ -36,7 +36,7 @@ export interface FeatureDef {
   vocabulary?: string[];
 }
 
-export interface ColumnReport {
+interface ColumnReport {
   name: string;
   kind: ColumnKind;
   used: boolean;
@@ -192,10 +192,6 @@ function datePart(part: FeatureTransform, ms: number): number {
 
 export function featureKinds(spec: FeaturizerSpec): FeatureKind[] {
   return spec.features.map((f) => (f.transform === "category" ? { type: "categorical", cardinality: f.vocabulary!.length } : { type: "numeric" }));
-}
-
-export function featureNames(spec: FeaturizerSpec): string[] {
-  return spec.features.map((f) => f.name);
 }
 
 /** A spec restricted to features whose source column passes `keep` (reports updated). */

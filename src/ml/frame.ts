@@ -28,6 +28,7 @@ export interface NumericColumn {
   spellings?: { codes: Int32Array; dictionary: string[] };
 }
 
+/** @internal exported for the tests that build frames by hand (test/ml/profile-runs.test.ts and others) */
 export interface DictionaryColumn {
   name: string;
   kind: "categorical" | "text" | "id";

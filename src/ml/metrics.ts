@@ -15,6 +15,7 @@ function finiteOrNull(v: number | null): MetricValue {
   return v !== null && Number.isFinite(v) ? v : null;
 }
 
+/** @internal exported for its unit tests (test/ml/metrics.test.ts and others) */
 export function accuracy(y: ArrayLike<number>, pred: ArrayLike<number>): MetricValue {
   const n = y.length;
   if (n === 0) return null;
@@ -23,6 +24,7 @@ export function accuracy(y: ArrayLike<number>, pred: ArrayLike<number>): MetricV
   return finiteOrNull(ok / n);
 }
 
+/** @internal exported for its unit tests (test/ml/metrics.test.ts and others) */
 export function r2(y: ArrayLike<number>, pred: ArrayLike<number>): MetricValue {
   const n = y.length;
   if (n === 0) return null;
@@ -39,6 +41,7 @@ export function r2(y: ArrayLike<number>, pred: ArrayLike<number>): MetricValue {
   return finiteOrNull(1 - ssRes / ssTot);
 }
 
+/** @internal exported for its unit tests (test/ml/metrics.test.ts and others) */
 export function rmse(y: ArrayLike<number>, pred: ArrayLike<number>): MetricValue {
   const n = y.length;
   if (n === 0) return null;
@@ -47,6 +50,7 @@ export function rmse(y: ArrayLike<number>, pred: ArrayLike<number>): MetricValue
   return finiteOrNull(Math.sqrt(s / n));
 }
 
+/** @internal exported for its unit tests (test/ml/metrics.test.ts and others) */
 export function mae(y: ArrayLike<number>, pred: ArrayLike<number>): MetricValue {
   const n = y.length;
   if (n === 0) return null;
@@ -55,7 +59,10 @@ export function mae(y: ArrayLike<number>, pred: ArrayLike<number>): MetricValue 
   return finiteOrNull(s / n);
 }
 
-/** Probabilities are clipped to [1e-15, 1 - 1e-15]; a NaN probability makes the loss null. */
+/**
+ * Probabilities are clipped to [1e-15, 1 - 1e-15]; a NaN probability makes the loss null.
+ * @internal exported for its unit tests (test/ml/metrics.test.ts and others)
+ */
 export function logLoss(y: ArrayLike<number>, prob: ArrayLike<number>, numClasses: number): MetricValue {
   const n = y.length;
   if (n === 0) return null;
@@ -94,6 +101,7 @@ function rocAucBinary(y: ArrayLike<number>, score: ArrayLike<number>): MetricVal
 /**
  * ROC-AUC: binary, or macro one-vs-rest for multiclass (average over the classes that have both
  * positives and negatives). Null when no class qualifies.
+ * @internal exported for its unit tests (test/ml/metrics.test.ts and others)
  */
 export function rocAuc(y: ArrayLike<number>, prob: ArrayLike<number>, numClasses: number): MetricValue {
   const n = y.length;
@@ -121,6 +129,7 @@ export function rocAuc(y: ArrayLike<number>, prob: ArrayLike<number>, numClasses
 /**
  * F1: binary = F1 of class 1; multiclass = macro average over classes present in y or pred.
  * A class with no true and no predicted positives is skipped; 0 when precision + recall = 0.
+ * @internal exported for its unit test (test/ml/metrics.test.ts)
  */
 export function f1(y: ArrayLike<number>, pred: ArrayLike<number>, numClasses: number): MetricValue {
   const n = y.length;

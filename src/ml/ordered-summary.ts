@@ -30,7 +30,7 @@ export interface OrderedSummary {
  */
 
 /** Present values in ascending order (no NaN): a sorted copy, or a column already in order. */
-export function summarizeSorted(sorted: Float64Array, moments: boolean): OrderedSummary {
+function summarizeSorted(sorted: Float64Array, moments: boolean): OrderedSummary {
   const n = sorted.length;
   // ±Infinity sit at the ends; Welford's pass and min, max take the finite values between.
   let lo = 0;
@@ -76,7 +76,7 @@ export function summarizeSorted(sorted: Float64Array, moments: boolean): Ordered
 }
 
 /** Counts per grid point from lo (grid values: finite, no −0). */
-export function summarizeCounts(grid: Grid, lo: number, perPoint: Int32Array, moments: boolean): OrderedSummary {
+function summarizeCounts(grid: Grid, lo: number, perPoint: Int32Array, moments: boolean): OrderedSummary {
   let present = 0;
   let distinct = 0;
   let first = NaN;
@@ -105,7 +105,7 @@ export function summarizeCounts(grid: Grid, lo: number, perPoint: Int32Array, mo
 }
 
 /** Sorted keys k − lo of grid points (grid values: finite, no −0). */
-export function summarizeKeys(grid: Grid, lo: number, keys: Uint32Array, moments: boolean): OrderedSummary {
+function summarizeKeys(grid: Grid, lo: number, keys: Uint32Array, moments: boolean): OrderedSummary {
   const n = keys.length;
   let distinct = 0;
   let prev = -1;

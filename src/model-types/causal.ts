@@ -39,7 +39,7 @@ const params = z
   .strict();
 
 /** A causal model's number of treated arms (1 for a binary treatment). */
-export function treatedArms(a: UnsupervisedArtifact): number {
+function treatedArms(a: UnsupervisedArtifact): number {
   return Array.isArray(a.head.treated_arms) ? a.head.treated_arms.length : 1;
 }
 

@@ -35,7 +35,7 @@ export interface ModelTypeModule<A extends ModelArtifact = ModelArtifact, N exte
 
 // ── Parameters and the request ─────────────────────────────────────────────────────────────────
 
-export interface ParamsSpec {
+interface ParamsSpec {
   /** Strict (an unknown key is refused: most often a typo); every key optional. */
   schema: z.ZodObject;
   /** What the engine uses for a key the request leaves out, where a request check needs it. */
@@ -49,7 +49,7 @@ export interface RequestColumns {
   params: Record<string, unknown>;
 }
 
-export interface RequestSpec {
+interface RequestSpec {
   /**
    * What `label_column` is to this type: the target it predicts, the outcome whose effect it
    * estimates, or nothing (a label given anyway is ignored and not kept).
@@ -73,7 +73,7 @@ export interface TrainingSpec {
 }
 
 /** The training task's fields a type reads (the job's input). */
-export interface TrainTaskFields {
+interface TrainTaskFields {
   model_name: string;
   label_column: string | null;
   input_columns: string[] | null;
@@ -100,7 +100,7 @@ export interface TrainInput {
 }
 
 /** A metric point of the training's loss curve (the job's `metrics_history`). */
-export interface LossPoint {
+interface LossPoint {
   step: number;
   train_loss: number | null;
   val_loss: number | null;
@@ -113,7 +113,7 @@ export type TrainEvent =
   | { kind: "representation"; representation: Representation };
 
 /** A featurizer file before the runner stamps it with the service's runtime version. */
-export type ArtifactWithoutVersion = ModelArtifact extends infer T ? (T extends unknown ? Omit<T, "service_runtime_version"> : never) : never;
+type ArtifactWithoutVersion = ModelArtifact extends infer T ? (T extends unknown ? Omit<T, "service_runtime_version"> : never) : never;
 
 /** A trained model, before the runner stores it. */
 export interface TrainedModel {
@@ -156,7 +156,7 @@ export interface AnswerInput {
   file<T>(name: ArtifactFile, parse: (bytes: Uint8Array) => T): Promise<T>;
 }
 
-export interface AnswerSpec<A extends ModelArtifact> {
+interface AnswerSpec<A extends ModelArtifact> {
   /** Values one answer row holds (what bounds the rows of one synchronous call). */
   valuesPerRow(a: A): number;
   /** Query rows one call may take, when fewer than the output bound allows (a search per row). */
@@ -180,7 +180,7 @@ export interface AnswerSpec<A extends ModelArtifact> {
 /** One explanation per row: per-column contributions, and the engine's own fields besides. */
 export type RowExplainer = (frame: Frame, rows: number[]) => { feature_contributions: ColumnContribution[] }[];
 
-export interface ExplainSpec<A extends ModelArtifact> {
+interface ExplainSpec<A extends ModelArtifact> {
   /**
    * The version's explainer, from the artifact files it reads (`file` answers null for a file
    * not stored); null when a file it needs is missing (a version trained before its type stored
@@ -192,7 +192,7 @@ export interface ExplainSpec<A extends ModelArtifact> {
 // ── The API document ────────────────────────────────────────────────────────────────────────────
 
 /** Sentences of the API document about the type; each list joins the types' parts in registry order. */
-export interface TypeDocs {
+interface TypeDocs {
   /** Its parameters and defaults ("Embedding: dimensions (16), seed"). */
   params: string;
   /** The columns of its answer after `id`. */

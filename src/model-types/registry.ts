@@ -12,6 +12,7 @@ import { factors } from "./factors";
 import { prediction } from "./prediction";
 import { search } from "./search";
 
+/** @internal exported so that a test can build a registry with a type of its own (test/model-types/toy-type.test.ts) */
 export const MODEL_TYPE_MODULES = [prediction, anomaly, embedding, clustering, factors, search, causal] as const;
 
 export type ModelType = (typeof MODEL_TYPE_MODULES)[number]["name"];

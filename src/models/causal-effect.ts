@@ -37,9 +37,9 @@ export interface EffectRequest {
   model_version_id?: string;
 }
 
-export type EffectMethod = "aipw_cross_fitted" | "aipw" | "mean_predicted_effect";
+type EffectMethod = "aipw_cross_fitted" | "aipw" | "mean_predicted_effect";
 
-export interface EffectGroup extends EffectSummary {
+interface EffectGroup extends EffectSummary {
   value: string | null;
 }
 

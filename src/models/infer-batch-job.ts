@@ -37,7 +37,7 @@ export async function batchVersion(db: Db, job: JobRecord) {
 }
 
 /** Request-time errors of the shared inference path (a file too large, unreadable) are final. */
-export function finalInputError(e: unknown): unknown {
+function finalInputError(e: unknown): unknown {
   if (e instanceof InvalidInput) return new JobInputError(e.issues.map((i) => i.message).join("; "));
   if (e instanceof DomainError) return new JobInputError(e.message);
   return e;

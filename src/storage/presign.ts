@@ -17,7 +17,7 @@ export interface S3Config {
   region?: string;
 }
 
-export interface PresignRequest {
+interface PresignRequest {
   method: string;
   /** Full URL of the object (use objectUrl). */
   url: string;
@@ -28,9 +28,11 @@ export interface PresignRequest {
   datetime?: string;
 }
 
+/** @internal exported for its unit tests (test/core/presign.test.ts, test/e2e/presigned-upload.test.ts) */
 export const objectUrl = (cfg: S3Config, key: string) =>
   `${cfg.endpoint.replace(/\/+$/, "")}/${cfg.bucket}/${key.split("/").map(encodeURIComponent).join("/")}`;
 
+/** @internal exported for its unit tests (test/core/presign.test.ts, test/e2e/presigned-upload.test.ts) */
 export async function presign(cfg: S3Config, req: PresignRequest): Promise<string> {
   const client = new AwsClient({ accessKeyId: cfg.accessKeyId, secretAccessKey: cfg.secretAccessKey, service: "s3", region: cfg.region ?? "auto" });
   const url = new URL(req.url);

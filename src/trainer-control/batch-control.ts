@@ -57,7 +57,7 @@ export async function readArtifact(deps: ControlDeps, jobId: string, attempt: nu
 }
 
 /** `page-000012.json`, `results.csv` or `results.parquet` → its key and content type; else null. */
-export function resultFile(job: JobRecord, name: string): { key: string; contentType: string } | null {
+function resultFile(job: JobRecord, name: string): { key: string; contentType: string } | null {
   const page = RESULT_PAGE_NAME.exec(name);
   if (page) return { key: resultPageKey(job.orgId, job.id, Number(page[1])), contentType: OUTPUT_CONTENT_TYPES.json };
   const whole = RESULT_FILE_NAME.exec(name);

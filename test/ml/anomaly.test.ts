@@ -3,10 +3,10 @@ import { MlInputError } from "../../src/ml/errors";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { FitStep } from "../../src/ml/fit/contract";
 import type { Frame } from "../../src/ml/frame";
-import { scoreAnomalies } from "../../src/ml/iforest/anomaly-scorer";
 import { Rng } from "../../src/ml/random";
 import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
 import { type AnomalyModel, type AnomalyParams, trainAnomalySteps } from "../../src/ml/unsupervised/anomaly";
+import { scoreAnomalies } from "./helpers/engine-scores";
 import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";
 
 const N = 2100;

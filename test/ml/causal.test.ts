@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { causalData } from "../../bench/causal/data";
-import { crossFitSteps, overlapWeights, pseudoOutcomes } from "../../src/ml/causal/aipw";
+import { aipwEstimate, crossFitSteps, overlapWeights, pseudoOutcomes } from "../../src/ml/causal/aipw";
 import { type FitInput, fitGbdt, predictRows } from "../../src/ml/causal/fit";
-import { aipwEstimate, type CausalModel, type CausalParams, predictCausal, trainCausalSteps } from "../../src/ml/causal/model";
+import { type CausalModel, type CausalParams, predictCausal, trainCausalSteps } from "../../src/ml/causal/model";
 import { resolveOutcome, resolveTreatment } from "../../src/ml/causal/treatment";
 import { MlInputError } from "../../src/ml/errors";
 import { applyFeaturizer, featureKinds, selectFeatures } from "../../src/ml/featurize";

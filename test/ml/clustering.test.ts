@@ -6,8 +6,9 @@ import type { Frame } from "../../src/ml/frame";
 import { adjustedRandIndex } from "../../src/ml/kmeans/ari";
 import { Rng } from "../../src/ml/random";
 import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
-import { assignClusters, type ClusteringModel, type ClusteringParams, trainClusteringSteps } from "../../src/ml/unsupervised/clustering";
+import { type ClusteringModel, type ClusteringParams, trainClusteringSteps } from "../../src/ml/unsupervised/clustering";
 import { describeClusters, formatNumber } from "../../src/ml/unsupervised/describe-clusters";
+import { assignClusters } from "./helpers/engine-scores";
 import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";
 
 /**

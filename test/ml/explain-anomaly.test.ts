@@ -9,13 +9,13 @@ import { rawScores } from "../../src/ml/explain/evaluate";
 import { explainAnomalies } from "../../src/ml/explain/explain-anomaly";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Frame } from "../../src/ml/frame";
-import { scoreAnomalies } from "../../src/ml/iforest/anomaly-scorer";
 import { forestAsGbdt } from "../../src/ml/iforest/as-gbdt";
 import { pathLengthSums } from "../../src/ml/iforest/score";
 import { readForest, storeForest } from "../../src/ml/iforest/stored";
 import { Rng } from "../../src/ml/random";
 import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
 import { type AnomalyModel, type AnomalyParams, trainAnomalySteps } from "../../src/ml/unsupervised/anomaly";
+import { scoreAnomalies } from "./helpers/engine-scores";
 
 const N = 800;
 const OUTLIER = 7;

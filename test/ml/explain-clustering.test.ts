@@ -13,7 +13,8 @@ import type { Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/random";
 import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
 import { embed, standardize } from "../../src/ml/space/space";
-import { assignClusters, type ClusteringModel, type ClusteringParams, trainClusteringSteps } from "../../src/ml/unsupervised/clustering";
+import { type ClusteringModel, type ClusteringParams, trainClusteringSteps } from "../../src/ml/unsupervised/clustering";
+import { assignClusters } from "./helpers/engine-scores";
 
 const N = 400;
 

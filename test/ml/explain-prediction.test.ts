@@ -3,14 +3,14 @@ import { predictRow, rawScores } from "../../src/ml/explain/evaluate";
 import { type ExplainSpec, explainPrediction, type RowExplanation } from "../../src/ml/explain/explain-prediction";
 import { predictionFlip } from "../../src/ml/explain/flip";
 import { FlipSearch } from "../../src/ml/explain/flip-search";
-import { treeShap } from "../../src/ml/explain/treeshap";
 import { applyFeaturizer, buildFeaturizer, featureKinds } from "../../src/ml/featurize";
 import type { Column, DictionaryColumn, Frame } from "../../src/ml/frame";
 import { emptyTree, type GbdtModel, type Tree } from "../../src/ml/gbdt/model";
 import { trainGbdt } from "../../src/ml/gbdt/train";
 import { extractLabel, type Task } from "../../src/ml/label";
-import { predictFrame } from "../../src/ml/prediction/model";
 import { Rng } from "../../src/ml/random";
+import { predictFrame } from "./helpers/engine-scores";
+import { treeShap } from "./helpers/tree-shap";
 
 const num = (name: string, values: ArrayLike<number>): Column => ({ name, kind: "numeric", storage: "numeric", values: Float64Array.from(values) });
 const bool = (name: string, values: ArrayLike<number>): Column => ({ name, kind: "boolean", storage: "numeric", values: Float64Array.from(values) });

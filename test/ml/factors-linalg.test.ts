@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { symmetricEigen } from "../../src/ml/factors/eigen";
 import { matrixSource } from "../../src/ml/factors/passes";
 import { randomizedEigen } from "../../src/ml/factors/randomized";
-import { varimaxCriterion, varimaxRotation } from "../../src/ml/factors/varimax";
+import { varimaxRotation } from "../../src/ml/factors/varimax";
 import { Rng } from "../../src/ml/random";
+import { varimaxCriterion } from "./helpers/varimax-criterion";
 
 function randomSymmetric(n: number, seed: number): Float64Array {
   const rng = new Rng(seed);

@@ -5,7 +5,8 @@ import type { FitStep } from "../../src/ml/fit/contract";
 import type { Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/random";
 import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
-import { type FactorsModel, type FactorsParams, factorScores, trainFactorsSteps } from "../../src/ml/unsupervised/factors";
+import { type FactorsModel, type FactorsParams, trainFactorsSteps } from "../../src/ml/unsupervised/factors";
+import { factorScores } from "./helpers/engine-scores";
 import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";
 
 /** Two correlated numerics (a ≈ 2b), an independent one with missing values, a 3-level category. */

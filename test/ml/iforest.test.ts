@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { type IsolationForest, trainIsolationForest } from "../../src/ml/iforest/forest";
+import type { IsolationForest } from "../../src/ml/iforest/forest";
 import { averagePathLength, harmonic } from "../../src/ml/iforest/path-length";
 import { pathLengthSums, scoreIsolationForest } from "../../src/ml/iforest/score";
 import { Rng } from "../../src/ml/random";
+import { trainIsolationForest } from "./helpers/train-isolation-forest";
 
 const params = { numTrees: 50, maxSamples: 256, seed: 0 };
 

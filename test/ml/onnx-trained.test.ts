@@ -7,12 +7,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { TreeShapExplainer } from "../../src/ml/explain/treeshap";
-import { applyFeaturizer, buildFeaturizer, featureKinds, featureNames } from "../../src/ml/featurize";
+import { applyFeaturizer, buildFeaturizer, featureKinds } from "../../src/ml/featurize";
 import type { GbdtModel } from "../../src/ml/gbdt/model";
 import { predict, predictRaw } from "../../src/ml/gbdt/predict";
 import { trainGbdt } from "../../src/ml/gbdt/train";
 import { exportGbdtToOnnx } from "../../src/ml/onnx/export";
 import { loadBenchDataset } from "./helpers/bench-data";
+import { featureNames } from "./helpers/feature-names";
 import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";
 
 const TRAIN_ROWS = 8000;

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { MlInputError } from "../../src/ml/errors";
 import { matrixSource } from "../../src/ml/factors/passes";
-import { autoComponents, fitPcaSteps, type PcaFit, type PcaOptions, pcaScores } from "../../src/ml/factors/pca";
+import { autoComponents, fitPcaSteps, type PcaFit, type PcaOptions } from "../../src/ml/factors/pca";
 import { Rng } from "../../src/ml/random";
+import { pcaScores } from "./helpers/engine-scores";
 
 function fitPca(x: Float64Array, rows: number, D: number, opts: PcaOptions = {}, chunkRows = 7): PcaFit {
   const steps = fitPcaSteps(matrixSource(x, rows, D, chunkRows), opts);

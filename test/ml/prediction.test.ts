@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { MlInputError } from "../../src/ml/errors";
 import type { Column, Frame } from "../../src/ml/frame";
-import { predictFrame, trainPredictionModel } from "../../src/ml/prediction/model";
+import { trainPredictionModel } from "../../src/ml/prediction/model";
 import { Rng } from "../../src/ml/random";
+import { predictFrame } from "./helpers/engine-scores";
 
 const num = (name: string, values: ArrayLike<number>): Column => ({ name, kind: "numeric", storage: "numeric", values: Float64Array.from(values) });
 const dict = (name: string, values: (string | null)[]): Column => {

@@ -6,11 +6,11 @@ import {
   buildRepresentation,
   buildRepresentationSteps,
   deriveModelFeatures,
-  embedFrame,
   parseRepresentation,
   plannedSslSteps,
   serializeRepresentation,
 } from "../../src/ml/representation/representation";
+import { embedFrame } from "./helpers/engine-scores";
 
 function frame(n = 600): Frame {
   const rng = new Rng(3);

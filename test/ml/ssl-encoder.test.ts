@@ -4,7 +4,6 @@ import type { Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/random";
 import { base64ToFloat32, float32ToBase64 } from "../../src/ml/ssl/base64";
 import {
-  encodeRows,
   parseEncoder,
   planEncoder,
   reconstructionErrors,
@@ -13,6 +12,7 @@ import {
   type SslStep,
   trainEncoderSteps,
 } from "../../src/ml/ssl/encoder";
+import { encodeRows } from "./helpers/engine-scores";
 
 /** Four numeric columns driven by two latent factors (+ a categorical one unless `numericOnly`). */
 function correlated(n: number, opts: { numericOnly?: boolean; missing?: number; seed?: number } = {}): Frame {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { rawScores } from "../../src/ml/explain/evaluate";
-import { TreeShapExplainer, treeShap } from "../../src/ml/explain/treeshap";
+import { TreeShapExplainer } from "../../src/ml/explain/treeshap";
 import { emptyTree, type GbdtModel, type Tree } from "../../src/ml/gbdt/model";
+import { treeShap } from "./helpers/tree-shap";
 
 // ---- hand-built trees: nested specs, internal covers = sum of the children's ----
 type Spec = { leaf: number; cover: number } | { f: number; t?: number; cats?: number[]; dl?: number; l: Spec; r: Spec };

@@ -7,7 +7,7 @@ import { expect } from "vitest";
 import { call, type TestOrg } from "./helpers";
 
 /** The largest error body the corpus accepts (a 422 lists a few items, each with a cut `input`). */
-export const MAX_ERROR_BODY_BYTES = 16 * 1024;
+const MAX_ERROR_BODY_BYTES = 16 * 1024;
 
 export interface BadRequest {
   method?: string;

@@ -42,7 +42,7 @@ export async function readyDataset(org: TestOrg, csv = churnCsv(), name = "churn
   return up.dataset;
 }
 
-export interface Trained {
+interface Trained {
   model: { id: string; version_id: string; version_number: number };
   job_id: string;
   status: string;

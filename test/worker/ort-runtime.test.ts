@@ -4,12 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { createOrtSession, ortRuntimeStatus } from "../../src/inference/ort-runtime";
-import { runGbdtOnnx } from "../../src/inference/run-onnx";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Column, Frame } from "../../src/ml/frame";
 import { exportGbdtToOnnx } from "../../src/ml/onnx/export";
-import { type PredictionModelResult, predictFrame, trainPredictionModel } from "../../src/ml/prediction/model";
+import { type PredictionModelResult, trainPredictionModel } from "../../src/ml/prediction/model";
 import { Rng } from "../../src/ml/random";
+import { predictFrame } from "../ml/helpers/engine-scores";
+import { runGbdtOnnx } from "./run-onnx";
 
 const num = (name: string, values: ArrayLike<number>): Column => ({ name, kind: "numeric", storage: "numeric", values: Float64Array.from(values) });
 const dict = (name: string, values: (string | null)[]): Column => {

@@ -1,9 +1,9 @@
 /** Per-isolate ONNX session cache: sharing, failures, bounds, pinning. */
 import { describe, expect, it } from "vitest";
-import { runGbdtOnnx } from "../../src/inference/run-onnx";
 import { getSession, type Releasable, SessionCache } from "../../src/inference/session-cache";
 import { exportGbdtToOnnx } from "../../src/ml/onnx/export";
 import { trainPredictionModel } from "../../src/ml/prediction/model";
+import { runGbdtOnnx } from "./run-onnx";
 
 function tinyModelBytes(): Uint8Array {
   const x = Array.from({ length: 120 }, (_, i) => i / 10);

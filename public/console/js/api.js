@@ -10,7 +10,7 @@ export const session = {
   clear: () => sessionStorage.removeItem(KEY),
 };
 
-export class ApiError extends Error {
+class ApiError extends Error {
   constructor(status, body) {
     super(describe(status, body));
     this.status = status;

@@ -18,7 +18,7 @@ export class UsageError extends Error {}
 
 export const state = { json: false };
 
-export function printJson(value: unknown): void {
+function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 

@@ -2,7 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { nextCursor } from "./common";
 
-export const ApiKey = z
+const ApiKey = z
   .object({
     id: z.uuid(),
     name: z.string(),

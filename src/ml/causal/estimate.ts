@@ -18,7 +18,7 @@ import { findColumn } from "../frame";
 import { aipwEstimate } from "./aipw";
 import { columnValues } from "./treatment";
 
-export interface ArmEstimate {
+interface ArmEstimate {
   arm: string;
   ate: number | null;
   std_error: number | null;
@@ -44,7 +44,10 @@ export interface EffectSummary {
 const TRUE_WORDS = new Set(["true", "yes", "y", "t", "1"]);
 const FALSE_WORDS = new Set(["false", "no", "n", "f", "0"]);
 
-/** The form two spellings of one value share: numbers by value, booleans as true/false, lower case. */
+/**
+ * The form two spellings of one value share: numbers by value, booleans as true/false, lower case.
+ * @internal exported for its unit test (test/ml/causal-estimate.test.ts)
+ */
 export function canonicalValue(s: string): string {
   let t = s.trim().toLowerCase();
   if (t !== "" && Number.isFinite(Number(t))) t = String(Number(t));

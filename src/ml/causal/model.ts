@@ -35,8 +35,7 @@ import { type FitInput, fitGbdt } from "./fit";
 import { type CausalPredictors, exportCausalOnnx } from "./onnx";
 import { resolveOutcome, resolveTreatment } from "./treatment";
 
-export { aipwEstimate } from "./aipw";
-
+/** @internal exported for test/ml/causal.test.ts */
 export interface CausalParams {
   /** The treatment column; absent: inferred (./treatment). */
   action_column?: string;
@@ -53,9 +52,9 @@ export interface CausalParams {
 export const DEFAULT_CAUSAL_PARAMS = { propensity_clip: [0.01, 0.99] as [number, number], folds: 5, seed: 0 };
 
 /** Fewest rows an arm needs (each fold's training part must hold some of every arm). */
-export const MIN_ARM_ROWS = 10;
+const MIN_ARM_ROWS = 10;
 /** Poor overlap: more than this share of rows had a propensity outside the clip bounds. */
-export const MAX_CLIPPED_SHARE = 0.05;
+const MAX_CLIPPED_SHARE = 0.05;
 /** Features listed as driving the effect's heterogeneity. */
 const TOP_FEATURES = 10;
 

@@ -17,10 +17,10 @@ import type { Column, Frame } from "../frame";
 import { findColumn } from "../frame";
 
 /** Most arms (control included) of a treatment. */
-export const MAX_ARMS = 8;
+const MAX_ARMS = 8;
 
 /** Word stems that make a binary column a treatment candidate (matched per word of the name). */
-export const ACTION_WORDS = ["treat", "action", "offer", "intervention", "interven", "assign", "campaign", "variant", "exposed", "exposure", "promo"];
+const ACTION_WORDS = ["treat", "action", "offer", "intervention", "interven", "assign", "campaign", "variant", "exposed", "exposure", "promo"];
 /** Whole words that also count (too short to match as stems). */
 const ACTION_EXACT = new Set(["arm", "treated", "treatment", "ab", "abtest"]);
 /** Values read as the control arm, lower-cased. */
@@ -45,7 +45,7 @@ function words(name: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-export function suggestsAction(name: string): boolean {
+function suggestsAction(name: string): boolean {
   return words(name).some((w) => ACTION_EXACT.has(w) || ACTION_WORDS.some((s) => w.startsWith(s)));
 }
 

@@ -14,7 +14,7 @@ import { parseEncoder, reconstructionErrorParts, type SslEncoder } from "../ssl/
 import { type FeatureStats, featureStats } from "./feature-stats";
 
 /** The file's name (ARTIFACT_FILES.iforest on the storage side). */
-export const ANOMALY_EXPLAIN_FILE = "iforest.json";
+const ANOMALY_EXPLAIN_FILE = "iforest.json";
 const FORMAT = "anomaly-explain-v1";
 /** Training rows whose reconstruction errors set the features' shares: evenly spaced, bounded cost. */
 const SHARE_ROWS = 20_000;

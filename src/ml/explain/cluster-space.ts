@@ -1,8 +1,8 @@
 /**
  * A clustering model's space as its explanations use it: featurized rows mapped the way the model
- * maps them (standardized features, or the encoder's embedding — the functions training and
- * assignClusters use), the row's own cluster by the engine's nearest-centre scan (the first on a
- * tie, as the ONNX ArgMin), the nearest OTHER cluster, and the margin between them.
+ * maps them (standardized features, or the encoder's embedding — the functions training uses),
+ * the row's own cluster by the engine's nearest-centre scan (the first on a tie, as the ONNX
+ * ArgMin), the nearest OTHER cluster, and the margin between them.
  */
 import type { FeaturizerSpec } from "../featurize";
 import { assignNearest, dist2 } from "../kmeans/centers";

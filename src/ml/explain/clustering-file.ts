@@ -13,7 +13,7 @@ import { compileLayout, type SslFeature } from "../ssl/layout";
 import { type FeatureStats, featureStats } from "./feature-stats";
 
 /** The file's name (ARTIFACT_FILES.kmeans on the storage side). */
-export const CLUSTERING_EXPLAIN_FILE = "kmeans.json";
+const CLUSTERING_EXPLAIN_FILE = "kmeans.json";
 const FORMAT = "clustering-explain-v1";
 
 export interface ClusteringExplainer {

@@ -20,7 +20,10 @@ function leafIndex(tree: Tree, row: ArrayLike<number>): number {
   return ~node;
 }
 
-/** Raw scores (before sigmoid/softmax), one per output, summed in double. */
+/**
+ * Raw scores (before sigmoid/softmax), one per output, summed in double.
+ * @internal exported for its unit tests (test/ml/treeshap.test.ts and others)
+ */
 export function rawScores(model: GbdtModel, row: ArrayLike<number>, out = new Float64Array(model.numOutputs)): Float64Array {
   const K = model.numOutputs;
   for (let k = 0; k < K; k++) out[k] = model.baseScore[k];

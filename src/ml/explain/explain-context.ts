@@ -9,7 +9,7 @@ import type { GbdtModel } from "../gbdt/model";
 import { FlipSearch } from "./flip-search";
 import { columnType, type InputColumn, mapColumns } from "./input-columns";
 
-export { type CellValue, type ColumnType, cellOf, type InputColumn, subFrame } from "./input-columns";
+export { type CellValue, cellOf, type InputColumn, subFrame } from "./input-columns";
 
 /** Everything shared by the rows of one call. */
 export interface ExplainContext {
@@ -59,7 +59,7 @@ export function buildContext(
 }
 
 /** Σ over trees of the cover-weighted std of the leaf values: roughly the std of the fitted output. */
-export function outputSpread(model: GbdtModel): number {
+function outputSpread(model: GbdtModel): number {
   let s = 0;
   for (const t of model.trees) {
     let w = 0;

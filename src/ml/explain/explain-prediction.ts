@@ -40,8 +40,6 @@ export interface ExplainSpec {
   labelColumn: string;
 }
 
-export type { CellValue } from "./explain-context";
-
 export interface ColumnContribution {
   /** The input column (derived features' contributions summed back to it). */
   column: string;

@@ -45,7 +45,7 @@ const f32 = new Float32Array(1);
 const i32 = new Int32Array(f32.buffer);
 
 /** Smallest float32 strictly greater than x (x finite, float32), as in ./flip; no allocation. */
-export function nextUp32(x: number): number {
+function nextUp32(x: number): number {
   if (x === 0) return 1.401298464324817e-45;
   f32[0] = x;
   i32[0] += x > 0 ? 1 : -1;

@@ -252,8 +252,3 @@ export class TreeShapExplainer {
     return total * (depth + 1);
   }
 }
-
-/** One-off convenience; build a TreeShapExplainer once when explaining many rows. */
-export function treeShap(model: GbdtModel, row: ArrayLike<number>): ShapExplanation {
-  return new TreeShapExplainer(model).explain(row);
-}

@@ -26,7 +26,7 @@ import { DEFAULT_POWER_ITERATIONS, randomizedEigen, randomizedPasses } from "./r
 import { varimaxRotation } from "./varimax";
 
 /** Widest data decomposed exactly (a D x D covariance and its eigenvectors). */
-export const EXACT_MAX_COLUMNS = 500;
+const EXACT_MAX_COLUMNS = 500;
 export const AUTO_VARIANCE = 0.9;
 export const AUTO_MAX = 10;
 /** Extra random directions of the randomized solver beyond the components it returns. */
@@ -71,7 +71,7 @@ export interface PcaProgress {
   totalSteps: number;
 }
 
-export function plannedPcaSteps(src: { D: number; numChunks: number }, opts: PcaOptions = {}): number {
+function plannedPcaSteps(src: { D: number; numChunks: number }, opts: PcaOptions = {}): number {
   const passes = solverOf(src.D, opts) === "exact" ? 1 : 1 + randomizedPasses({ seed: 0, powerIterations: opts.powerIterations });
   return passes * src.numChunks + 1;
 }
@@ -122,7 +122,10 @@ export function* fitPcaSteps(src: ChunkSource, opts: PcaOptions = {}): Generator
   return { D, numRows, solver, rule: requested === null ? "auto" : "requested", mean, totalVariance, eigenvalues, ...fit };
 }
 
-/** Fewest leading components reaching AUTO_VARIANCE of the total, at most AUTO_MAX (and `limit`). */
+/**
+ * Fewest leading components reaching AUTO_VARIANCE of the total, at most AUTO_MAX (and `limit`).
+ * @internal exported for its unit test (test/ml/pca.test.ts)
+ */
 export function autoComponents(eigenvalues: ArrayLike<number>, totalVariance: number, limit: number): number {
   const cap = Math.min(AUTO_MAX, limit, eigenvalues.length);
   let cumulative = 0;
@@ -199,22 +202,6 @@ function multiply(a: Float64Array, r: Float64Array, D: number, k: number): Float
       let s = 0;
       for (let i = 0; i < k; i++) s += a[d * k + i] * r[i * k + j];
       out[d * k + j] = s;
-    }
-  }
-  return out;
-}
-
-/** Scores of standardized rows x [rows x D]: (x − mean)·componentsᵀ, row-major [rows x k]. */
-export function pcaScores(fit: Pick<PcaFit, "D" | "k" | "mean" | "components">, x: Float64Array, rows: number): Float64Array {
-  const { D, k, mean, components } = fit;
-  const out = new Float64Array(rows * k);
-  const centered = new Float64Array(D);
-  for (let i = 0; i < rows; i++) {
-    for (let d = 0; d < D; d++) centered[d] = x[i * D + d] - mean[d];
-    for (let j = 0; j < k; j++) {
-      let s = 0;
-      for (let d = 0; d < D; d++) s += centered[d] * components[j * D + d];
-      out[i * k + j] = s;
     }
   }
   return out;

@@ -23,7 +23,7 @@
  */
 import type { GbdtModel } from "./model";
 
-export const NODE = 4;
+const NODE = 4;
 export const RANKS_PER_WORD = 29;
 export const CODES_PER_WORD = 30;
 const NAN_RANK = 30;
@@ -69,6 +69,7 @@ export const orderKey = (bits: number) => (bits < 0 ? (bits ^ 0x7fffffff) + 1 : 
 /**
  * Key of a threshold t such that, for every non-NaN float32 x, x <= t iff orderKey(x) <= it
  * (a NaN threshold gets INT32_MIN, below every such key: everything goes right, as x <= NaN).
+ * @internal exported for its unit test (test/ml/gbdt-predict-flat.test.ts)
  */
 export function thresholdKey(t: number): number {
   if (t !== t) return -0x80000000;

@@ -12,11 +12,11 @@
  * synth_500k) and cost nothing on the small datasets at 0.1.
  */
 
-export const LR_SMALL = 0.1;
-export const LR_LARGE = 0.5;
+const LR_SMALL = 0.1;
+const LR_LARGE = 0.5;
 /** The default rate is LR_SMALL up to this many training rows, LR_LARGE from LR_ROWS_HIGH, linear in between. */
-export const LR_ROWS_LOW = 50_000;
-export const LR_ROWS_HIGH = 150_000;
+const LR_ROWS_LOW = 50_000;
+const LR_ROWS_HIGH = 150_000;
 
 /** The default learning rate for a training set of `rows` rows (validation rows not counted). */
 export function defaultLearningRate(rows: number): number {

@@ -155,6 +155,7 @@ export function trainGbdt(input: TrainGbdtInput): TrainGbdtResult {
  * consulted right after each yield (and `shouldStop` once before the first round), so a flag the
  * caller sets while the generator is paused stops training after that round with
  * stopReason "cancelled" and a usable model. Abandoning the generator (`return()`) discards it.
+ * @internal exported for its unit tests (test/ml/gbdt-steps.test.ts, gbdt-time-budget.test.ts)
  */
 export function* trainGbdtSteps(input: TrainGbdtInput): Generator<IterationInfo, TrainGbdtResult, void> {
   const p = { ...DEFAULT_GBDT_PARAMS, ...input.params };
@@ -305,6 +306,7 @@ export function* trainGbdtBinnedSteps(input: BinnedGbdtInput): Generator<Iterati
  * The training loss reported each round is measured on a fixed sample of at most this many rows:
  * exact for smaller data, within about 1% above it, and it keeps a log per row per round off the
  * hot path of large trainings.
+ * @internal exported for its unit test (test/ml/gbdt-scores.test.ts)
  */
 export const TRAIN_LOSS_SAMPLE_ROWS = 16_384;
 

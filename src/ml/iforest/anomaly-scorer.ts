@@ -5,8 +5,7 @@
  * (ml/unsupervised/anomaly) builds it and the explanations (ml/explain/explain-anomaly) score
  * changed rows with it, so it sits here, below both.
  */
-import { applyFeaturizer, type FeatureMatrix, type FeaturizerSpec } from "../featurize";
-import type { Frame } from "../frame";
+import type { FeatureMatrix, FeaturizerSpec } from "../featurize";
 import { reconstructionErrors, type SslEncoder } from "../ssl/encoder";
 import { type BlendParams, blendLogits, logistic } from "./blend";
 import type { IsolationForest } from "./forest";
@@ -33,12 +32,7 @@ export interface AnomalyScorer {
   cut: number;
 }
 
-/** The engine's scores and flags for a frame (what the ONNX graph reproduces). */
-export function scoreAnomalies(scorer: AnomalyScorer, frame: Frame): { scores: Float64Array; isAnomaly: Uint8Array } {
-  return scoreAnomalyMatrix(scorer, applyFeaturizer(scorer.featurizer, frame));
-}
-
-/** Same, from the featurized matrix. */
+/** The engine's scores and flags for a featurized matrix (what the ONNX graph reproduces). */
 export function scoreAnomalyMatrix(scorer: AnomalyScorer, m: FeatureMatrix): { scores: Float64Array; isAnomaly: Uint8Array } {
   const errors = scorer.encoder ? reconstructionErrors(scorer.encoder, m.data, m.numRows) : null;
   const { scores, cutValues } = finishScores(scorer, scoreIsolationForest(scorer.forest, m.data, m.numRows), errors);

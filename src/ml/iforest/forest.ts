@@ -81,14 +81,6 @@ export function* trainIsolationForestSteps(
   return { numFeatures, numTrees: p.numTrees, sampleSize: psi, roots, ...nodes.finish() };
 }
 
-export function trainIsolationForest(data: Float32Array, numRows: number, numFeatures: number, p: IsolationForestParams): IsolationForest {
-  const steps = trainIsolationForestSteps(data, numRows, numFeatures, p);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
-}
-
 /** Growable node arrays. */
 class NodeList {
   private n = 0;
@@ -251,7 +243,7 @@ const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 
 /** The largest float32 strictly below a finite float32 `x`. */
-export function float32Below(x: number): number {
+function float32Below(x: number): number {
   if (x === 0) return -1.401298464324817e-45;
   f32[0] = x;
   u32[0] += x > 0 ? -1 : 1;

@@ -16,7 +16,7 @@ import { scoreScale } from "./score";
 
 const BRANCH_LEQ = 0;
 
-export function isolationForestAttributes(forest: IsolationForest): Attribute[] {
+function isolationForestAttributes(forest: IsolationForest): Attribute[] {
   const featureIds: number[] = [];
   const splits: number[] = [];
   const trueIds: number[] = [];

@@ -13,7 +13,10 @@
 const EULER_GAMMA = 0.5772156649015329;
 const EXACT_UP_TO = 64;
 
-/** The harmonic number H(i) = 1 + 1/2 + ... + 1/i (i ≥ 0 an integer; H(0) = 0). */
+/**
+ * The harmonic number H(i) = 1 + 1/2 + ... + 1/i (i ≥ 0 an integer; H(0) = 0).
+ * @internal exported for its unit test (test/ml/iforest.test.ts)
+ */
 export function harmonic(i: number): number {
   if (i <= EXACT_UP_TO) {
     let h = 0;

@@ -15,9 +15,9 @@ import { silhouetteScore } from "./silhouette";
 /** Largest k tried. */
 export const AUTO_K_MAX = 10;
 /** Rows the candidate fits see. */
-export const FIT_SAMPLE_ROWS = 20_000;
+const FIT_SAMPLE_ROWS = 20_000;
 /** Rows the silhouette is computed on (4M pairs at most). */
-export const SILHOUETTE_SAMPLE_ROWS = 2_000;
+const SILHOUETTE_SAMPLE_ROWS = 2_000;
 
 export interface ClusterSamples {
   /** Rows of the candidate fits (increasing; every row when the table is small). */

@@ -34,7 +34,7 @@ export interface KMeansOptions {
   algorithm?: KMeansAlgorithm;
 }
 
-export const KMEANS_DEFAULTS = { nInit: 3, maxIter: 300, tol: 1e-4 } as const;
+const KMEANS_DEFAULTS = { nInit: 3, maxIter: 300, tol: 1e-4 } as const;
 
 export interface KMeansResult extends IterationResult {
   k: number;

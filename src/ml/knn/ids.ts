@@ -38,10 +38,6 @@ export function idTableFromValues(values: (string | number | boolean | null)[]):
   return { kind: "utf8", offsets, bytes };
 }
 
-export function idCount(t: IdTable): number {
-  return t.kind === "utf8" ? t.offsets.length - 1 : t.values.length;
-}
-
 const decoder = new TextDecoder();
 
 /** The id of training row `row`. */

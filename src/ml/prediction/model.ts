@@ -8,13 +8,12 @@
  */
 
 import { MlInputError } from "../errors";
-import { applyFeaturizer, buildFeaturizer, type FeaturizerSpec } from "../featurize";
+import { buildFeaturizer, type FeaturizerSpec } from "../featurize";
 import type { Frame } from "../frame";
 import { findColumn } from "../frame";
 import type { FeatureBins } from "../gbdt/bins";
 import type { GbdtModel } from "../gbdt/model";
 import { transformScores } from "../gbdt/objective";
-import { predict } from "../gbdt/predict";
 import { defaultLearningRate } from "../gbdt/schedule";
 import { DEFAULT_GBDT_PARAMS, type GbdtParams, type IterationInfo, type StopReason, type TrainGbdtResult, trainGbdtBinnedSteps } from "../gbdt/train";
 import { extractLabel, type Label, type Task } from "../label";
@@ -45,7 +44,7 @@ export interface TrainPredictionOptions {
  * featurizer and bins, its encoder's steps (only when it is built here), the model's features,
  * their bins, the boosting rounds.
  */
-export type PredictionStage = "representation" | "ssl" | "featurize" | "bin" | "boost";
+type PredictionStage = "representation" | "ssl" | "featurize" | "bin" | "boost";
 
 export interface PredictionModelResult {
   model: GbdtModel;
@@ -79,6 +78,7 @@ const MIN_ROWS_FOR_VALIDATION = 10;
  * One step of a prediction model's training, as the training job reports it: the encoder steps
  * of the shared representation (`ssl`, only when it is built here) then the boosting rounds
  * (`finetune`). Losses: ssl = reconstruction MSE (../ssl/encoder), finetune = the objective's loss.
+ * @internal exported for test/ml/prediction-steps.test.ts
  */
 export type TrainingStep = RepresentationStep | FinetuneStep;
 
@@ -111,6 +111,7 @@ export function trainPredictionModel(frame: Frame, opts: TrainPredictionOptions)
  * caller can await a cancel check between steps and stop boosting through a flag read by
  * `shouldStop`; during the ssl phase they are not consulted (an encoder cut short must not be
  * cached): to cancel there, abandon the generator (`return()`).
+ * @internal exported for its unit test (test/ml/prediction-steps.test.ts)
  */
 export function* trainPredictionModelSteps(frame: Frame, opts: TrainPredictionOptions): Generator<TrainingStep, PredictionModelResult, void> {
   const prepared = yield* preparePredictionSteps(frame, opts);
@@ -284,33 +285,4 @@ function checkFeatures(featurizer: FeaturizerSpec, labelColumn: string): void {
   throw new MlInputError(`no usable feature columns${why.length ? ` (${why.join("; ")})` : ""}`);
 }
 
-export interface FramePredictions {
-  /** Regression values, or predicted class labels. */
-  predictions: (number | string)[];
-  /** Classification: row-major [rows x classes] probabilities (class order = model.classes). */
-  probabilities: Float64Array | null;
-}
-
-/** Predict a frame with a trained model and its featurizer (extra columns ignored, missing ones = missing). */
-export function predictFrame(model: GbdtModel, featurizer: FeaturizerSpec, frame: Frame): FramePredictions {
-  const m = applyFeaturizer(featurizer, frame);
-  const out = predict(model, m.data, m.numRows);
-  if (model.objective === "regression") return { predictions: Array.from(out), probabilities: null };
-  const classes = model.classes ?? [];
-  const K = model.objective === "binary" ? 2 : model.numOutputs;
-  const probs = new Float64Array(m.numRows * K);
-  const predictions: string[] = new Array(m.numRows);
-  for (let i = 0; i < m.numRows; i++) {
-    if (model.objective === "binary") {
-      probs[i * 2] = 1 - out[i];
-      probs[i * 2 + 1] = out[i];
-    } else probs.set(out.subarray(i * K, i * K + K), i * K);
-    let best = 0;
-    for (let k = 1; k < K; k++) if (probs[i * K + k] > probs[i * K + best]) best = k;
-    predictions[i] = classes[best] ?? String(best);
-  }
-  return { predictions, probabilities: probs };
-}
-
-export type { Label, Task } from "../label";
-export { DEFAULT_PREDICTION_PARAMS, DEFAULT_TIME_BUDGET_S, MAX_TIME_BUDGET_S, type PredictionParams } from "./params";
+export { DEFAULT_PREDICTION_PARAMS, MAX_TIME_BUDGET_S, type PredictionParams } from "./params";

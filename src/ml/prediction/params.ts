@@ -28,7 +28,7 @@ export interface PredictionParams {
 }
 
 /** Default boosting time budget: a training job's boosting ends within about five minutes. */
-export const DEFAULT_TIME_BUDGET_S = 300;
+const DEFAULT_TIME_BUDGET_S = 300;
 /** Largest time budget a request may ask for (six hours). */
 export const MAX_TIME_BUDGET_S = 6 * 60 * 60;
 

@@ -19,9 +19,9 @@ import { applyFeaturizer, buildFeaturizer, type FeaturizerSpec, featureKinds, se
 import { type Frame, pickRows } from "../frame";
 import { binSampleRows, computeBins, type FeatureBins } from "../gbdt/bins";
 import { type ColumnProfile, profileFrame } from "../profile";
-import { encodeRows, parseEncoder, planEncoder, type SslEncoder, type SslStep, trainEncoderSteps } from "../ssl/encoder";
+import { parseEncoder, planEncoder, type SslEncoder, type SslStep, trainEncoderSteps } from "../ssl/encoder";
 
-export const REPRESENTATION_FORMAT = "representation-v2";
+const REPRESENTATION_FORMAT = "representation-v2";
 
 export interface Representation {
   format: typeof REPRESENTATION_FORMAT;
@@ -41,6 +41,7 @@ export interface Representation {
  * Rows the bins and the encoder are fitted on, at most: a seeded sample above it. The bins'
  * quantiles need no more (computeBins' own sample), and the encoder sees at most 384k rows drawn
  * with replacement (../ssl/encoder planEncoder) whatever the table's size.
+ * @internal exported for its unit test (test/ml/representation-sample.test.ts)
  */
 export const SAMPLE_ROWS = 200_000;
 
@@ -102,17 +103,6 @@ function plannedSslStepsFor(rowCount: number, featurizer: FeaturizerSpec): numbe
   return planEncoder(Math.min(rowCount, SAMPLE_ROWS), featurizer)?.steps ?? 0;
 }
 
-/**
- * Embeddings of a frame's rows with the representation's encoder: row-major
- * [frame.rowCount x encoder.embedding], or null when the representation has no encoder. The
- * frame may be any table with the dataset's columns (absent ones count as missing).
- */
-export function embedFrame(rep: Representation, frame: Frame): Float32Array | null {
-  if (!rep.encoder) return null;
-  const m = applyFeaturizer(rep.featurizer, frame);
-  return encodeRows(rep.encoder, m.data, m.numRows);
-}
-
 /** The featurizer and bins of one model: the representation minus the label and non-inputs. */
 export function deriveModelFeatures(
   rep: Representation,
@@ -138,6 +128,7 @@ export function deriveModelFeatures(
   return { featurizer: spec, bins };
 }
 
+/** The stored form of a representation (JSON text): what parseRepresentation reads back. */
 export function serializeRepresentation(rep: Representation): string {
   return JSON.stringify(rep);
 }

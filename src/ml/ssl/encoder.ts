@@ -230,12 +230,7 @@ function forwardInChunks(
   }
 }
 
-/** Embeddings of the rows of a featurized matrix [numRows x encoder.numFeatures]: row-major [numRows x embedding]. */
-export function encodeRows(encoder: SslEncoder, data: Float32Array, numRows: number): Float32Array {
-  return Float32Array.from(encodeRows64(encoder, data, numRows));
-}
-
-/** The same embeddings at the precision the network computes them (what the ONNX graph reproduces). */
+/** Embeddings of the rows of a featurized matrix [numRows x encoder.numFeatures] at the precision the network computes them (what the ONNX graph reproduces): row-major [numRows x embedding]. */
 export function encodeRows64(encoder: SslEncoder, data: Float32Array, numRows: number): Float64Array {
   const E = encoder.embedding;
   const out = new Float64Array(numRows * E);

@@ -148,7 +148,7 @@ export function* trainAnomalySteps(frame: Frame, opts: UnsupervisedTrainOptions<
   };
 }
 
-export function exportAnomalyOnnx(scorer: AnomalyScorer): Uint8Array {
+function exportAnomalyOnnx(scorer: AnomalyScorer): Uint8Array {
   const g = new GraphBuilder();
   const x = addFeaturesInput(g, scorer.forest.numFeatures);
   let score = addIsolationForestStage(g, scorer.forest, x);

@@ -17,7 +17,6 @@ import { clusteringExplainFile } from "../explain/clustering-file";
 import { applyFeaturizer } from "../featurize";
 import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../fit/contract";
 import type { Frame } from "../frame";
-import { assignNearest } from "../kmeans/centers";
 import { AUTO_K_MAX, chooseKSteps, clusterSamples, fitSampleMatrix, sampleSilhouette } from "../kmeans/choose-k";
 import { type KMeansResult, kmeansSteps } from "../kmeans/kmeans";
 import { addNearestCenterStage } from "../kmeans/onnx";
@@ -37,7 +36,7 @@ import {
 import type { SslEncoder } from "../ssl/encoder";
 import { describeClusters } from "./describe-clusters";
 
-export const CLUSTERING_SPACES = ["features", "embedding"] as const;
+const CLUSTERING_SPACES = ["features", "embedding"] as const;
 export type ClusteringSpace = (typeof CLUSTERING_SPACES)[number];
 
 export interface ClusteringParams {
@@ -56,7 +55,7 @@ export interface ClusteringParams {
 export const DEFAULT_CLUSTERING_PARAMS = { space: "features" as ClusteringSpace, n_init: 3, max_iter: 300, seed: 0 };
 
 /** What the engine needs to assign new rows (what the ONNX graph encodes). */
-export interface ClusterAssigner {
+interface ClusterAssigner {
   space: ClusteringSpace;
   standard: StandardSpace;
   /** The embedding space's encoder (reads standard.featurizer's matrix); null for "features". */
@@ -131,15 +130,7 @@ export function* trainClusteringSteps(frame: Frame, opts: UnsupervisedTrainOptio
   return buildModel(assigner, fit, m, { silhouette, silhouetteRows: samples.silhouette.length, scores, p, sharedEncoder: encoder === rep.encoder });
 }
 
-/** The engine's cluster and distance of each row of a frame (what the ONNX graph reproduces). */
-export function assignClusters(a: ClusterAssigner, frame: Frame): { cluster: Int32Array; distance: Float64Array } {
-  const m = applyFeaturizer(a.standard.featurizer, frame);
-  const X = a.encoder ? embed(a.encoder, m) : standardize(a.standard, m);
-  const { labels, dist2 } = assignNearest(X, m.numRows, a.dims, a.centroids, a.k);
-  return { cluster: labels, distance: dist2.map(Math.sqrt) };
-}
-
-export function exportClusteringOnnx(a: ClusterAssigner): Uint8Array {
+function exportClusteringOnnx(a: ClusterAssigner): Uint8Array {
   const g = new GraphBuilder();
   const x = addFeaturesInput(g, a.standard.featurizer.features.length);
   const s = a.encoder ? addEmbeddingStage(g, a.encoder, x) : addStandardizeStage(g, a.standard, x);

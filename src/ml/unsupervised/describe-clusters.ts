@@ -161,6 +161,7 @@ function percent(p: number): string {
 /**
  * A number for a sentence: 3 significant digits, with k / M / B / T suffixes from a thousand up
  * (91234 -> "91.2k", 52000 -> "52k", 999960 -> "1M", 0.01234 -> "0.0123", 7 -> "7").
+ * @internal exported for its unit test (test/ml/clustering.test.ts)
  */
 export function formatNumber(x: number): string {
   if (!Number.isFinite(x)) return String(x);

@@ -6,12 +6,11 @@
  *
  * ONNX: features → encoder layout → MatMul/Add/Relu layers → `embedding` double [N, dimensions].
  */
-import { applyFeaturizer } from "../featurize";
 import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../fit/contract";
 import type { Frame } from "../frame";
 import { GraphBuilder } from "../onnx/graph";
 import { DataType } from "../onnx/onnx-proto";
-import { addEmbeddingStage, addFeaturesInput, embed, encoderFor, standardSpace } from "../space/space";
+import { addEmbeddingStage, addFeaturesInput, encoderFor, standardSpace } from "../space/space";
 import type { SslEncoder } from "../ssl/encoder";
 
 export interface EmbeddingParams {
@@ -20,7 +19,7 @@ export interface EmbeddingParams {
   seed?: number;
 }
 
-export interface EmbeddingHead {
+interface EmbeddingHead {
   dimensions: number;
 }
 
@@ -51,7 +50,7 @@ export function* trainEmbeddingSteps(frame: Frame, opts: UnsupervisedTrainOption
   };
 }
 
-export function exportEmbeddingOnnx(encoder: SslEncoder, numFeatures: number): Uint8Array {
+function exportEmbeddingOnnx(encoder: SslEncoder, numFeatures: number): Uint8Array {
   const g = new GraphBuilder();
   const x = addFeaturesInput(g, numFeatures);
   g.output(addEmbeddingStage(g, encoder, x), "embedding", DataType.DOUBLE, ["N", encoder.embedding], "one vector per row");
@@ -60,9 +59,4 @@ export function exportEmbeddingOnnx(encoder: SslEncoder, numFeatures: number): U
     docString: `self-supervised encoder (${encoder.embedding} dimensions)`,
     metadata: { model_type: "embedding", dimensions: String(encoder.embedding) },
   });
-}
-
-/** The engine's own embedding of a frame with the model's encoder (what the graph reproduces). */
-export function embedFrameWith(encoder: SslEncoder, featurizer: UnsupervisedModel["featurizer"], frame: Frame): Float64Array {
-  return embed(encoder, applyFeaturizer(featurizer, frame));
 }

@@ -12,7 +12,7 @@
  */
 import { MlInputError } from "../errors";
 import type { ChunkSource } from "../factors/passes";
-import { AUTO_MAX, AUTO_VARIANCE, fitPcaSteps, type PcaFit, pcaScores, type Rotation } from "../factors/pca";
+import { AUTO_MAX, AUTO_VARIANCE, fitPcaSteps, type PcaFit, type Rotation } from "../factors/pca";
 import { applyFeaturizer, type FeatureMatrix, type FeaturizerSpec } from "../featurize";
 import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../fit/contract";
 import type { Frame } from "../frame";
@@ -20,7 +20,7 @@ import { GraphBuilder } from "../onnx/graph";
 import { DataType } from "../onnx/onnx-proto";
 import { addFeaturesInput, addStandardizeStage, type StandardSpace, standardize, standardSpace } from "../space/space";
 
-export const FACTOR_ROTATIONS = ["none", "varimax"] as const;
+const FACTOR_ROTATIONS = ["none", "varimax"] as const;
 
 export interface FactorsParams {
   /** Factors to keep: integer in [1, D] (D = standardized columns); absent/null: the 90% rule. */
@@ -32,7 +32,7 @@ export interface FactorsParams {
 }
 
 /** What the Worker needs to shape the graph's output. */
-export interface FactorsHead {
+interface FactorsHead {
   /** The graph output's name ("factors") and its column names factor_1..factor_k. */
   output: "factors";
   columns: string[];
@@ -41,7 +41,7 @@ export interface FactorsHead {
 }
 
 /** What the engine needs to score new rows (what the ONNX graph encodes). */
-export interface FactorsScorer {
+interface FactorsScorer {
   featurizer: FeaturizerSpec;
   space: StandardSpace;
   fit: PcaFit;
@@ -115,21 +115,11 @@ function chunkedSource(space: StandardSpace, m: FeatureMatrix): ChunkSource {
   };
 }
 
-export function factorNames(k: number): string[] {
+function factorNames(k: number): string[] {
   return Array.from({ length: k }, (_, j) => `factor_${j + 1}`);
 }
 
-/** The engine's own factor scores of a featurized matrix (what the graph reproduces): [N x k]. */
-export function factorScores(scorer: FactorsScorer, m: FeatureMatrix): Float64Array {
-  return pcaScores(scorer.fit, standardize(scorer.space, m), m.numRows);
-}
-
-/** Same, from a table with the dataset's columns. */
-export function factorScoresOfFrame(scorer: FactorsScorer, frame: Frame): Float64Array {
-  return factorScores(scorer, applyFeaturizer(scorer.featurizer, frame));
-}
-
-export function exportFactorsOnnx(scorer: FactorsScorer): Uint8Array {
+function exportFactorsOnnx(scorer: FactorsScorer): Uint8Array {
   const { space, fit } = scorer;
   const { D, k } = fit;
   const g = new GraphBuilder();

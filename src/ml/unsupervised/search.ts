@@ -37,17 +37,16 @@ import {
 } from "../space/space";
 import type { SslEncoder } from "../ssl/encoder";
 
-export { parseSearchIndex, serializeSearchIndex } from "../knn/format";
-export { type SearchResult, searchIndex } from "../knn/search";
-export type { SearchIndex } from "../knn/types";
+export { parseSearchIndex } from "../knn/format";
+export { searchIndex } from "../knn/search";
 
 const MB = 1024 * 1024;
 /** "auto" builds an exact index while its file is at most this big. */
-export const EXACT_MAX_BYTES = 32 * MB;
+const EXACT_MAX_BYTES = 32 * MB;
 /** No index bigger than this: the Worker holds it in memory beside the ONNX sessions and the request. */
-export const MAX_INDEX_BYTES = 48 * MB;
+const MAX_INDEX_BYTES = 48 * MB;
 /** Recall@10 (against exact search) the ivf index's nprobe is tuned to reach. */
-export const TARGET_RECALL = 0.95;
+const TARGET_RECALL = 0.95;
 
 export interface SearchParams {
   /** Neighbours per query row: integer 1..100, default 10 (all rows when fewer). */
@@ -63,7 +62,7 @@ export interface SearchParams {
 export const DEFAULT_SEARCH_PARAMS: Required<SearchParams> = { k: 10, space: "embedding", index: "auto", seed: 0 };
 
 /** What the Worker needs besides the graph and index.bin. */
-export interface SearchHead {
+interface SearchHead {
   k: number;
   space: "embedding" | "features";
   index: SearchIndexKind;
@@ -131,7 +130,10 @@ export function* trainSearchSteps(frame: Frame, opts: UnsupervisedTrainOptions<S
   };
 }
 
-/** The index kind for "auto" (exact while it fits EXACT_MAX_BYTES); MlInputError when the chosen one is too big. */
+/**
+ * The index kind for "auto" (exact while it fits EXACT_MAX_BYTES); MlInputError when the chosen one is too big.
+ * @internal exported for its unit test (test/ml/search.test.ts)
+ */
 export function chooseKind(requested: SearchParams["index"], rows: number, dims: number, idBytes: number): SearchIndexKind {
   const nlist = nlistFor(rows);
   const size = (k: SearchIndexKind) => indexFileBytes(k, rows, dims, nlist, idBytes);
@@ -148,7 +150,7 @@ export function chooseKind(requested: SearchParams["index"], rows: number, dims:
 }
 
 /** features → embedding or standardized space → `vectors` double [N, dims]. */
-export function exportSearchOnnx(space: StandardSpace, encoder: SslEncoder | null, dims: number): Uint8Array {
+function exportSearchOnnx(space: StandardSpace, encoder: SslEncoder | null, dims: number): Uint8Array {
   const g = new GraphBuilder();
   const x = addFeaturesInput(g, space.featurizer.features.length);
   const v = encoder ? addEmbeddingStage(g, encoder, x) : addStandardizeStage(g, space, x);

@@ -12,7 +12,7 @@ import type { Column, Frame } from "../../../src/ml/frame";
 
 export const BENCH_DATA_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../shared/bench-data");
 
-export const BENCH_TARGETS: Record<string, { target: string; task: "classification" | "regression" }> = {
+const BENCH_TARGETS: Record<string, { target: string; task: "classification" | "regression" }> = {
   diamonds: { target: "price", task: "regression" },
   cps1988: { target: "wage", task: "regression" },
   fertility: { target: "morekids", task: "classification" },
@@ -57,7 +57,7 @@ export function loadBenchDataset(name: string, csvPath?: string): BenchDataset {
 }
 
 /** CSV text (header row) to a Frame: numeric when every non-empty value parses, else categorical. */
-export function parseCsvFrame(text: string): Frame {
+function parseCsvFrame(text: string): Frame {
   const parsed = Papa.parse<string[]>(text, { skipEmptyLines: true });
   const [header, ...rows] = parsed.data;
   const n = rows.length;

@@ -3,7 +3,7 @@ import { api } from "../api.js";
 import { add, badge, field, fill, fmtDate, fmtNum, h, notice, table } from "../dom.js";
 import { trainingJobPanel } from "./train-progress.js";
 
-export const MODEL_TYPES = ["prediction", "anomaly", "embedding", "clustering", "factors", "search", "causal"];
+const MODEL_TYPES = ["prediction", "anomaly", "embedding", "clustering", "factors", "search", "causal"];
 // The types whose label_column means something (the target; the outcome for causal).
 const NEEDS_LABEL = ["prediction", "causal"];
 

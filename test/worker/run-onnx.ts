@@ -4,6 +4,8 @@
  * The model's input is `features` float32 [N,F]; a regressor outputs `prediction` double [N,1],
  * a classifier `probabilities` float [N,C], `label` int64 [N] (index into the class labels) and
  * `raw_score` (not fetched here). Results are plain typed arrays; nothing of ort leaks out.
+ * The tests run GBDT graphs with it; the service runs every model's graph through
+ * src/inference/run-graph.ts.
  */
 // The Tensor class only (no wasm): the same module the Worker's and the trainer's runtimes load.
 import { type InferenceSession, Tensor as OrtTensor } from "onnxruntime-web/wasm";
