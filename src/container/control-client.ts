@@ -10,23 +10,19 @@ import { FAILURE_MESSAGE_MAX_CHARS } from "../core/limits";
 import type { ResultSink } from "../inference/results";
 import { decodeFrame } from "../ingest/columnar";
 import { JobCanceledError } from "../jobs/errors";
-import { resultPageName } from "../storage/keys";
+import { resultFileName, resultPageName } from "../storage/keys";
 import { bodyBytes } from "./body-bytes";
 import { fetchRetrying, log, s3Refusal } from "./http-retry";
 import type { TrainingIO, TrainingReport } from "./training-io";
 import {
+  type AnsweringRoute,
+  type AnswerOf,
   type AssignedTask,
-  assignedTask,
-  beginFrameUploadAnswer,
+  type BodyOf,
   CONTROL_ROUTES,
   type ControlRoute,
-  completeFrameUploadAnswer,
-  doneAnswer,
-  frameLocationAnswer,
-  reportAnswer,
-  signFramePartAnswer,
+  type JsonRoute,
   type UploadedPart,
-  uploadedPart,
 } from "./wire";
 
 export interface ControlConfig {
@@ -68,19 +64,20 @@ export class ControlClient {
     return res;
   }
 
-  /** A JSON call (a POST carries the attempt in its body), its answer read with the wire's schema. */
-  private async json<S extends z.ZodType>(route: ControlRoute, answer: S, body?: Record<string, unknown>): Promise<z.infer<S>> {
-    const payload = body === undefined ? undefined : JSON.stringify({ attempt: this.attempt, ...body });
+  /** A JSON call: a POST's body typed by its route (the attempt added here), the answer read with the route's schema. */
+  private async json<R extends AnsweringRoute>(route: R, ...body: R extends JsonRoute ? [BodyOf<R>] : []): Promise<AnswerOf<R>> {
+    const spec = CONTROL_ROUTES[route] as { method: string; path: string; answer: z.ZodType };
+    const payload = body.length ? JSON.stringify({ attempt: this.attempt, ...body[0] }) : undefined;
     const res = await this.call(route, { body: payload, contentType: payload ? "application/json" : undefined });
-    const { method, path } = CONTROL_ROUTES[route];
-    if (!res.ok) throw new Error(`control ${method.toUpperCase()} ${path}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
-    const parsed = answer.safeParse(await res.json());
-    if (!parsed.success) throw new Error(`control ${method.toUpperCase()} ${path}: unexpected answer (${parsed.error.issues[0]?.message})`);
-    return parsed.data;
+    const what = `control ${spec.method.toUpperCase()} ${spec.path}`;
+    if (!res.ok) throw new Error(`${what}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+    const parsed = spec.answer.safeParse(await res.json());
+    if (!parsed.success) throw new Error(`${what}: unexpected answer (${parsed.error.issues[0]?.message})`);
+    return parsed.data as AnswerOf<R>;
   }
 
   async task(): Promise<AssignedTask> {
-    return this.json("task", assignedTask);
+    return this.json("task");
   }
 
   /** One of the model version's artifact files (batch inference), or null when it is not stored. */
@@ -130,7 +127,7 @@ export class ControlClient {
    * (./frame-stream-thread), and its parts are signed one at a time (putFramePart).
    */
   async beginFrameUpload(): Promise<string> {
-    const { upload_id } = await this.json("beginFrameUpload", beginFrameUploadAnswer, {});
+    const { upload_id } = await this.json("beginFrameUpload", {});
     return upload_id;
   }
 
@@ -140,7 +137,7 @@ export class ControlClient {
    * whether it went straight to R2.
    */
   async putFramePart(uploadId: string, n: number, bytes: Uint8Array): Promise<{ part: UploadedPart; straight: boolean }> {
-    const { url } = await this.json("signFramePart", signFramePartAnswer, {
+    const { url } = await this.json("signFramePart", {
       upload_id: uploadId,
       part_number: n,
       bytes: bytes.byteLength,
@@ -153,17 +150,17 @@ export class ControlClient {
       query: { upload_id: uploadId },
     });
     if (!res.ok) throw new Error(`could not store part ${n} of the frame: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
-    return { part: uploadedPart.parse(await res.json()), straight: false };
+    return { part: CONTROL_ROUTES.writeFramePart.answer.parse(await res.json()), straight: false };
   }
 
   /** Joins the parts (numbered 1..n, in order) into the frame of `bytes` bytes. */
   async completeFrameUpload(uploadId: string, parts: UploadedPart[], bytes: number): Promise<void> {
-    await this.json("completeFrameUpload", completeFrameUploadAnswer, { upload_id: uploadId, parts, bytes });
+    await this.json("completeFrameUpload", { upload_id: uploadId, parts, bytes });
   }
 
   /** Drops the upload's parts (best effort: a failure is logged, not thrown). */
   async abortFrameUpload(uploadId: string): Promise<void> {
-    await this.json("abortFrameUpload", doneAnswer, { upload_id: uploadId }).catch((err) => log(`could not abort the frame upload: ${err}`));
+    await this.json("abortFrameUpload", { upload_id: uploadId }).catch((err) => log(`could not abort the frame upload: ${err}`));
   }
 
   /** Stores an ingest's preview (its first rows, small: one request, retried like the others). */
@@ -180,16 +177,16 @@ export class ControlClient {
     };
     return {
       putPage: (page, json) => put(resultPageName(page), json, "application/json"),
-      putFile: (format, body, contentType) => put(`results.${format}`, body, contentType),
+      putFile: (format, body, contentType) => put(resultFileName(format), body, contentType),
     };
   }
 
-  async succeed(output: object): Promise<void> {
-    await this.json("succeed", doneAnswer, { output });
+  async succeed(output: Record<string, unknown>): Promise<void> {
+    await this.json("succeed", { output });
   }
 
   async fail(message: string, permanent: boolean): Promise<void> {
-    await this.json("fail", doneAnswer, { message: message.slice(0, FAILURE_MESSAGE_MAX_CHARS), permanent });
+    await this.json("fail", { message: message.slice(0, FAILURE_MESSAGE_MAX_CHARS), permanent });
   }
 
   /** The TrainingIO of the runner, over HTTP. */
@@ -197,7 +194,7 @@ export class ControlClient {
     return {
       loadFrame: async () => {
         // straight from R2 when the Worker hands out a presigned URL, else through the route
-        const { url } = await this.json("frameLocation", frameLocationAnswer);
+        const { url } = await this.json("frameLocation");
         const res = url ? await r2Get(url, "the job's data") : await this.call("frame");
         if (!res.ok) throw new Error(`could not read the job's data: HTTP ${res.status}`);
         if (url) log(`job ${this.jobId}: reading the frame straight from R2`);
@@ -219,7 +216,7 @@ export class ControlClient {
         if (!res.ok) throw new Error(`could not store ${file}: HTTP ${res.status}`);
       },
       report: async (r: TrainingReport) => {
-        const { canceled } = await this.json("report", reportAnswer, r as Record<string, unknown>);
+        const { canceled } = await this.json("report", r);
         if (canceled) throw new JobCanceledError();
       },
     };

@@ -1,8 +1,10 @@
 import { MAX_POINTS_PER_REPORT } from "../core/limits";
 import type { MetricPoint } from "../jobs/types";
+import type { TrainEvent } from "../model-types/contract";
 import type { TrainingIO, TrainingReport } from "./training-io";
 
-export type ReportedPhase = "ssl" | "finetune" | null;
+/** The job's `current_phase`, as a type's training steps name it. */
+type ReportedPhase = Extract<TrainEvent, { kind: "step" }>["phase"];
 
 /** Batches metric points and sends a report at most every `everyMs` (and on phase changes or a full batch). */
 export class Reporter {

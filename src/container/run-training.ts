@@ -76,7 +76,10 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
     now,
     onStage,
   });
+  // The ssl part of the run is the shared representation's build: it ends with the last ssl step
+  // before the type's own work (or with the build's hand-over); 0 s when the representation was stored.
   let tSsl = tLoaded;
+  let building = representation === null;
   let model: TrainedModel;
   for (let r = run.next(); ; r = run.next()) {
     if (r.done) {
@@ -86,17 +89,21 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
     const e = r.value;
     if (e.kind === "step") {
       await reporter.step({ step: e.step, total: e.total, phase: e.phase, point: e.point });
+      if (building && e.phase === "ssl") tSsl = now();
+      else building = false;
     } else {
+      building = false;
       await reporter.flush();
       await io.saveRepresentation(serializeRepresentation(e.representation));
-      tSsl = now();
     }
   }
   await reporter.flush();
   onStage("export");
   const tFit = now();
 
-  const artifactJson = JSON.stringify({ ...model.artifact, service_runtime_version: SERVICE_RUNTIME_VERSION });
+  // The type's name and the runtime version are stamped here; format first, as files always had it.
+  const { format, ...rest } = model.artifact;
+  const artifactJson = JSON.stringify({ format, model_type: type.name, ...rest, service_runtime_version: SERVICE_RUNTIME_VERSION });
   // The graph carries its featurizer file: a downloaded model is whole.
   await io.saveArtifact("model.onnx", model.graph({ featurizer: artifactJson }));
   await io.saveArtifact("featurizer.json", new TextEncoder().encode(artifactJson));
@@ -106,7 +113,8 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
 
   const sec = (a: number, b: number) => Math.round(b - a) / 1000;
   return {
-    ...boundedJson(model.output, SUMMARY_MAX_BYTES, WHOLE_SUMMARY),
+    // a type with a summary has it whole in summary.json, where an output cut to size points
+    ...(model.summary ? boundedJson(model.output, SUMMARY_MAX_BYTES, WHOLE_SUMMARY) : model.output),
     model_type: type.name,
     metrics: model.metrics,
     representation: representation ? "reused" : "built",

@@ -12,14 +12,14 @@
 import { z } from "zod";
 import { FAILURE_MESSAGE_MAX_CHARS } from "../core/limits";
 import { OUTPUT_FORMATS } from "../inference/output";
-import { progressReportSchema } from "../jobs/types";
+import { type JobType, progressReportSchema } from "../jobs/types";
 import { MAX_FRAME_PARTS } from "../storage/frame-parts";
 import { ARTIFACT_FILES } from "../storage/keys";
 
 // ── Jobs the trainer runs ───────────────────────────────────────────────────────────────────────
 
 /** The job kinds the trainer runs (the others run in the Worker). */
-export const TRAINER_JOB_KINDS = ["train", "infer_batch", "dataset_ingest"] as const;
+export const TRAINER_JOB_KINDS = ["train", "infer_batch", "dataset_ingest"] as const satisfies readonly JobType[];
 export type TrainerJobKind = (typeof TRAINER_JOB_KINDS)[number];
 
 /** What the Worker hands the trainer (`POST /jobs` on the trainer): the job and the attempt token to show on every call back. */
@@ -27,7 +27,7 @@ export const trainerAssignment = z.object({ job_id: z.uuid(), attempt: z.number(
 export type TrainerAssignment = z.infer<typeof trainerAssignment>;
 
 /** A training: the job's input, as the train route wrote it. */
-const trainingTask = z.object({
+export const trainingTask = z.object({
   model_name: z.string(),
   version_number: z.number().int(),
   model_type: z.string(),
@@ -58,12 +58,14 @@ export type IngestTask = z.infer<typeof ingestTask>;
 const assigned = <K extends TrainerJobKind, T extends z.ZodType>(kind: K, task: T) => z.object({ kind: z.literal(kind), task });
 
 /** A job's kind and its task. */
-export const assignedTask = z.discriminatedUnion("kind", [
+const assignedTask = z.discriminatedUnion("kind", [
   assigned("train", trainingTask),
   assigned("infer_batch", batchTask),
   assigned("dataset_ingest", ingestTask),
 ]);
 export type AssignedTask = z.infer<typeof assignedTask>;
+/** The answer of `GET task`: the job's kind and task, and the job and attempt they are for (the trainer reads the kind and task). */
+export type TaskAnswer = AssignedTask & { job_id: string; attempt: number };
 /** The task of one kind. */
 export type TaskOf<K extends TrainerJobKind> = Extract<AssignedTask, { kind: K }>["task"];
 
@@ -74,17 +76,17 @@ const attempt = z.number().int().min(1);
 export const attemptQuery = z.object({ attempt: z.coerce.number().int().min(1) });
 
 /** Progress and heartbeat; answered `canceled: true` once the job was canceled (the trainer stops). */
-export const reportBody = progressReportSchema.extend({ attempt, rows_processed: z.number().int().min(0).optional() });
-export const reportAnswer = z.object({ canceled: z.boolean() });
+const reportBody = progressReportSchema.extend({ attempt, rows_processed: z.number().int().min(0).optional() });
+const reportAnswer = z.object({ canceled: z.boolean() });
 
 /** The job's outcome, as the kind's runner made it. */
-export const succeedBody = z.object({ attempt, output: z.record(z.string(), z.unknown()) });
+const succeedBody = z.object({ attempt, output: z.record(z.string(), z.unknown()) });
 /** The trainer could not finish; `permanent`: retrying cannot help (bad input, bad data). */
-export const failBody = z.object({ attempt, message: z.string().min(1).max(FAILURE_MESSAGE_MAX_CHARS), permanent: z.boolean() });
-export const doneAnswer = z.object({ ok: z.boolean() });
+const failBody = z.object({ attempt, message: z.string().min(1).max(FAILURE_MESSAGE_MAX_CHARS), permanent: z.boolean() });
+const doneAnswer = z.object({ ok: z.boolean() });
 
 /** Where to read the job's frame: a presigned GET straight from R2, or `url: null` (GET `frame`). */
-export const frameLocationAnswer = z.object({ url: z.string().nullable(), bytes: z.number().int().min(0) });
+const frameLocationAnswer = z.object({ url: z.string().nullable(), bytes: z.number().int().min(0) });
 
 /**
  * An ingest stores its frame as an R2 multipart upload: begun, each part's URL asked for when the
@@ -92,53 +94,62 @@ export const frameLocationAnswer = z.object({ url: z.string().nullable(), bytes:
  * PUT there (or to `frame/parts/{n}`), then completed, or aborted.
  */
 const uploadId = z.string().min(1).max(1024);
-export const uploadedPart = z.object({ part_number: z.number().int().min(1), etag: z.string().min(1) });
+const uploadedPart = z.object({ part_number: z.number().int().min(1), etag: z.string().min(1) });
 export type UploadedPart = z.infer<typeof uploadedPart>;
-export const beginFrameUploadBody = z.object({ attempt });
-export const beginFrameUploadAnswer = z.object({ upload_id: z.string() });
-export const signFramePartBody = z.object({ attempt, upload_id: uploadId, part_number: z.number().int().min(1), bytes: z.number().int().min(0) });
-export const signFramePartAnswer = z.object({ url: z.string().nullable() });
+const beginFrameUploadBody = z.object({ attempt });
+const beginFrameUploadAnswer = z.object({ upload_id: z.string() });
+const signFramePartBody = z.object({ attempt, upload_id: uploadId, part_number: z.number().int().min(1), bytes: z.number().int().min(0) });
+const signFramePartAnswer = z.object({ url: z.string().nullable() });
 export const framePartQuery = attemptQuery.extend({ upload_id: uploadId });
-export const completeFrameUploadBody = z.object({
+const completeFrameUploadBody = z.object({
   attempt,
   upload_id: uploadId,
   bytes: z.number().int().min(0),
   parts: z.array(uploadedPart).min(1).max(MAX_FRAME_PARTS),
 });
-export const completeFrameUploadAnswer = z.object({ bytes: z.number().int().min(0) });
-export const abortFrameUploadBody = z.object({ attempt, upload_id: uploadId });
+const completeFrameUploadAnswer = z.object({ bytes: z.number().int().min(0) });
+const abortFrameUploadBody = z.object({ attempt, upload_id: uploadId });
 
 /** A model version's files a training writes and a batch inference reads. */
 export const artifactFile = z.enum(Object.values(ARTIFACT_FILES) as [string, ...string[]]);
 
-/** A batch inference's result files: JSON pages (`page-000012.json`) and whole files (`results.csv`, `results.parquet`). */
-export const RESULT_PAGE_NAME = /^page-(\d{6,})\.json$/;
-export const RESULT_FILE_NAME = /^results\.(csv|parquet)$/;
-
 // ── The routes ──────────────────────────────────────────────────────────────────────────────────
 
-/** Every control route: method and path under `/internal/jobs/{id}/`. */
+/**
+ * Every control route: method and path under `/internal/jobs/{id}/`; a JSON route's request body
+ * (`attempt` included: the client adds it) and its answer. A GET or PUT carries the attempt as
+ * `?attempt=`; their bodies are bytes (a file, a part, the representation) and so are most of
+ * their answers.
+ */
 export const CONTROL_ROUTES = {
-  task: { method: "get", path: "task" },
+  task: { method: "get", path: "task", answer: assignedTask },
   frame: { method: "get", path: "frame" },
-  frameLocation: { method: "get", path: "frame/location" },
+  frameLocation: { method: "get", path: "frame/location", answer: frameLocationAnswer },
   readSource: { method: "get", path: "sources/{index}" },
   writePreview: { method: "put", path: "preview" },
-  beginFrameUpload: { method: "post", path: "frame/uploads" },
-  signFramePart: { method: "post", path: "frame/part-url" },
-  writeFramePart: { method: "put", path: "frame/parts/{part}" },
-  completeFrameUpload: { method: "post", path: "frame/complete" },
-  abortFrameUpload: { method: "post", path: "frame/abort" },
+  beginFrameUpload: { method: "post", path: "frame/uploads", body: beginFrameUploadBody, answer: beginFrameUploadAnswer },
+  signFramePart: { method: "post", path: "frame/part-url", body: signFramePartBody, answer: signFramePartAnswer },
+  writeFramePart: { method: "put", path: "frame/parts/{part}", answer: uploadedPart },
+  completeFrameUpload: { method: "post", path: "frame/complete", body: completeFrameUploadBody, answer: completeFrameUploadAnswer },
+  abortFrameUpload: { method: "post", path: "frame/abort", body: abortFrameUploadBody, answer: doneAnswer },
   readRepresentation: { method: "get", path: "representation" },
   writeRepresentation: { method: "put", path: "representation" },
   writeArtifact: { method: "put", path: "artifacts/{file}" },
   readArtifact: { method: "get", path: "artifacts/{file}" },
   writeResult: { method: "put", path: "results/{file}" },
-  report: { method: "post", path: "report" },
-  succeed: { method: "post", path: "succeed" },
-  fail: { method: "post", path: "fail" },
-} as const satisfies Record<string, { method: "get" | "put" | "post"; path: string }>;
+  report: { method: "post", path: "report", body: reportBody, answer: reportAnswer },
+  succeed: { method: "post", path: "succeed", body: succeedBody, answer: doneAnswer },
+  fail: { method: "post", path: "fail", body: failBody, answer: doneAnswer },
+} as const satisfies Record<string, { method: "get" | "put" | "post"; path: string; body?: z.ZodObject; answer?: z.ZodType }>;
 export type ControlRoute = keyof typeof CONTROL_ROUTES;
+/** The routes with a JSON body (POST). */
+export type JsonRoute = { [R in ControlRoute]: (typeof CONTROL_ROUTES)[R] extends { body: z.ZodObject } ? R : never }[ControlRoute];
+/** The routes whose answer is JSON. */
+export type AnsweringRoute = { [R in ControlRoute]: (typeof CONTROL_ROUTES)[R] extends { answer: z.ZodType } ? R : never }[ControlRoute];
+/** What the client sends on a JSON route: its body without the attempt, which the client adds. */
+export type BodyOf<R extends JsonRoute> = Omit<z.input<(typeof CONTROL_ROUTES)[R]["body"]>, "attempt">;
+/** What a route answers, as read. */
+export type AnswerOf<R extends AnsweringRoute> = z.output<(typeof CONTROL_ROUTES)[R]["answer"]>;
 
 /** The routes' prefix: every call is about one job. */
 const CONTROL_PREFIX = "/internal/jobs/{id}/";

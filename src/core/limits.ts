@@ -155,7 +155,7 @@ export const MAX_CACHED_SESSION_BYTES = 48 * MB;
  * columns 1.25×, 200 columns of 254 short categories 2.6×), so this is at most ~10 MB of heap.
  */
 export const MAX_CACHED_ARTIFACT_BYTES = 4 * MB;
-/** Search indexes kept parsed per isolate (by file size; the newest is always kept). */
+/** Files a type's answer reads besides the graph (a search model's index), kept parsed per isolate (by file size; the newest is always kept). */
 export const MAX_CACHED_INDEX_BYTES = 48 * MB;
 /** Rows per stored JSON page of an inference job's results. */
 export const RESULT_PAGE_ROWS = 1000;

@@ -3,7 +3,8 @@
  * model's index), fetched through the ModelRuntime and parsed once per isolate; kept while the
  * isolate's parsed files stay within MAX_CACHED_INDEX_BYTES of file size (least recently used
  * dropped first, the newest always kept). Each counts as its file's bytes: a parsed index is
- * views into them, not a copy.
+ * views into them, not a copy. Kept by version and file name: a file has one format, so one
+ * parser (its type's) reads it.
  */
 import type { Conflict } from "../core/errors";
 import { IsolateCache } from "../core/isolate-cache";

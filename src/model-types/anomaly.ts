@@ -15,8 +15,8 @@ import { columnTypesOf, outputColumn, round7 } from "./answer-columns";
 import type { UnsupervisedArtifact } from "./artifact";
 import { checkInputColumnsExist } from "./columns-check";
 import type { ModelTypeModule, ResultTable } from "./contract";
+import { type EngineFit, fitOnRepresentation } from "./fit-on-representation";
 import { seed } from "./params-fields";
-import { type EngineFit, unsupervisedTraining } from "./unsupervised-training";
 
 const params = z
   .object({
@@ -28,15 +28,17 @@ const params = z
   })
   .strict();
 
+const defaults = DEFAULT_ANOMALY_PARAMS;
+
 export const anomaly: ModelTypeModule<UnsupervisedArtifact, "anomaly"> = {
   name: "anomaly",
-  params: { schema: params, defaults: DEFAULT_ANOMALY_PARAMS },
+  params: { schema: params, defaults },
   request: {
     label: null,
     check(profile, rowCount, req) {
       checkInputColumnsExist(profile, req.input_columns);
-      const trees = Number(req.params.n_estimators ?? DEFAULT_ANOMALY_PARAMS.n_estimators);
-      const sample = Math.min(Number(req.params.max_samples ?? DEFAULT_ANOMALY_PARAMS.max_samples), rowCount);
+      const trees = Number(req.params.n_estimators ?? defaults.n_estimators);
+      const sample = Math.min(Number(req.params.max_samples ?? defaults.max_samples), rowCount);
       if (trees * sample > MAX_TREE_ROWS) {
         throw InvalidInput.field(
           ["params"],
@@ -46,7 +48,7 @@ export const anomaly: ModelTypeModule<UnsupervisedArtifact, "anomaly"> = {
       }
     },
   },
-  training: unsupervisedTraining("anomaly", trainAnomalySteps as EngineFit),
+  training: fitOnRepresentation(trainAnomalySteps as EngineFit),
   answer: {
     valuesPerRow: () => 3,
     chunked: true,

@@ -19,8 +19,8 @@ import { columnTypesOf, outputColumn, outputRows, round7 } from "./answer-column
 import type { UnsupervisedArtifact } from "./artifact";
 import { allColumns, checkInputColumnsExist, columnsByName } from "./columns-check";
 import type { ModelTypeModule, RequestColumns, ResultTable } from "./contract";
+import { fitOnRepresentation } from "./fit-on-representation";
 import { seed } from "./params-fields";
-import { unsupervisedTraining } from "./unsupervised-training";
 
 const params = z
   .object({
@@ -47,7 +47,7 @@ export const causal: ModelTypeModule<UnsupervisedArtifact, "causal"> = {
   name: "causal",
   params: { schema: params, defaults: DEFAULT_CAUSAL_PARAMS },
   request: { label: "outcome", check: checkCausalColumns },
-  training: unsupervisedTraining("causal", (frame, opts) => {
+  training: fitOnRepresentation((frame, opts) => {
     if (!opts.labelColumn) throw new MlInputError("a causal model needs its outcome column (label_column)");
     return trainCausalSteps(frame, { ...opts, labelColumn: opts.labelColumn });
   }),

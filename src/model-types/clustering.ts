@@ -14,8 +14,8 @@ import { columnTypesOf, outputColumn } from "./answer-columns";
 import type { UnsupervisedArtifact } from "./artifact";
 import { checkInputColumnsExist } from "./columns-check";
 import type { ModelTypeModule, ResultTable } from "./contract";
+import { type EngineFit, fitOnRepresentation } from "./fit-on-representation";
 import { seed } from "./params-fields";
-import { type EngineFit, unsupervisedTraining } from "./unsupervised-training";
 
 const params = z
   .object({
@@ -50,7 +50,7 @@ export const clustering: ModelTypeModule<UnsupervisedArtifact, "clustering"> = {
       }
     },
   },
-  training: unsupervisedTraining("clustering", trainClusteringSteps as EngineFit),
+  training: fitOnRepresentation(trainClusteringSteps as EngineFit),
   answer: {
     valuesPerRow: () => 3,
     chunked: true,

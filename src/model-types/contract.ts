@@ -74,6 +74,8 @@ export interface TrainingSpec {
 
 /** The training task's fields a type reads (the job's input). */
 interface TrainTaskFields {
+  /** The type's own name (for messages). */
+  model_type: string;
   model_name: string;
   label_column: string | null;
   input_columns: string[] | null;
@@ -112,13 +114,16 @@ export type TrainEvent =
   /** The shared representation was built here: the runner stores it for the models after this one; the ssl part ends. */
   | { kind: "representation"; representation: Representation };
 
-/** A featurizer file before the runner stamps it with the service's runtime version. */
-type ArtifactWithoutVersion = ModelArtifact extends infer T ? (T extends unknown ? Omit<T, "service_runtime_version"> : never) : never;
+/**
+ * A featurizer file before the runner stamps it with the model type's name and the service's
+ * runtime version (so that a module cannot file its model under another type's name).
+ */
+type UnstampedArtifact = ModelArtifact extends infer T ? (T extends unknown ? Omit<T, "model_type" | "service_runtime_version"> : never) : never;
 
 /** A trained model, before the runner stores it. */
 export interface TrainedModel {
-  /** The featurizer file (`featurizer.json`), but for the runtime version the runner adds. */
-  artifact: ArtifactWithoutVersion;
+  /** The featurizer file (`featurizer.json`), but for the type's name and the runtime version, which the runner adds. */
+  artifact: UnstampedArtifact;
   /** The ONNX graph with `metadata` embedded (the runner passes the featurizer file, so a downloaded model is whole). */
   graph(metadata: Record<string, string>): Uint8Array;
   /** Files stored next to the graph (what explanations read, a search index). */

@@ -10,8 +10,8 @@ import { columnTypesOf, outputRows } from "./answer-columns";
 import type { UnsupervisedArtifact } from "./artifact";
 import { checkInputColumnsExist } from "./columns-check";
 import type { ModelTypeModule } from "./contract";
+import { type EngineFit, fitOnRepresentation } from "./fit-on-representation";
 import { seed } from "./params-fields";
-import { type EngineFit, unsupervisedTraining } from "./unsupervised-training";
 
 const params = z
   .object({
@@ -27,7 +27,7 @@ export const embedding: ModelTypeModule<UnsupervisedArtifact, "embedding"> = {
     label: null,
     check: (profile, _rowCount, req) => checkInputColumnsExist(profile, req.input_columns),
   },
-  training: unsupervisedTraining("embedding", trainEmbeddingSteps as EngineFit),
+  training: fitOnRepresentation(trainEmbeddingSteps as EngineFit),
   answer: {
     valuesPerRow: (a) => 1 + Number(a.head.dimensions),
     chunked: true,

@@ -11,8 +11,8 @@ import { columnTypesOf, outputRows } from "./answer-columns";
 import type { UnsupervisedArtifact } from "./artifact";
 import { checkInputColumnsExist } from "./columns-check";
 import type { ModelTypeModule, ResultTable } from "./contract";
+import { type EngineFit, fitOnRepresentation } from "./fit-on-representation";
 import { seed } from "./params-fields";
-import { type EngineFit, unsupervisedTraining } from "./unsupervised-training";
 
 const params = z
   .object({
@@ -59,7 +59,7 @@ export const factors: ModelTypeModule<UnsupervisedArtifact, "factors"> = {
       }
     },
   },
-  training: unsupervisedTraining("factors", trainFactorsSteps as EngineFit),
+  training: fitOnRepresentation(trainFactorsSteps as EngineFit),
   answer: {
     valuesPerRow: (a) => 1 + Number(a.head.n_components),
     chunked: true,

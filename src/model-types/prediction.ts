@@ -28,7 +28,7 @@ import type { ColumnProfile } from "../ml/profile";
 import { ARTIFACT_FILES } from "../storage/keys";
 import { columnTypesOf, outputColumn, round7 } from "./answer-columns";
 import { FEATURIZER_FORMAT, type PredictionArtifact } from "./artifact";
-import { columnsByName, firstColumns } from "./columns-check";
+import { checkInputColumnsExist, columnsByName, firstColumns } from "./columns-check";
 import type { AnswerInput, Cell, ModelTypeModule, RequestColumns, ResultTable, TrainEvent, TrainedModel, TrainInput } from "./contract";
 import { seed } from "./params-fields";
 
@@ -121,18 +121,9 @@ function checkPredictionColumns(profile: ColumnProfile[], rowCount: number, req:
   if (task === "regression" && !["numeric", "boolean", "datetime"].includes(col.type)) {
     throw InvalidInput.field(["params", "task"], `Regression needs a numeric label; column "${label}" is ${col.type}`, "regression");
   }
-  if (req.input_columns) {
-    const unknown = req.input_columns.filter((c) => !byName.has(c));
-    if (unknown.length) {
-      throw InvalidInput.field(
-        ["input_columns"],
-        `Columns not in the dataset: ${unknown.join(", ")}; its columns are: ${firstColumns(profile)}`,
-        unknown,
-      );
-    }
-    if (req.input_columns.includes(label)) {
-      throw InvalidInput.field(["input_columns"], `The label column "${label}" cannot also be an input column`, req.input_columns);
-    }
+  checkInputColumnsExist(profile, req.input_columns, firstColumns);
+  if (req.input_columns?.includes(label)) {
+    throw InvalidInput.field(["input_columns"], `The label column "${label}" cannot also be an input column`, req.input_columns);
   }
 }
 
@@ -195,7 +186,6 @@ function trainedModel(input: TrainInput, labelColumn: string, result: Prediction
   return {
     artifact: {
       format: FEATURIZER_FORMAT,
-      model_type: "prediction",
       task: result.task,
       label_column: labelColumn,
       classes: result.classes,

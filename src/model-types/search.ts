@@ -11,8 +11,8 @@ import { columnTypesOf, round7 } from "./answer-columns";
 import type { UnsupervisedArtifact } from "./artifact";
 import { checkInputColumnsExist } from "./columns-check";
 import type { ModelTypeModule, ResultTable } from "./contract";
+import { type EngineFit, fitOnRepresentation } from "./fit-on-representation";
 import { seed } from "./params-fields";
-import { type EngineFit, unsupervisedTraining } from "./unsupervised-training";
 
 const params = z
   .object({
@@ -30,7 +30,7 @@ export const search: ModelTypeModule<UnsupervisedArtifact, "search"> = {
     label: null,
     check: (profile, _rowCount, req) => checkInputColumnsExist(profile, req.input_columns),
   },
-  training: unsupervisedTraining("search", trainSearchSteps as EngineFit),
+  training: fitOnRepresentation(trainSearchSteps as EngineFit),
   answer: {
     valuesPerRow: (a) => 1 + 2 * Number(a.head.k),
     // each query row is a search of the index: bounded so a call stays within a Worker's CPU time

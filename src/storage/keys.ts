@@ -76,7 +76,12 @@ export const inferenceInputKey = (orgId: string, jobId: string, filename: string
  * The results of an inference job: the whole table as csv and parquet (downloads, streamed), and
  * as JSON pages of RESULT_PAGE_ROWS rows (`?format=json` reads one or two pages, never the whole).
  */
-export const resultFileKey = (orgId: string, jobId: string, format: "csv" | "parquet") => `${jobPrefix(orgId, jobId)}results/results.${format}`;
+export const resultFileName = (format: "csv" | "parquet") => `results.${format}`;
+export const resultFileKey = (orgId: string, jobId: string, format: "csv" | "parquet") =>
+  `${jobPrefix(orgId, jobId)}results/${resultFileName(format)}`;
 
 export const resultPageName = (page: number) => `page-${String(page).padStart(6, "0")}.json`;
+/** The names above, read back (a trainer names the result files it stores): the page number, the format. */
+export const RESULT_PAGE_NAME = /^page-(\d{6,})\.json$/;
+export const RESULT_FILE_NAME = /^results\.(csv|parquet)$/;
 export const resultPageKey = (orgId: string, jobId: string, page: number) => `${jobPrefix(orgId, jobId)}results/${resultPageName(page)}`;

@@ -4,13 +4,13 @@
  * and where the results go (the job's result files, layout in ../storage/keys).
  */
 
-import { artifactFile, RESULT_FILE_NAME, RESULT_PAGE_NAME } from "../container/wire";
+import { artifactFile } from "../container/wire";
 import { NotFound } from "../core/errors";
 import { OUTPUT_CONTENT_TYPES } from "../inference/output";
 import type { JobRecord } from "../jobs/types";
 import type { InferBatchInput } from "../models/infer-async";
 import { batchVersion } from "../models/infer-batch-job";
-import { resultFileKey, resultPageKey } from "../storage/keys";
+import { RESULT_FILE_NAME, RESULT_PAGE_NAME, resultFileKey, resultPageKey } from "../storage/keys";
 import { type ControlDeps, resolveOrFail, runningJobOf, stopWork, type TrainerJob } from "./control-scope";
 import type { TrainerKind } from "./trainer-kind";
 

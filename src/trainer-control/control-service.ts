@@ -7,7 +7,7 @@
  * with that kind: ./training-control, ./batch-control, ./ingest-control, ./frame-upload-control.
  */
 
-import type { AssignedTask } from "../container/wire";
+import type { TaskAnswer } from "../container/wire";
 import { NotFound } from "../core/errors";
 import { TRAINER_R2_URL_TTL_S } from "../core/limits";
 import { type Failure, recordFailure } from "../jobs/attempts";
@@ -20,10 +20,11 @@ import { kindOf } from "./job-kinds";
 export type { ControlDeps } from "./control-scope";
 
 /** The job's kind and task. */
-export async function taskOf(deps: ControlDeps, jobId: string, attempt: number): Promise<AssignedTask> {
+export async function taskOf(deps: ControlDeps, jobId: string, attempt: number): Promise<TaskAnswer> {
   const r = await runningJob(deps, jobId, attempt);
   const task = await kindOf(r).task(deps, r);
-  return { job_id: r.job.id, attempt, kind: r.job.type, task } as AssignedTask;
+  // the kind and its task, which TypeScript cannot tie together through the table
+  return { job_id: r.job.id, attempt, kind: r.job.type, task } as TaskAnswer;
 }
 
 /** The frame the job reads, as `read` gets it (its body, or its metadata); 404 for a kind that reads none. */

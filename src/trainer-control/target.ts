@@ -1,4 +1,4 @@
-import type { TrainingTask } from "../container/wire";
+import { type TrainingTask, trainingTask } from "../container/wire";
 import type { Db } from "../db/client";
 import { versionById } from "../db/dataset-versions";
 import { modelVersionById } from "../db/model-versions";
@@ -15,14 +15,16 @@ export interface TrainingTarget {
 }
 
 export async function trainingTarget(db: Db, job: JobRecord): Promise<TrainingTarget> {
-  if (job.type !== "train" || !job.modelId || !job.modelVersionId || !job.datasetVersionId || !job.datasetId || !job.input) {
+  // The task is read with the wire's schema here, where both the trainer's and the Worker's own run get it.
+  const task = trainingTask.safeParse(job.input);
+  if (job.type !== "train" || !job.modelId || !job.modelVersionId || !job.datasetVersionId || !job.datasetId || !task.success) {
     throw new JobInputError("The job is not a complete training job.");
   }
   if (!(await modelVersionById(db, job.modelVersionId))) throw new JobInputError("The model version no longer exists (the model was deleted).");
   const dv = await versionById(db, job.datasetVersionId);
   if (!dv?.frameKey) throw new JobInputError("The training data no longer exists (the dataset was deleted).");
   return {
-    task: job.input as TrainingTask,
+    task: task.data,
     frameKey: dv.frameKey,
     representationKey: representationKey(job.orgId, job.datasetId, job.datasetVersionId),
     // Each job writes under its own prefix: a retried or restarted run can never overwrite, or

@@ -46,7 +46,6 @@ function* trainDistance(input: TrainInput): Generator<TrainEvent, TrainedModel, 
   return {
     artifact: {
       format: UNSUPERVISED_FORMAT,
-      model_type: "distance",
       featurizer,
       head: { means, scale },
       onnx: { input: "features", num_features: F },

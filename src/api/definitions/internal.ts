@@ -12,11 +12,15 @@ const params = z.object({ id: z.uuid() });
 const ok = { 200: { description: "Done" } };
 const path = wire.controlRoutePath;
 
-const read = (route: wire.ControlRoute) =>
-  createRoute({ hide: true, method: "get", path: path(route), request: { params, query: wire.attemptQuery }, responses: ok });
-const write = (route: wire.ControlRoute) =>
-  createRoute({ hide: true, method: "put", path: path(route), request: { params, query: wire.attemptQuery }, responses: ok });
-const post = <T extends z.ZodType>(route: wire.ControlRoute, body: T) =>
+type Route = wire.ControlRoute;
+type PutOrGet = { [R in Route]: (typeof wire.CONTROL_ROUTES)[R]["method"] extends "post" ? never : R }[Route];
+const method = (route: Route) => wire.CONTROL_ROUTES[route].method;
+
+/** A GET or PUT route: bytes in or out, the attempt in the query. */
+const bytesRoute = (route: PutOrGet) =>
+  createRoute({ hide: true, method: method(route), path: path(route), request: { params, query: wire.attemptQuery }, responses: ok });
+/** A POST route: its JSON body validated by the wire's schema for it (`body` is `CONTROL_ROUTES[route].body`). */
+const jsonRoute = <B extends z.ZodType>(route: wire.JsonRoute, body: B) =>
   createRoute({
     hide: true,
     method: "post",
@@ -25,40 +29,42 @@ const post = <T extends z.ZodType>(route: wire.ControlRoute, body: T) =>
     request: { params, body: jsonRequest(body) },
     responses: ok,
   });
-const withFile = (method: "get" | "put", route: wire.ControlRoute) =>
+const routes = wire.CONTROL_ROUTES;
+/** A GET or PUT route that names one of the job's files. */
+const fileRoute = (route: PutOrGet) =>
   createRoute({
     hide: true,
-    method,
+    method: method(route),
     path: path(route),
     request: { params: params.extend({ file: z.string() }), query: wire.attemptQuery },
     responses: ok,
   });
 
-export const task = read("task");
-export const frame = read("frame");
-export const frameLocation = read("frameLocation");
+export const task = bytesRoute("task");
+export const frame = bytesRoute("frame");
+export const frameLocation = bytesRoute("frameLocation");
 /** An ingest job writes the version's preview (streamed; Content-Length required); its frame, in parts (below). */
-export const writePreview = write("writePreview");
-export const beginFrameUpload = post("beginFrameUpload", wire.beginFrameUploadBody);
-export const signFramePart = post("signFramePart", wire.signFramePartBody);
+export const writePreview = bytesRoute("writePreview");
+export const beginFrameUpload = jsonRoute("beginFrameUpload", routes.beginFrameUpload.body);
+export const signFramePart = jsonRoute("signFramePart", routes.signFramePart.body);
 export const writeFramePart = createRoute({
   hide: true,
-  method: "put",
+  method: method("writeFramePart"),
   path: path("writeFramePart"),
   request: { params: params.extend({ part: z.coerce.number().int().min(1) }), query: wire.framePartQuery },
   responses: ok,
 });
-export const completeFrameUpload = post("completeFrameUpload", wire.completeFrameUploadBody);
-export const abortFrameUpload = post("abortFrameUpload", wire.abortFrameUploadBody);
-export const readRepresentation = read("readRepresentation");
-export const writeRepresentation = write("writeRepresentation");
+export const completeFrameUpload = jsonRoute("completeFrameUpload", routes.completeFrameUpload.body);
+export const abortFrameUpload = jsonRoute("abortFrameUpload", routes.abortFrameUpload.body);
+export const readRepresentation = bytesRoute("readRepresentation");
+export const writeRepresentation = bytesRoute("writeRepresentation");
 /** A training job writes its model version's artifact files; a batch inference job reads them. */
-export const writeArtifact = withFile("put", "writeArtifact");
-export const readArtifact = withFile("get", "readArtifact");
+export const writeArtifact = fileRoute("writeArtifact");
+export const readArtifact = fileRoute("readArtifact");
 /** An ingest job's uploaded files, by index; `Range: bytes=first-last` for a part of one (206). */
 export const readSource = createRoute({
   hide: true,
-  method: "get",
+  method: method("readSource"),
   path: path("readSource"),
   request: {
     params: params.extend({ index: z.coerce.number().int().min(0) }),
@@ -73,11 +79,11 @@ export const readSource = createRoute({
   },
   responses: ok,
 });
-/** A batch inference job's result files (names in the wire contract). */
-export const writeResult = withFile("put", "writeResult");
-export const report = post("report", wire.reportBody);
-export const succeed = post("succeed", wire.succeedBody);
-export const fail = post("fail", wire.failBody);
+/** A batch inference job's result files (their names: ../../storage/keys). */
+export const writeResult = fileRoute("writeResult");
+export const report = jsonRoute("report", routes.report.body);
+export const succeed = jsonRoute("succeed", routes.succeed.body);
+export const fail = jsonRoute("fail", routes.fail.body);
 
 /** The (local) trainer process announces that it started: the jobs it was running are lost. */
 export const trainerStarted = createRoute({ hide: true, method: "post", path: wire.TRAINER_STARTED_PATH, responses: ok });

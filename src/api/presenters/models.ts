@@ -1,16 +1,15 @@
 /** Models and their versions as the API shows them (schemas in ../schemas/models). */
 import type { z } from "@hono/zod-openapi";
-import type { ModelType } from "../../model-types/registry";
+import { type ModelType, modelTypes } from "../../model-types/registry";
 import type { ModelWithVersions } from "../../models/queries";
 import type { ModelConfig, ModelVersionRow } from "../../models/records";
 import { currentVersion, modelStatus } from "../../models/status";
-import { shownLabelTypes } from "../schemas/model-type-docs";
 import type { Model, ModelVersion } from "../schemas/models";
 
 type Metrics = Record<string, number | null>;
 
 /** Types whose label is a target the model shows (the schema's description says which). */
-const SHOWN_LABEL_TYPES: ReadonlySet<string> = new Set(shownLabelTypes());
+const SHOWN_LABEL_TYPES: ReadonlySet<string> = new Set(modelTypes.targetLabelled);
 
 function versionMetrics(v: ModelVersionRow | undefined): Metrics {
   return v?.metricsJson ? (JSON.parse(v.metricsJson) as Metrics) : {};

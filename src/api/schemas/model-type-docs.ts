@@ -21,12 +21,7 @@ export function labelColumnDescription(registry: ModelTypeRegistry = modelTypes)
 
 /** A model's `label_column`, shown for the types whose label is a target. */
 export function shownLabelDescription(registry: ModelTypeRegistry = modelTypes): string {
-  return `Target column; present for ${listed(shownLabelTypes(registry))} models only`;
-}
-
-/** The types whose model shows its `label_column` (a causal model's outcome is in its summary instead). */
-export function shownLabelTypes(registry: ModelTypeRegistry = modelTypes): string[] {
-  return registry.modules.filter((m) => m.request.label === "target").map((m) => m.name);
+  return `Target column; present for ${listed(registry.targetLabelled)} models only`;
 }
 
 /** A version's `metrics`. */

@@ -1,10 +1,11 @@
 /**
- * The training of every type built on the shared representation without a label loop of its own
- * (anomaly, embedding, clustering, factors, search, causal): the representation is built when the
- * dataset version has none yet — the `ssl` phase, after a check that there is something to model
- * —, then the engine's fit for the type runs with no phase (the interface: null for types without
- * a training loop) and no loss curve; steps still move. A fit that trains an encoder of its own
- * (an embedding with other dimensions) reports that part as `ssl` too.
+ * The training of every type that is an engine fit on the shared representation, without a
+ * boosting loop of its own (anomaly, embedding, clustering, factors, search, causal): the
+ * representation is built when the dataset version has none yet — the `ssl` phase, after a check
+ * that there is something to model —, then the engine's fit for the type runs with no phase (the
+ * interface: null for types without a training loop) and no loss curve; steps still move. A fit
+ * that trains an encoder of its own (an embedding with other dimensions) reports that part as
+ * `ssl` too.
  */
 import { MlInputError } from "../ml/errors";
 import { buildFeaturizer } from "../ml/featurize";
@@ -22,14 +23,14 @@ export type EngineFit = (frame: Frame, opts: UnsupervisedTrainOptions<Record<str
 /** Seed of the shared representation: fixed, never a model's (every model on the data shares it). */
 const REPRESENTATION_SEED = 0;
 
-export function unsupervisedTraining(modelType: string, fit: EngineFit): TrainingSpec {
-  return { run: (input) => trainUnsupervised(modelType, fit, input) };
+export function fitOnRepresentation(fit: EngineFit): TrainingSpec {
+  return { run: (input) => train(fit, input) };
 }
 
-function* trainUnsupervised(modelType: string, engineFit: EngineFit, input: TrainInput): Generator<TrainEvent, TrainedModel, void> {
+function* train(engineFit: EngineFit, input: TrainInput): Generator<TrainEvent, TrainedModel, void> {
   const frame = input.takeFrame();
   const inputColumns = input.task.input_columns ?? null;
-  checkData(modelType, frame, input.task.label_column, inputColumns);
+  checkData(input.task.model_type, frame, input.task.label_column, inputColumns);
 
   let rep = input.representation;
   let offset = 0;
@@ -57,7 +58,7 @@ function* trainUnsupervised(modelType: string, engineFit: EngineFit, input: Trai
   }
   // the phase is null once no encoder is training (also when the fit had no steps of its own)
   yield { kind: "step", step: offset + phaseSteps, total: offset + phaseSteps, phase: null, point: null };
-  return trainedModel(modelType, model);
+  return trainedModel(model);
 }
 
 /** The shared representation, built here: its ssl steps, then handed to the runner to store. */
@@ -72,12 +73,11 @@ function* buildRepresentation(frame: Frame, sslSteps: number): Generator<TrainEv
   }
 }
 
-function trainedModel(modelType: string, model: UnsupervisedModel): TrainedModel {
+function trainedModel(model: UnsupervisedModel): TrainedModel {
   const files = model.files ?? [];
   return {
     artifact: {
       format: UNSUPERVISED_FORMAT,
-      model_type: modelType,
       featurizer: model.featurizer,
       head: model.head,
       onnx: { input: "features", num_features: model.featurizer.features.length },
