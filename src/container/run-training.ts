@@ -88,7 +88,7 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
     }
     const e = r.value;
     if (e.kind === "step") {
-      await reporter.step({ step: e.step, total: e.total, phase: e.phase, point: e.point });
+      await reporter.step(e);
       if (building && e.phase === "ssl") tSsl = now();
       else building = false;
     } else {

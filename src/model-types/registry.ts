@@ -33,15 +33,15 @@ export class ModelTypeRegistry {
     return name == null ? undefined : this.byName.get(name);
   }
 
-  /**
-   * The types whose rows can be explained, those learning from a label first: the order messages
-   * and the document list them in ("prediction, causal, anomaly, clustering").
-   */
   /** The types whose label is a target a model shows as its `label_column` (a causal model's outcome is in its summary instead). */
   get targetLabelled(): string[] {
     return this.modules.filter((m) => m.request.label === "target").map((m) => m.name);
   }
 
+  /**
+   * The types whose rows can be explained, those learning from a label first: the order messages
+   * and the document list them in ("prediction, causal, anomaly, clustering").
+   */
   get explainable(): string[] {
     const explained = this.modules.filter((m) => m.explain);
     return [...explained.filter((m) => m.request.label), ...explained.filter((m) => !m.request.label)].map((m) => m.name);

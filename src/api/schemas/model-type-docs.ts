@@ -6,8 +6,6 @@
 import { type ModelTypeRegistry, modelTypes } from "../../model-types/registry";
 import { joinedList } from "./value-list";
 
-const listed = (names: string[]) => joinedList(names, "and");
-
 /** The train request's `params`. */
 export function paramsDescription(registry: ModelTypeRegistry = modelTypes): string {
   return `Model-type parameters (unknown keys are refused). ${registry.modules.map((m) => m.docs.params).join(". ")}`;
@@ -16,12 +14,12 @@ export function paramsDescription(registry: ModelTypeRegistry = modelTypes): str
 /** The train request's `label_column`. */
 export function labelColumnDescription(registry: ModelTypeRegistry = modelTypes): string {
   const labelled = registry.modules.filter((m) => m.request.label).map((m) => m.name);
-  return `Target column; ${listed(labelled)} models (ignored by the other types)`;
+  return `Target column; ${joinedList(labelled, "and")} models (ignored by the other types)`;
 }
 
 /** A model's `label_column`, shown for the types whose label is a target. */
 export function shownLabelDescription(registry: ModelTypeRegistry = modelTypes): string {
-  return `Target column; present for ${listed(registry.targetLabelled)} models only`;
+  return `Target column; present for ${joinedList(registry.targetLabelled, "and")} models only`;
 }
 
 /** A version's `metrics`. */
@@ -34,7 +32,7 @@ export function metricsDescription(registry: ModelTypeRegistry = modelTypes): st
 export function summaryDescription(registry: ModelTypeRegistry = modelTypes): string {
   const without = registry.modules.filter((m) => !m.docs.summary).map((m) => m.name);
   const parts = registry.modules.flatMap((m) => (m.docs.summary ? [m.docs.summary] : []));
-  return `What the trained version shows about itself, by type (null for ${listed(without)} models and until training succeeded): ${parts.join("; ")}`;
+  return `What the trained version shows about itself, by type (null for ${joinedList(without, "and")} models and until training succeeded): ${parts.join("; ")}`;
 }
 
 /** The `data` of a synchronous inference answer. */
@@ -48,5 +46,5 @@ export function answerColumnsDescription(registry: ModelTypeRegistry = modelType
 
 /** The explain route's summary. */
 export function explainSummary(registry: ModelTypeRegistry = modelTypes): string {
-  return `Explain rows of a succeeded inference job (sync, async or batch; ${listed(registry.explainable)} models): 202 with an infer_explain job whose detail carries \`explanations\` once it has succeeded`;
+  return `Explain rows of a succeeded inference job (sync, async or batch; ${joinedList(registry.explainable, "and")} models): 202 with an infer_explain job whose detail carries \`explanations\` once it has succeeded`;
 }
