@@ -7,7 +7,7 @@ import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Frame } from "../../src/ml/frame";
 import { type GbdtModel, predict, predictRaw } from "../../src/ml/gbdt";
 import { exportGbdtToOnnx } from "../../src/ml/onnx/export";
-import { trainPredictionModel } from "../../src/ml/prediction/model";
+import { trainPredictionModel } from "../../src/ml/prediction/train";
 import { buildRepresentation } from "../../src/ml/representation/representation";
 import { createSession } from "../../test/ml/helpers/ort-node";
 import { type BenchSpec, takeRows } from "./datasets";

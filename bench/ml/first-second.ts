@@ -5,7 +5,7 @@
  * featurizer, bins, SSL encoder), the second reuses it. Fastest of `repeats` passes each.
  */
 
-import { trainPredictionModel } from "../../src/ml/prediction/model";
+import { trainPredictionModel } from "../../src/ml/prediction/train";
 import { buildRepresentation } from "../../src/ml/representation/representation";
 import { loadBenchDataset } from "../../test/ml/helpers/bench-data";
 import { bestOf } from "./measure";

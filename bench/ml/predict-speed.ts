@@ -16,7 +16,7 @@ import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import { type GbdtModel, predict } from "../../src/ml/gbdt";
-import { trainPredictionModel } from "../../src/ml/prediction/model";
+import { trainPredictionModel } from "../../src/ml/prediction/train";
 import { buildRepresentation } from "../../src/ml/representation/representation";
 import { loadBenchDataset } from "../../test/ml/helpers/bench-data";
 import { type BenchSpec, DATASETS, datasetFiles, LOCAL_DIR, takeRows } from "./datasets";

@@ -24,6 +24,9 @@ import {
   preparePredictionSteps,
   type TrainPredictionOptions,
 } from "../ml/prediction/model";
+import { MAX_TRIALS, predictionParams } from "../ml/prediction/params";
+import type { SearchSummary } from "../ml/prediction/search/search";
+import { searchApplies, searchPredictionSteps } from "../ml/prediction/search-model";
 import type { ColumnProfile } from "../ml/profile";
 import { ARTIFACT_FILES } from "../storage/keys";
 import { columnTypesOf, outputColumn, round7 } from "./answer-columns";
@@ -52,8 +55,15 @@ const params = z
       .lte(MAX_TIME_BUDGET_S)
       .optional()
       .describe(
-        `wall-clock seconds boosting may take (default 300, at most ${MAX_TIME_BUDGET_S}); the job output's stop_reason says time_budget when it ran out`,
+        `wall-clock seconds the model search (or boosting, with search off) may take (default 300, at most ${MAX_TIME_BUDGET_S}); the job output's stop_reason says time_budget when it ran out`,
       ),
+    search: z
+      .enum(["auto", "off"])
+      .optional()
+      .describe(
+        "auto (default): search the boosting parameters the request leaves free, within time_budget_s, and serve the best trial or a blend of the best; off: one model with the given parameters",
+      ),
+    max_trials: z.number().int().min(1).max(MAX_TRIALS).optional().describe("trials the model search runs at most (default 40)"),
   })
   .strict();
 
@@ -81,7 +91,7 @@ export const prediction: ModelTypeModule<PredictionArtifact, "prediction"> = {
     },
   },
   docs: {
-    params: `Prediction: task (classification | regression), learning_rate, num_leaves, max_depth, max_rounds, early_stopping_rounds, min_data_in_leaf, l2, subsample, feature_fraction, seed, validation_fraction, time_budget_s (seconds boosting may take, default 300, at most ${MAX_TIME_BUDGET_S}; the job output says stop_reason time_budget when it ran out)`,
+    params: `Prediction: task (classification | regression), learning_rate, num_leaves, max_depth, max_rounds, early_stopping_rounds, min_data_in_leaf, l2, subsample, feature_fraction, seed, validation_fraction, time_budget_s (seconds the model search, or boosting with search off, may take: default 300, at most ${MAX_TIME_BUDGET_S}; the job output says stop_reason time_budget when it ran out), search (auto: a model search over the parameters left free, the job output's search lists its trials, best and ensemble; off: one model), max_trials (default 40)`,
     columns:
       "Prediction: `prediction` (class name for classification, number for regression), `prediction_prob` (probability of the predicted class; null for regression) and, for classification, one `prob_<class>` column per class",
     metrics: "Prediction classification: `accuracy` (0 to 1), `log_loss`, `roc_auc`, `f1`; prediction regression: `r2`, `rmse`, `mae`",
@@ -133,21 +143,26 @@ function* trainPrediction(input: TrainInput): Generator<TrainEvent, TrainedModel
   const label = input.task.label_column;
   if (!label) throw new MlInputError("a prediction model needs a label column");
   const opts = trainOptions(input, label);
-  const maxRounds = opts.params?.max_rounds ?? DEFAULT_PREDICTION_PARAMS.max_rounds;
-  const total = input.sslSteps + maxRounds;
-  const prepared = yield* prepare(input, opts, total);
+  const p = predictionParams(opts.params);
+  // the total is known once the rows are prepared (a search counts trials, one model rounds)
+  const prepared = yield* prepare(input, opts, input.sslSteps + p.max_rounds);
   if (!input.representation) yield { kind: "representation", representation: prepared.representation };
-  const boost = boostPredictionSteps(prepared, opts);
-  let result: PredictionModelResult;
-  for (let r = boost.next(); ; r = boost.next()) {
-    if (r.done) {
-      result = r.value;
-      break;
+  const searched = searchApplies(prepared, opts);
+  const total = input.sslSteps + (searched ? p.max_trials : p.max_rounds);
+  const steps = searched ? searchPredictionSteps(prepared, opts) : boostPredictionSteps(prepared, opts);
+  for (let r = steps.next(); ; r = steps.next()) {
+    if (r.done) return trainedModel(input, label, r.value, p.time_budget_s);
+    const s = r.value;
+    if (s.phase === "search") {
+      // a trial done is a step; its point is the best score so far (the search's metrics history)
+      const step = input.sslSteps + s.trial;
+      const point = s.bestLoss !== null ? { step, train_loss: null, val_loss: finite(s.bestLoss) } : null;
+      yield { kind: "step", step, total, phase: "finetune", point };
+    } else {
+      const step = input.sslSteps + s.iteration;
+      yield { kind: "step", step, total, phase: "finetune", point: { step, train_loss: finite(s.trainLoss), val_loss: finite(s.valLoss) } };
     }
-    const step = input.sslSteps + r.value.iteration;
-    yield { kind: "step", step, total, phase: "finetune", point: { step, train_loss: finite(r.value.trainLoss), val_loss: finite(r.value.valLoss) } };
   }
-  return trainedModel(input, label, result, opts);
 }
 
 /**
@@ -181,7 +196,7 @@ function trainOptions(input: TrainInput, labelColumn: string): TrainPredictionOp
   };
 }
 
-function trainedModel(input: TrainInput, labelColumn: string, result: PredictionModelResult, opts: TrainPredictionOptions): TrainedModel {
+function trainedModel(input: TrainInput, labelColumn: string, result: PredictionModelResult, timeBudgetS: number): TrainedModel {
   const v = result.validation;
   return {
     artifact: {
@@ -205,12 +220,33 @@ function trainedModel(input: TrainInput, labelColumn: string, result: Prediction
       classes: result.classes,
       validation: { method: v.method, train_rows: v.trainRows, val_rows: v.valRows, dropped_rows: v.droppedRows, metrics_on: v.metricsOn },
       rounds: result.rounds,
-      rounds_run: result.history.length,
+      rounds_run: result.search?.roundsRun ?? result.history.length,
       // max_rounds | early_stopping | time_budget | cancelled
       stop_reason: result.stopReason,
-      time_budget_s: opts.params?.time_budget_s ?? DEFAULT_PREDICTION_PARAMS.time_budget_s,
+      time_budget_s: timeBudgetS,
+      search: result.search ? searchOutput(result.search) : null,
     },
     summary: null,
+  };
+}
+
+/** The job output's `search`: how the model was chosen. */
+function searchOutput(s: SearchSummary) {
+  return {
+    method: s.method,
+    instances: s.instances,
+    stop_reason: s.stopReason,
+    trials: s.trials.map((t) => ({
+      trial: t.trial,
+      params: t.params,
+      score: t.loss,
+      folds: t.folds,
+      rounds: t.rounds,
+      seconds: t.seconds,
+      status: t.status,
+    })),
+    best: s.best,
+    ensemble: s.ensemble,
   };
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Frame } from "../../src/ml/frame";
 import { defaultLearningRate } from "../../src/ml/gbdt/schedule";
 import { DEFAULT_GBDT_PARAMS } from "../../src/ml/gbdt/train";
-import { trainPredictionModel } from "../../src/ml/prediction/model";
+import { trainPredictionModel } from "../../src/ml/prediction/train";
 import { Rng } from "../../src/ml/random";
 
 function regressionFrame(n = 300): Frame {
@@ -31,7 +31,7 @@ describe("default boosting schedule", () => {
 
   it("small data gets 0.1; an explicit learning_rate wins over the default", () => {
     const f = regressionFrame();
-    const params = { max_rounds: 1, early_stopping_rounds: 0 };
+    const params = { max_rounds: 1, early_stopping_rounds: 0, search: "off" as const };
     const dflt = trainPredictionModel(f, { labelColumn: "y", params });
     const explicit = trainPredictionModel(f, { labelColumn: "y", params: { ...params, learning_rate: 0.1 } });
     const half = trainPredictionModel(f, { labelColumn: "y", params: { ...params, learning_rate: 0.5 } });

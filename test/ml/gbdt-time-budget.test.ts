@@ -7,7 +7,8 @@ import { MlInputError } from "../../src/ml/errors";
 import type { Frame } from "../../src/ml/frame";
 import { predictRaw } from "../../src/ml/gbdt/predict";
 import { type TrainGbdtInput, trainGbdt, trainGbdtSteps } from "../../src/ml/gbdt/train";
-import { MAX_TIME_BUDGET_S, trainPredictionModel } from "../../src/ml/prediction/model";
+import { MAX_TIME_BUDGET_S } from "../../src/ml/prediction/model";
+import { trainPredictionModel } from "../../src/ml/prediction/train";
 import { Rng } from "../../src/ml/random";
 
 function problem(n = 1200): Omit<TrainGbdtInput, "params"> {
@@ -147,7 +148,7 @@ describe("prediction model time_budget_s", () => {
     let t = 0;
     const res = trainPredictionModel(frame(), {
       labelColumn: "y",
-      params: { time_budget_s: 2, max_rounds: 1000, early_stopping_rounds: 0 },
+      params: { time_budget_s: 2, max_rounds: 1000, early_stopping_rounds: 0, search: "off" },
       now: () => t,
       onIteration: () => void (t += 250),
     });

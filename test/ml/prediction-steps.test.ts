@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "../../src/ml/frame";
-import { type PredictionModelResult, type TrainingStep, trainPredictionModel, trainPredictionModelSteps } from "../../src/ml/prediction/model";
+import type { PredictionModelResult } from "../../src/ml/prediction/model";
+import { type TrainingStep, trainPredictionModel, trainPredictionModelSteps } from "../../src/ml/prediction/train";
 import { Rng } from "../../src/ml/random";
 import { parseRepresentation, plannedSslSteps } from "../../src/ml/representation/representation";
 
@@ -29,7 +30,8 @@ function drain(gen: Generator<TrainingStep, PredictionModelResult, void>): { ste
 }
 
 describe("trainPredictionModelSteps", () => {
-  const opts = { labelColumn: "y", params: { max_rounds: 30 } };
+  // the one-model path's steps (the search's: prediction-search.test.ts)
+  const opts = { labelColumn: "y", params: { max_rounds: 30, search: "off" as const } };
 
   it("gives the model the synchronous driver trains: ssl steps, then one finetune step per round", () => {
     const { steps, result } = drain(trainPredictionModelSteps(frame(), opts));

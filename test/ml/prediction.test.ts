@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MlInputError } from "../../src/ml/errors";
 import type { Column, Frame } from "../../src/ml/frame";
-import { trainPredictionModel } from "../../src/ml/prediction/model";
+import { trainPredictionModel } from "../../src/ml/prediction/train";
 import { Rng } from "../../src/ml/random";
 import { predictFrame } from "./helpers/engine-scores";
 
@@ -40,7 +40,11 @@ describe("trainPredictionModel", () => {
   it("trains a classifier with inferred task, stratified validation and metrics", () => {
     const f = classificationFrame();
     const steps: number[] = [];
-    const res = trainPredictionModel(f, { labelColumn: "label", params: { seed: 3 }, onIteration: (it) => void steps.push(it.iteration) });
+    const res = trainPredictionModel(f, {
+      labelColumn: "label",
+      params: { seed: 3, search: "off" },
+      onIteration: (it) => void steps.push(it.iteration),
+    });
     expect(res.task).toBe("classification");
     expect(res.classes).toEqual(["no", "yes"]);
     expect(res.validation).toMatchObject({ method: "stratified", valRows: 40, trainRows: 360, metricsOn: "validation" });

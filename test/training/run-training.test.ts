@@ -57,7 +57,8 @@ describe("runTraining", () => {
 
   it(`never sends more than ${MAX_POINTS_PER_REPORT} metric points in one report`, async () => {
     const { io, log } = memoryIO(await frame(60));
-    const out = await runTraining(task({ max_rounds: 1200, early_stopping_rounds: 0 }), io, { reportEveryMs: 1e9 });
+    // one model's rounds: a point each (a search reports a point per trial)
+    const out = await runTraining(task({ max_rounds: 1200, early_stopping_rounds: 0, search: "off" }), io, { reportEveryMs: 1e9 });
     expect(out.rounds).toBe(1200);
     const sizes = log.reports.map((r) => r.metrics?.length ?? 0);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(MAX_POINTS_PER_REPORT);
@@ -95,15 +96,32 @@ describe("runTraining", () => {
     let t = 0;
     const f = await frame();
     const { io } = memoryIO(f, { onReport: () => void (t += 100) });
-    const out = await runTraining(task({ max_rounds: 500, early_stopping_rounds: 0, time_budget_s: 1 }), io, { reportEveryMs: 0, now: () => t });
+    const out = await runTraining(task({ max_rounds: 500, early_stopping_rounds: 0, time_budget_s: 1, search: "off" }), io, {
+      reportEveryMs: 0,
+      now: () => t,
+    });
     expect(out.stop_reason).toBe("time_budget");
     expect(out.time_budget_s).toBe(1);
     expect(out.rounds_run).toBeGreaterThanOrEqual(1);
     expect(out.rounds_run).toBeLessThan(20);
     expect(out.rounds).toBe(out.rounds_run);
 
-    const dflt = await runTraining(task({ max_rounds: 5 }), memoryIO(f).io);
+    const dflt = await runTraining(task({ max_rounds: 5, search: "off" }), memoryIO(f).io);
     expect(dflt.stop_reason).toBe("max_rounds");
     expect(dflt.time_budget_s).toBe(300);
+  });
+
+  it("searches by default: the output lists the trials, the best and the ensemble; each trial reports the best loss so far", async () => {
+    const { io, log } = memoryIO(await frame());
+    const out = await runTraining(task({ max_trials: 5 }), io, { reportEveryMs: 0 });
+    const search = out.search as { method: string; instances: number; trials: { trial: number; score: number; status: string }[]; best: number };
+    expect(search.method).toBe("cross_validation");
+    expect(search.instances).toBe(1);
+    expect(search.trials.length).toBeGreaterThan(1);
+    expect(search.trials.map((t) => t.trial)).toEqual(search.trials.map((_, i) => i));
+    // after the representation's ssl points
+    const points = log.reports.flatMap((r) => r.metrics ?? []).filter((m) => m.step > (out.ssl_steps as number));
+    expect(points.length).toBe(search.trials.length);
+    expect(points.at(-1)!.val_loss).toBeCloseTo(Math.min(...search.trials.filter((t) => t.status === "completed").map((t) => t.score)), 10);
   });
 });

@@ -7,7 +7,8 @@ import { createOrtSession, ortRuntimeStatus } from "../../src/inference/ort-runt
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Column, Frame } from "../../src/ml/frame";
 import { exportGbdtToOnnx } from "../../src/ml/onnx/export";
-import { type PredictionModelResult, trainPredictionModel } from "../../src/ml/prediction/model";
+import type { PredictionModelResult } from "../../src/ml/prediction/model";
+import { trainPredictionModel } from "../../src/ml/prediction/train";
 import { Rng } from "../../src/ml/random";
 import { predictFrame } from "../ml/helpers/engine-scores";
 import { runGbdtOnnx } from "./run-onnx";

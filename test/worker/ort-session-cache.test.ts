@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { getSession, type Releasable, SessionCache } from "../../src/inference/session-cache";
 import { exportGbdtToOnnx } from "../../src/ml/onnx/export";
-import { trainPredictionModel } from "../../src/ml/prediction/model";
+import { trainPredictionModel } from "../../src/ml/prediction/train";
 import { runGbdtOnnx } from "./run-onnx";
 
 function tinyModelBytes(): Uint8Array {

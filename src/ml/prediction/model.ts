@@ -14,13 +14,13 @@ import { findColumn } from "../frame";
 import type { FeatureBins } from "../gbdt/bins";
 import type { GbdtModel } from "../gbdt/model";
 import { transformScores } from "../gbdt/objective";
-import { defaultLearningRate } from "../gbdt/schedule";
-import { DEFAULT_GBDT_PARAMS, type GbdtParams, type IterationInfo, type StopReason, type TrainGbdtResult, trainGbdtBinnedSteps } from "../gbdt/train";
+import { type IterationInfo, type StopReason, type TrainGbdtResult, trainGbdtBinnedSteps } from "../gbdt/train";
 import { extractLabel, type Label, type Task } from "../label";
 import { classificationMetrics, type MetricValue, regressionMetrics } from "../metrics";
 import { buildRepresentationSteps, deriveModelFeatures, type Representation, type RepresentationStep } from "../representation/representation";
 import { type BinnedRows, binRows, splitRows } from "./data";
-import { type PredictionParams, predictionParams } from "./params";
+import { gbdtParams, type PredictionParams, predictionParams } from "./params";
+import type { SearchSummary } from "./search/search";
 
 export interface TrainPredictionOptions {
   labelColumn: string;
@@ -56,7 +56,8 @@ export interface PredictionModelResult {
   /** Metrics on the validation rows (on the training rows when there are too few rows to hold any out). */
   metrics: Record<string, MetricValue>;
   validation: {
-    method: "stratified" | "random" | "explicit" | "none";
+    /** How rows were held out: a split (stratified, random, explicit), none, or the search's cross-validation. */
+    method: "stratified" | "random" | "explicit" | "none" | "cross_validation";
     trainRows: number;
     valRows: number;
     /** Rows dropped because their label is missing. */
@@ -66,6 +67,8 @@ export interface PredictionModelResult {
   history: IterationInfo[];
   stopReason: StopReason;
   rounds: number;
+  /** The model search that chose the model (null when it was off: one model with the request's parameters). */
+  search: SearchSummary | null;
 }
 
 /** Seed of the shared representation's bin sample, independent of any model's seed. */
@@ -73,14 +76,6 @@ const REPRESENTATION_SEED = 0;
 
 /** Below this many labelled rows nothing is held out. */
 const MIN_ROWS_FOR_VALIDATION = 10;
-
-/**
- * One step of a prediction model's training, as the training job reports it: the encoder steps
- * of the shared representation (`ssl`, only when it is built here) then the boosting rounds
- * (`finetune`). Losses: ssl = reconstruction MSE (../ssl/encoder), finetune = the objective's loss.
- * @internal exported for test/ml/prediction-steps.test.ts
- */
-export type TrainingStep = RepresentationStep | FinetuneStep;
 
 /** One boosting round of a prediction model's training. */
 export interface FinetuneStep {
@@ -91,31 +86,6 @@ export interface FinetuneStep {
   maxRounds: number;
   trainLoss: number;
   valLoss: number | null;
-}
-
-export function trainPredictionModel(frame: Frame, opts: TrainPredictionOptions): PredictionModelResult {
-  const steps = trainPredictionModelSteps(frame, opts);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
-}
-
-/**
- * Train a prediction model step by step and return the result: {@link preparePredictionSteps}
- * then {@link boostPredictionSteps}. Without `opts.representation` it first builds the shared
- * one, yielding its `ssl` steps (plannedSslSteps(frame) of them; the result's `representation` is
- * then the one to cache); then one `finetune` step per boosting round. Input errors
- * (MlInputError) are thrown by the first `next()`, before any ssl step. `opts.shouldStop` and
- * `opts.onIteration` are consulted after each finetune step (see trainGbdtSteps), so an async
- * caller can await a cancel check between steps and stop boosting through a flag read by
- * `shouldStop`; during the ssl phase they are not consulted (an encoder cut short must not be
- * cached): to cancel there, abandon the generator (`return()`).
- * @internal exported for its unit test (test/ml/prediction-steps.test.ts)
- */
-export function* trainPredictionModelSteps(frame: Frame, opts: TrainPredictionOptions): Generator<TrainingStep, PredictionModelResult, void> {
-  const prepared = yield* preparePredictionSteps(frame, opts);
-  return yield* boostPredictionSteps(prepared, opts);
 }
 
 /**
@@ -205,24 +175,7 @@ export function* boostPredictionSteps(
   const { featurizer, label: lab, train, val } = prepared;
   const p = predictionParams(opts.params);
   const K = lab.classes ? lab.classes.length : 1;
-  const objective = lab.task === "regression" ? "regression" : K === 2 ? "binary" : "multiclass";
-  const explicitMinData = opts.params?.min_data_in_leaf !== undefined;
-  const params: Partial<GbdtParams> & { objective: GbdtParams["objective"] } = {
-    objective,
-    numClasses: K,
-    learningRate: opts.params?.learning_rate ?? defaultLearningRate(train.length),
-    numLeaves: p.num_leaves,
-    maxDepth: p.max_depth,
-    maxRounds: p.max_rounds,
-    earlyStoppingRounds: p.early_stopping_rounds,
-    // small data: keep leaves possible (20 rows per leaf would forbid any split on 30 rows)
-    minDataInLeaf: explicitMinData ? p.min_data_in_leaf : Math.min(p.min_data_in_leaf, Math.max(2, Math.floor(train.length / 20))),
-    lambdaL2: p.l2,
-    subsample: p.subsample,
-    featureFraction: p.feature_fraction,
-    seed: p.seed,
-  };
-  if (!explicitMinData) params.minDataPerGroup = Math.min(DEFAULT_GBDT_PARAMS.minDataPerGroup, params.minDataInLeaf!);
+  const params = gbdtParams(opts.params, train.length, lab.task, K);
   const boosting = trainGbdtBinnedSteps({
     numFeatures: featurizer.features.length,
     featureNames: featurizer.features.map((f) => f.name),
@@ -255,10 +208,8 @@ export function* boostPredictionSteps(
   // of the training rows, whose every round is then kept (no early stopping without validation)
   const raw = val.length > 0 ? res.valRaw : res.trainRaw;
   if (!raw) throw new Error("boosting returned no raw scores for the evaluation rows");
-  const pred = transformScores(res.model.objective, Float64Array.from(raw), res.model.numOutputs);
   const yEval = Float64Array.from(evalRows, (r) => lab.y[r]);
-  const metrics: Record<string, MetricValue> =
-    lab.task === "regression" ? { ...regressionMetrics(yEval, pred) } : { ...classificationMetrics(yEval, pred, K) };
+  const metrics = evaluationMetrics(res.model, Float64Array.from(raw), yEval);
   return {
     model: res.model,
     featurizer,
@@ -276,7 +227,14 @@ export function* boostPredictionSteps(
     history: res.history,
     stopReason: res.stopReason,
     rounds: res.rounds,
+    search: null,
   };
+}
+
+/** The task's metrics of raw scores against the labels. */
+export function evaluationMetrics(model: GbdtModel, raw: Float64Array, y: Float64Array): Record<string, MetricValue> {
+  const pred = transformScores(model.objective, raw, model.numOutputs);
+  return model.objective === "regression" ? { ...regressionMetrics(y, pred) } : { ...classificationMetrics(y, pred, model.objective === "binary" ? 2 : model.numOutputs) };
 }
 
 function checkFeatures(featurizer: FeaturizerSpec, labelColumn: string): void {

@@ -3,7 +3,9 @@
  * ./model; re-exported there for the service).
  */
 import { MlInputError } from "../errors";
-import { DEFAULT_GBDT_PARAMS } from "../gbdt/train";
+import { defaultLearningRate } from "../gbdt/schedule";
+import { DEFAULT_GBDT_PARAMS, type GbdtParams } from "../gbdt/train";
+import type { Task } from "../label";
 
 export interface PredictionParams {
   /** Default: by training rows, see defaultLearningRate (0.1 up to 50k rows, 0.5 from 150k). */
@@ -25,7 +27,18 @@ export interface PredictionParams {
    * model keeps its best round so far. At least one round is always done.
    */
   time_budget_s?: number;
+  /**
+   * "auto" (the default): a model search within the time budget (./search-model); "off": one
+   * model with these parameters.
+   */
+  search?: "auto" | "off";
+  /** Trials the search may run at most. */
+  max_trials?: number;
 }
+
+/** Trials a search runs at most by default (a 40-trial Optuna search is the practitioner's habit), and at most on request. */
+const DEFAULT_MAX_TRIALS = 40;
+export const MAX_TRIALS = 1000;
 
 /** Default boosting time budget: a training job's boosting ends within about five minutes. */
 const DEFAULT_TIME_BUDGET_S = 300;
@@ -46,6 +59,8 @@ export const DEFAULT_PREDICTION_PARAMS: Required<PredictionParams> = {
   seed: 0,
   validation_fraction: 0.1,
   time_budget_s: DEFAULT_TIME_BUDGET_S,
+  search: "auto",
+  max_trials: DEFAULT_MAX_TRIALS,
 };
 
 /** The model's parameters: the request's over the defaults, checked. */
@@ -60,6 +75,7 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 }
 
 function validateParams(p: Required<PredictionParams>): void {
+  if (p.search !== "auto" && p.search !== "off") throw new MlInputError(`invalid parameter search: ${p.search}`);
   const check = (name: string, v: number, ok: boolean) => {
     if (typeof v !== "number" || !Number.isFinite(v) || !ok) throw new MlInputError(`invalid parameter ${name}: ${v}`);
   };
@@ -74,5 +90,37 @@ function validateParams(p: Required<PredictionParams>): void {
   check("feature_fraction", p.feature_fraction, p.feature_fraction > 0 && p.feature_fraction <= 1);
   check("seed", p.seed, Number.isInteger(p.seed));
   check("validation_fraction", p.validation_fraction, p.validation_fraction >= 0 && p.validation_fraction < 1);
+  check("max_trials", p.max_trials, Number.isInteger(p.max_trials) && p.max_trials >= 1 && p.max_trials <= MAX_TRIALS);
   check("time_budget_s", p.time_budget_s, p.time_budget_s > 0 && p.time_budget_s <= MAX_TIME_BUDGET_S);
+}
+
+/**
+ * The boosting parameters of a model on `trainRows` rows: the request's over the defaults, the
+ * rate by the rows when the request leaves it out, and on small data a leaf minimum that still
+ * lets trees split (20 rows per leaf would forbid any split on 30 rows) unless the request set it.
+ */
+export function gbdtParams(
+  requested: PredictionParams | undefined,
+  trainRows: number,
+  task: Task,
+  numClasses: number,
+): Partial<GbdtParams> & { objective: GbdtParams["objective"] } {
+  const p = predictionParams(requested);
+  const explicitMinData = requested?.min_data_in_leaf !== undefined;
+  const minDataInLeaf = explicitMinData ? p.min_data_in_leaf : Math.min(p.min_data_in_leaf, Math.max(2, Math.floor(trainRows / 20)));
+  return {
+    objective: task === "regression" ? "regression" : numClasses === 2 ? "binary" : "multiclass",
+    numClasses,
+    learningRate: requested?.learning_rate ?? defaultLearningRate(trainRows),
+    numLeaves: p.num_leaves,
+    maxDepth: p.max_depth,
+    maxRounds: p.max_rounds,
+    earlyStoppingRounds: p.early_stopping_rounds,
+    minDataInLeaf,
+    ...(explicitMinData ? {} : { minDataPerGroup: Math.min(DEFAULT_GBDT_PARAMS.minDataPerGroup, minDataInLeaf) }),
+    lambdaL2: p.l2,
+    subsample: p.subsample,
+    featureFraction: p.feature_fraction,
+    seed: p.seed,
+  };
 }
