@@ -234,7 +234,9 @@ export function* boostPredictionSteps(
 /** The task's metrics of raw scores against the labels. */
 export function evaluationMetrics(model: GbdtModel, raw: Float64Array, y: Float64Array): Record<string, MetricValue> {
   const pred = transformScores(model.objective, raw, model.numOutputs);
-  return model.objective === "regression" ? { ...regressionMetrics(y, pred) } : { ...classificationMetrics(y, pred, model.objective === "binary" ? 2 : model.numOutputs) };
+  return model.objective === "regression"
+    ? { ...regressionMetrics(y, pred) }
+    : { ...classificationMetrics(y, pred, model.objective === "binary" ? 2 : model.numOutputs) };
 }
 
 function checkFeatures(featurizer: FeaturizerSpec, labelColumn: string): void {
