@@ -4,7 +4,6 @@
  * serves is scored out of fold. The other path, one model with the request's parameters, is
  * ./model's boostPredictionSteps.
  */
-import type { Task } from "../label";
 import { evaluationMetrics, type PredictionModelResult, type PreparedPrediction, type TrainPredictionOptions } from "./model";
 import { predictionParams } from "./params";
 import { foldPlan } from "./search/folds";
@@ -37,23 +36,17 @@ export function* searchPredictionSteps(
 ): Generator<SearchStep, PredictionModelResult, void> {
   const p = predictionParams(opts.params);
   const { label, train, val } = prepared;
-  const F = prepared.bins.length;
-  const binned = new Uint8Array((train.length + val.length) * F);
-  binned.set(prepared.binned.trainBins, 0);
-  binned.set(prepared.binned.valBins, train.length * F);
-  const rows = new Int32Array(train.length + val.length);
-  rows.set(train, 0);
-  rows.set(val, train.length);
+  const n = train.length + val.length;
+  // an explicit split is the caller's holdout: trials are scored on it, not cross-validated
+  const plan = foldPlan(train, val, classesOf(label, train, val), p.seed, prepared.method !== "explicit");
+  const cv = plan.method === "cross_validation";
   const data: SearchRows = {
-    rows,
-    binned,
+    rows: cv ? concat(train, val) : null,
+    binned: cv ? concat(prepared.binned.trainBins, prepared.binned.valBins) : { fit: prepared.binned.trainBins, score: prepared.binned.valBins },
     bins: prepared.bins,
     featureNames: prepared.featurizer.features.map((f) => f.name),
     label,
   };
-  const n = data.rows.length;
-  // an explicit split is the caller's holdout: trials are scored on it, not cross-validated
-  const plan = foldPlan(n, train.length, classesOf(label.task, label.y, data.rows), p.seed, prepared.method !== "explicit");
   const search = searchPrediction(data, plan, {
     params: opts.params ?? {},
     maxTrials: p.max_trials,
@@ -66,15 +59,13 @@ export function* searchPredictionSteps(
     const r = search.next();
     if (r.done) {
       const s = r.value;
-      const y = Float64Array.from(s.evalPositions, (pos) => label.y[data.rows[pos]]);
-      const cv = s.method === "cross_validation";
       return {
         model: s.model,
         featurizer: prepared.featurizer,
         representation: prepared.representation,
         task: label.task,
         classes: label.classes,
-        metrics: evaluationMetrics(s.model, Float64Array.from(s.evalRaw), y),
+        metrics: evaluationMetrics(s.model, Float64Array.from(s.evalRaw), s.evalLabels),
         validation: {
           method: cv ? "cross_validation" : prepared.method,
           trainRows: cv ? n : train.length,
@@ -104,6 +95,16 @@ export function* searchPredictionSteps(
   }
 }
 
-function classesOf(task: Task, y: Float64Array, rows: Int32Array): Float64Array | null {
-  return task === "classification" ? Float64Array.from(rows, (r) => y[r]) : null;
+/** Two arrays end to end (the training then validation rows, or their bins: cross-validation, small tables only). */
+function concat<T extends Int32Array | Uint8Array>(a: T, b: T): T {
+  const out = new (a.constructor as new (n: number) => T)(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+/** The class of each position (training rows then validation rows), for stratified folds. */
+function classesOf(label: PreparedPrediction["label"], train: Int32Array, val: Int32Array): Float64Array | null {
+  if (label.task !== "classification") return null;
+  return Float64Array.from({ length: train.length + val.length }, (_, i) => label.y[i < train.length ? train[i] : val[i - train.length]]);
 }

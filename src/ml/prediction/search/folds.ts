@@ -1,8 +1,7 @@
 /**
  * How a model search scores a trial: k-fold cross-validation on tables small enough that one
  * validation split would be a noisy judge (and that are quick to fit k times), a single holdout on
- * larger ones. Folds are stratified by class for classification. Positions index the search's
- * rows (./search-data: the prepared training rows, then its validation rows).
+ * larger ones. Folds are stratified by class for classification.
  */
 import { Rng } from "../../random";
 
@@ -24,17 +23,14 @@ export interface FoldPlan {
 }
 
 /**
- * The plan for `n` rows whose first `trainCount` are the prepared training rows (the holdout's
- * fitting rows) and the rest its validation rows; `cls[i]` the class of position i (null for
- * regression).
+ * The plan for the prepared rows: cross-validation over the training and validation rows together
+ * (positions 0..n-1 in that order; `cls[i]` the class of position i, null for regression) when
+ * they are few enough and the caller gave no explicit split, else the holdout as prepared (its
+ * positions are then the frame's rows themselves: no copy of a large table's row lists).
  */
-export function foldPlan(n: number, trainCount: number, cls: ArrayLike<number> | null, seed: number, mayCrossValidate = true): FoldPlan {
-  if (!mayCrossValidate || n > CROSS_VALIDATION_MAX_ROWS || n < FOLDS * 2) {
-    return {
-      method: "holdout",
-      folds: [{ fit: range(0, trainCount), score: range(trainCount, n) }],
-    };
-  }
+export function foldPlan(train: Int32Array, val: Int32Array, cls: ArrayLike<number> | null, seed: number, mayCrossValidate: boolean): FoldPlan {
+  const n = train.length + val.length;
+  if (!mayCrossValidate || n > CROSS_VALIDATION_MAX_ROWS || n < FOLDS * 2) return { method: "holdout", folds: [{ fit: train, score: val }] };
   const foldOf = stratifiedFolds(n, cls, seed);
   const folds: Fold[] = [];
   for (let f = 0; f < FOLDS; f++) {
@@ -65,8 +61,4 @@ function stratifiedFolds(n: number, cls: ArrayLike<number> | null, seed: number)
     for (const i of g) foldOf[i] = next++ % FOLDS;
   }
   return foldOf;
-}
-
-function range(from: number, to: number): Int32Array {
-  return Int32Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
 }

@@ -60,6 +60,8 @@ export interface SearchResult {
   /** Positions (in the search's rows) the out-of-fold scores are for, and the served blend's raw scores there. */
   evalPositions: Int32Array;
   evalRaw: Float64Array;
+  /** The labels of the evaluation positions. */
+  evalLabels: Float64Array;
   stopReason: SearchStopReason;
   /** Boosting rounds of the best trial's (first) model. */
   rounds: number;
@@ -179,7 +181,8 @@ function finish(
 ): SearchResult {
   const evalPositions = Int32Array.from(plan.folds.flatMap((f) => Array.from(f.score)));
   const raws = candidates.map((c) => outOfFoldRaw(c, s.K));
-  const y = Float64Array.from(evalPositions, (p) => data.label.y[data.rows[p]]);
+  const rows = data.rows;
+  const y = Float64Array.from(evalPositions, (p) => data.label.y[rows ? rows[p] : p]);
   const objective = candidates[0].fits[0].model.objective;
   const choice = selectEnsemble(objective, raws, y, s.K);
   const members = choice.members.map((m) => ({ candidate: candidates[m.index], weight: m.weight }));
@@ -200,6 +203,7 @@ function finish(
     model,
     evalPositions,
     evalRaw,
+    evalLabels: y,
     stopReason: s.stopReason,
     rounds: best.fits[0].rounds,
     roundsRun: s.roundsRun,

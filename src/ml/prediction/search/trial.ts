@@ -10,10 +10,15 @@ import type { Label } from "../../label";
 import { gbdtParams, type PredictionParams } from "../params";
 import type { Fold } from "./folds";
 
-/** The rows a search fits on: each row's frame index and its bins (row-major, rows × features). */
+/**
+ * The rows a search fits on. Cross-validation: each position's frame row and the positions'
+ * bins (row-major, positions × features), from which folds gather theirs. Holdout: no positions
+ * (the fold lists frame rows) and the fitting and scoring rows' own bin matrices (on a large
+ * table a copy of the rows or bins would cost as much again).
+ */
 export interface SearchRows {
-  rows: Int32Array;
-  binned: Uint8Array;
+  rows: Int32Array | null;
+  binned: Uint8Array | { fit: Uint8Array; score: Uint8Array };
   bins: FeatureBins[];
   featureNames: string[];
   label: Label;
@@ -42,8 +47,8 @@ export function* fitFold(
 ): Generator<void, FoldFit, void> {
   const F = data.bins.length;
   const K = data.label.classes ? data.label.classes.length : 1;
-  const fitRows = gather(data.rows, fold.fit);
-  const scoreRows = gather(data.rows, fold.score);
+  const fitRows = data.rows ? gather(data.rows, fold.fit) : fold.fit;
+  const scoreRows = data.rows ? gather(data.rows, fold.score) : fold.score;
   const boosting = trainGbdtBinnedSteps({
     numFeatures: F,
     featureNames: data.featureNames,
@@ -51,8 +56,8 @@ export function* fitFold(
     trainRows: fitRows,
     valRows: scoreRows,
     bins: data.bins,
-    trainBins: gatherRows(data.binned, F, fold.fit),
-    valBins: gatherRows(data.binned, F, fold.score),
+    trainBins: data.binned instanceof Uint8Array ? gatherRows(data.binned, F, fold.fit) : data.binned.fit,
+    valBins: data.binned instanceof Uint8Array ? gatherRows(data.binned, F, fold.score) : data.binned.score,
     classes: data.label.classes ?? undefined,
     params: gbdtParams(params, fitRows.length, data.label.task, K),
     timeBudgetMs: Math.max(1, budgetMs),
