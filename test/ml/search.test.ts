@@ -100,7 +100,7 @@ describe("search model", () => {
     // x, c and f are independent: neither space predicts a held-out column, a tie goes to the features
     expect(choice).toMatchObject({ chosen: "features", held_out_columns: ["x", "c", "f"], query_rows: 300, pool_rows: 500, k: 10 });
     expect(Object.keys(choice.neighbour_scores)).toEqual(["embedding", "features"]);
-    expect(choice.rule).toMatch(/embedding only when ahead by more than 2 standard errors/);
+    expect(choice.rule).toMatch(/embedding only when ahead by more than 3 standard errors/);
     expect(model.head).toMatchObject({ space: "features", dims: standardSpace(rep).D });
     expect(model.summary.space).toBe("features");
     expect(model.summary.encoder).toBeUndefined();

@@ -34,8 +34,12 @@ const QUERY_ROWS = 300;
 const MAX_COLUMNS = 8;
 /** Neighbours that predict a held-out value. */
 const K = 10;
-/** The embedding must be ahead by more than this many standard errors of the paired difference. */
-const MARGIN_SE = 2;
+/**
+ * The embedding must be ahead by more than this many standard errors of the paired difference:
+ * at 2, fertility's near-tie went to the embedding on one seed's sample (+0.013, 2.3 s.e.) though
+ * it is 0.002 behind on held-out rows (bench/unsupervised/search-space-RESULTS.md).
+ */
+const MARGIN_SE = 3;
 
 export interface SpaceChoice {
   space: "embedding" | "features";
