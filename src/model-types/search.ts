@@ -50,6 +50,7 @@ export const search: ModelTypeModule<UnsupervisedArtifact, "search"> = {
     params: "Search: k (1 to 100, default 10), space (auto: chosen by neighbour score, embedding | features), index (auto | exact | ivf), seed",
     columns: "Search: `neighbor_ids` (ids of the training rows, nearest first), `distances`",
     metrics: null,
-    summary: "search the index kind, rows, dimensions and measured recall",
+    summary:
+      "search the index kind, rows, dimensions and measured recall, the space and (`auto`) `space_choice`: each space's neighbour score and the rule",
   },
 };
