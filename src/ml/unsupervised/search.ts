@@ -51,6 +51,9 @@ const MAX_INDEX_BYTES = 48 * MB;
 /** Recall@10 (against exact search) the ivf index's nprobe is tuned to reach. */
 const TARGET_RECALL = 0.95;
 
+/** The spaces a search index can be built in. */
+type SearchSpace = "embedding" | "features";
+
 export interface SearchParams {
   /** Neighbours per query row: integer 1..100, default 10 (all rows when fewer). */
   k?: number;
@@ -61,8 +64,6 @@ export interface SearchParams {
   /** Seed of the coarse k-means, the recall sample and (when one is trained) the encoder. */
   seed?: number;
 }
-
-type SearchSpace = "embedding" | "features";
 
 export const DEFAULT_SEARCH_PARAMS: Required<SearchParams> = { k: 10, space: "auto", index: "auto", seed: 0 };
 
