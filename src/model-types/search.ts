@@ -17,7 +17,7 @@ import { seed } from "./params-fields";
 const params = z
   .object({
     k: z.number().int().min(1).max(100).optional(),
-    space: z.enum(["embedding", "features"]).optional(),
+    space: z.enum(["auto", "embedding", "features"]).optional(),
     index: z.enum(["auto", "exact", "ivf"]).optional(),
     seed,
   })
@@ -47,9 +47,10 @@ export const search: ModelTypeModule<UnsupervisedArtifact, "search"> = {
   },
   explain: null,
   docs: {
-    params: "Search: k (1 to 100, default 10), space (embedding | features), index (auto | exact | ivf), seed",
+    params: "Search: k (1 to 100, default 10), space (auto: chosen by neighbour score, embedding | features), index (auto | exact | ivf), seed",
     columns: "Search: `neighbor_ids` (ids of the training rows, nearest first), `distances`",
     metrics: null,
-    summary: "search the index kind, rows, dimensions and measured recall",
+    summary:
+      "search the index kind, rows, dimensions and measured recall, the space and (`auto`) `space_choice`: each space's neighbour score and the rule",
   },
 };

@@ -58,7 +58,7 @@ describe("search model", () => {
   });
 
   it("describes itself in head and summary and ships index.bin", () => {
-    const model = train(data, rep, {});
+    const model = train(data, rep, { space: "embedding" });
     expect(model.modelType).toBe("search");
     expect(model.head).toEqual({ k: 10, space: "embedding", index: "exact", dims: 16, rows: 500 });
     expect(model.metrics).toEqual({});
@@ -68,7 +68,7 @@ describe("search model", () => {
   });
 
   it("ONNX vectors equal the engine's embedding, and a training row finds itself first", async () => {
-    const model = train(data, rep, { k: 3 });
+    const model = train(data, rep, { k: 3, space: "embedding" });
     const queries = frame(40, 2);
     const m = applyFeaturizer(model.featurizer, queries);
     const out = await runFeatures(await createSession(model.onnx), m.data, m.numRows, m.numFeatures);
@@ -92,6 +92,20 @@ describe("search model", () => {
     const m = applyFeaturizer(model.featurizer, frame(30, 3));
     const out = await runFeatures(await createSession(model.onnx), m.data, m.numRows, m.numFeatures);
     expect(maxAbsDiff(out.vectors.data as Float64Array, standardize(space, m))).toBeLessThan(1e-12);
+  });
+
+  it("chooses the space by default, says why in the summary, and builds the index in it", () => {
+    const model = train(data, rep, {});
+    const choice = model.summary.space_choice as Record<string, any>;
+    // x, c and f are independent: neither space predicts a held-out column, a tie goes to the features
+    expect(choice).toMatchObject({ chosen: "features", held_out_columns: ["x", "c", "f"], query_rows: 300, pool_rows: 500, k: 10 });
+    expect(Object.keys(choice.neighbour_scores)).toEqual(["embedding", "features"]);
+    expect(choice.rule).toMatch(/embedding only when ahead by more than 3 standard errors/);
+    expect(model.head).toMatchObject({ space: "features", dims: standardSpace(rep).D });
+    expect(model.summary.space).toBe("features");
+    expect(model.summary.encoder).toBeUndefined();
+    // a space the user fixes is not scored
+    expect(train(data, rep, { space: "embedding" }).summary.space_choice).toBeUndefined();
   });
 
   it("builds an ivf index on request, with its measured recall", () => {

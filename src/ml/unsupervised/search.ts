@@ -1,7 +1,9 @@
 /**
  * The `search` model: the k nearest training rows of each query row (Euclidean distance), in the
- * embedding (default: the shared encoder's, or one trained on input_columns) or in the
- * standardized features (`space: "features"`).
+ * embedding (the shared encoder's, or one trained on input_columns) or in the standardized
+ * features. `space: "auto"` (the default) takes whichever's neighbours better predict held-out
+ * columns, the features unless the embedding is clearly ahead (../space/choose-space); the
+ * summary's `space_choice` shows both scores.
  *
  * - Training embeds/standardizes every training row and builds the nearest-neighbour index over
  *   those vectors (../knn): "exact" while its file is at most EXACT_MAX_BYTES (32 MB: about 440k
@@ -25,6 +27,7 @@ import { idTableFromColumn } from "../knn/ids";
 import type { SearchIndexKind } from "../knn/types";
 import { GraphBuilder } from "../onnx/graph";
 import { DataType } from "../onnx/onnx-proto";
+import { chooseSpace, type SpaceChoice } from "../space/choose-space";
 import {
   addEmbeddingStage,
   addFeaturesInput,
@@ -48,23 +51,26 @@ const MAX_INDEX_BYTES = 48 * MB;
 /** Recall@10 (against exact search) the ivf index's nprobe is tuned to reach. */
 const TARGET_RECALL = 0.95;
 
+/** The spaces a search index can be built in. */
+type SearchSpace = "embedding" | "features";
+
 export interface SearchParams {
   /** Neighbours per query row: integer 1..100, default 10 (all rows when fewer). */
   k?: number;
-  /** "embedding" (default) or "features" (the standardized features). */
-  space?: "embedding" | "features";
+  /** "auto" (default: chosen by neighbour score), "embedding" or "features" (the standardized features). */
+  space?: "auto" | SearchSpace;
   /** "auto" (default): exact up to EXACT_MAX_BYTES, else ivf. */
   index?: "auto" | SearchIndexKind;
   /** Seed of the coarse k-means, the recall sample and (when one is trained) the encoder. */
   seed?: number;
 }
 
-export const DEFAULT_SEARCH_PARAMS: Required<SearchParams> = { k: 10, space: "embedding", index: "auto", seed: 0 };
+export const DEFAULT_SEARCH_PARAMS: Required<SearchParams> = { k: 10, space: "auto", index: "auto", seed: 0 };
 
 /** What the Worker needs besides the graph and index.bin. */
 interface SearchHead {
   k: number;
-  space: "embedding" | "features";
+  space: SearchSpace;
   index: SearchIndexKind;
   dims: number;
   rows: number;
@@ -73,26 +79,25 @@ interface SearchHead {
 export function* trainSearchSteps(frame: Frame, opts: UnsupervisedTrainOptions<SearchParams>): Generator<FitStep, UnsupervisedModel, void> {
   const p = { ...DEFAULT_SEARCH_PARAMS, ...definedOnly(opts.params) };
   if (!Number.isInteger(p.k) || p.k < 1 || p.k > 100) throw new MlInputError(`k must be an integer from 1 to 100, got ${p.k}`);
-  if (p.space !== "embedding" && p.space !== "features") throw new MlInputError(`space must be "embedding" or "features", got ${p.space}`);
+  if (!["auto", "embedding", "features"].includes(p.space)) throw new MlInputError(`space must be "auto", "embedding" or "features", got ${p.space}`);
   if (!["auto", "exact", "ivf"].includes(p.index)) throw new MlInputError(`index must be "auto", "exact" or "ivf", got ${p.index}`);
   const rep = opts.representation;
   const space = standardSpace(rep, opts.inputColumns);
   const m = applyFeaturizer(space.featurizer, frame);
-  let encoder: SslEncoder | null = null;
-  let vectors: Float64Array;
-  let dims: number;
-  if (p.space === "embedding") {
-    encoder = yield* encoderFor(frame, rep, space, { seed: p.seed });
-    vectors = embed(encoder, m);
-    dims = encoder.embedding;
-  } else {
-    vectors = standardize(space, m);
-    dims = space.D;
-  }
   const rows = frame.rowCount;
   const idColumn = findColumn(frame, "id") ?? frame.columns[0];
   const ids = idTableFromColumn(idColumn, rows);
-  const kind = chooseKind(p.index, rows, dims, idTableBytes(ids));
+  const idBytes = idTableBytes(ids);
+  // "auto" scores both spaces, so it needs the embedding's encoder (shared, or trained here) too
+  const candidate = p.space === "features" ? null : yield* encoderFor(frame, rep, space, { seed: p.seed });
+  // ...but not the features when their index could not be served: the embedding's is smaller
+  const featuresFit = p.space === "auto" && indexFits(p.index, rows, space.D, idBytes);
+  const choice = featuresFit ? chooseSpace(space, candidate!, m, p.seed) : null;
+  const chosen: SearchSpace = p.space === "auto" ? (choice?.space ?? "embedding") : p.space;
+  const encoder = chosen === "embedding" ? candidate : null;
+  const vectors = encoder ? embed(encoder, m) : standardize(space, m);
+  const dims = encoder ? encoder.embedding : space.D;
+  const kind = chooseKind(p.index, rows, dims, idBytes);
 
   const build = buildSearchIndexSteps(Float32Array.from(vectors), rows, dims, ids, { kind, seed: p.seed, targetRecall: TARGET_RECALL });
   let step = 0;
@@ -104,10 +109,11 @@ export function* trainSearchSteps(frame: Frame, opts: UnsupervisedTrainOptions<S
   const index = r.value;
   const bytes = serializeSearchIndex(index);
 
-  const head: SearchHead = { k: p.k, space: p.space, index: index.kind, dims, rows };
+  const head: SearchHead = { k: p.k, space: chosen, index: index.kind, dims, rows };
   const summary = {
     index: index.kind,
-    space: p.space,
+    space: chosen,
+    ...(p.space === "auto" ? { space_choice: spaceChoiceSummary(choice) } : {}),
     k: p.k,
     rows,
     dims,
@@ -147,6 +153,34 @@ export function chooseKind(requested: SearchParams["index"], rows: number, dims:
     );
   }
   return kind;
+}
+
+/** Why "auto" took the space it did, as the summary shows it (null choice: the features' index would not fit). */
+function spaceChoiceSummary(c: SpaceChoice | null) {
+  if (!c) return { chosen: "embedding", rule: "the standardized features' index would be too big to serve" };
+  const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+  return {
+    chosen: c.space,
+    // what each space's k nearest neighbours score predicting held-out columns (R² per row or accuracy)
+    neighbour_scores: { embedding: r4(c.scores.embedding), features: r4(c.scores.features) },
+    standard_error: r4(c.standardError),
+    rule: c.rule,
+    held_out_columns: c.columns,
+    query_rows: c.queryRows,
+    pool_rows: c.poolRows,
+    k: c.k,
+  };
+}
+
+/** Whether chooseKind accepts an index of this size. */
+function indexFits(requested: SearchParams["index"], rows: number, dims: number, idBytes: number): boolean {
+  try {
+    chooseKind(requested, rows, dims, idBytes);
+    return true;
+  } catch (e) {
+    if (e instanceof MlInputError) return false;
+    throw e;
+  }
 }
 
 /** features → embedding or standardized space → `vectors` double [N, dims]. */
