@@ -9,7 +9,8 @@ import sys
 import time
 import uuid
 from email.utils import parsedate_to_datetime
-from typing import IO, Any, Callable, Collection, Dict, Iterator, List, Mapping, Optional, Sequence, TextIO, Tuple, Union, cast
+from typing import IO, Any, Callable, Collection, Dict, Iterator, List, Mapping, Optional, Sequence, Set, TextIO, Tuple, Union, cast
+from urllib.parse import quote
 
 import pandas as pd
 import requests
@@ -93,7 +94,7 @@ def _never_sent(exc: requests.exceptions.ConnectionError) -> bool:
     """True when the connection could not be opened, so the request surely did not reach the service."""
     if isinstance(exc, requests.exceptions.ConnectTimeout):
         return True
-    seen: set = set()
+    seen: Set[int] = set()
     todo: List[Any] = [exc]
     while todo:
         e = todo.pop()
@@ -263,7 +264,7 @@ class TabularClient:
 
     @staticmethod
     def _path_id(value: str) -> str:
-        return requests.utils.quote(str(value), safe="")
+        return quote(str(value), safe="")
 
     # ── datasets ─────────────────────────────────────────────────────────────────────────────────
 

@@ -176,8 +176,10 @@ class AgainstTheService(unittest.TestCase):
         c.wait_for_job(causal["job_id"], interval=0.3)
         effect = c.estimate_causal_effect(causal["model_id"])
         self.assertEqual((effect["treatment_column"], effect["method"]), ("offer", "aipw_cross_fitted"))
-        self.assertLess(effect["ci_low"], 10)
-        self.assertGreater(effect["ci_high"], 10)
+        low, high = effect["ci_low"], effect["ci_high"]
+        assert low is not None and high is not None
+        self.assertLess(low, 10)
+        self.assertGreater(high, 10)
 
         # Jobs: listed newest first, filtered; the explanation job is the inference job's child.
         trains = c.list_jobs(type="train", limit=10)["items"]
@@ -206,7 +208,9 @@ class AgainstTheService(unittest.TestCase):
         with self.assertRaises(ApiError) as invalid:
             c.train(model_name="bad", model_type="prediction", dataset_id=up["dataset_id"], label_column="nope")
         self.assertEqual(invalid.exception.status, 422)
-        self.assertEqual(invalid.exception.detail[0]["loc"], ["body", "label_column"])
+        problems = invalid.exception.detail
+        assert isinstance(problems, list)
+        self.assertEqual(problems[0]["loc"], ["body", "label_column"])
 
         # The same Idempotency-Key twice: one model, the first answer again.
         again = [

@@ -172,7 +172,7 @@ class ClientAgainstScript(unittest.TestCase):
         self.assertEqual(caught.exception.attempts, 3)
 
     def test_429_waits_its_retry_after(self) -> None:
-        page = {"items": [], "next_cursor": None}
+        page: Dict[str, Any] = {"items": [], "next_cursor": None}
         server, client = self.serve(("answer", 429, {"detail": "Rate limit exceeded"}, {"Retry-After": "0"}), ("answer", 200, page, {}))
         self.assertEqual(client.list_jobs(limit=5), page)
         self.assertEqual(server.requests[1].path, "/jobs?limit=5")
