@@ -1,5 +1,8 @@
 import { DATASETS, datasetFiles, takeRows } from "../../bench/ml/datasets";
-import { classScores, r2 } from "../../bench/ml/measure";
+import { classScores, medianCall, r2 } from "../../bench/ml/measure";
+import * as ort from "onnxruntime-web";
+import { exportGbdtToOnnx } from "../../src/ml/onnx/export";
+import { createSession } from "../../test/ml/helpers/ort-node";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import { predict } from "../../src/ml/gbdt";
 import { trainPredictionModel } from "../../src/ml/prediction/train";
@@ -20,7 +23,8 @@ for (const search of (process.argv[3] ?? "off,auto").split(",")) {
   const res = trainPredictionModel(fitFrame, {
     labelColumn: spec.target,
     task,
-    split,
+    // the search as a user gets it: the whole table, no split (its own folds or holdout)
+    split: search === "auto" ? undefined : split,
     representation,
     params: { search: search as "off", time_budget_s: Number(process.argv[4] ?? 300) },
   });
@@ -43,10 +47,17 @@ for (const search of (process.argv[3] ?? "off,auto").split(",")) {
     const cs = classScores(y, probs, k);
     score = JSON.stringify(cs);
   }
+  const session = await createSession(exportGbdtToOnnx(res.model));
+  const out = res.model.objective === "regression" ? "prediction" : "probabilities";
+  const one = () => session.run({ features: new ort.Tensor("float32", X.data.subarray(0, X.numFeatures), [1, X.numFeatures]) }, [out]);
+  await one();
+  const p1 = await medianCall(one, 300);
+  console.log(`onnx one-row median ${(p1 * 1000).toFixed(3)} ms`);
   const srch = res.search;
   console.log(
     name,
     search,
+    res.validation.method,
     `${s.toFixed(1)}s`,
     score,
     "trees",
