@@ -17,7 +17,7 @@ import type { SegmentSink } from "../ingest/streamed-frame";
 import { JobCanceledError } from "../jobs/errors";
 import { FRAME_PART_BYTES } from "../storage/frame-parts";
 import { ControlClient, type ControlConfig } from "./control-client";
-import { log } from "./http-retry";
+import { log } from "./log";
 import type { UploadedPart } from "./wire";
 
 const ROLE = "frame-stream";
@@ -202,6 +202,7 @@ class PartStore {
     const [seconds, encode, send] = [(Date.now() - this.started) / 1000, Math.round(this.encodeMs) / 1000, Math.round(this.sendMs) / 1000];
     log(
       `job ${this.client.jobId}: frame of ${bytes} bytes stored in ${count} part(s) ${how} as it was written (encoding ${encode} s, sending ${send} s), done ${seconds} s after the thread started`,
+      { job_id: this.client.jobId, attempt: this.client.attempt },
     );
     return bytes;
   }
