@@ -202,7 +202,6 @@ class PartStore {
     const [seconds, encode, send] = [(Date.now() - this.started) / 1000, Math.round(this.encodeMs) / 1000, Math.round(this.sendMs) / 1000];
     log(
       `job ${this.client.jobId}: frame of ${bytes} bytes stored in ${count} part(s) ${how} as it was written (encoding ${encode} s, sending ${send} s), done ${seconds} s after the thread started`,
-      { job_id: this.client.jobId, attempt: this.client.attempt },
     );
     return bytes;
   }

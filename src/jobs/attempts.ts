@@ -3,7 +3,6 @@
  * the job's Durable Object: how many attempts, the back-off between them, what a failure leads
  * to, and what the watchdog does with a job that went quiet.
  */
-import type { JobObject } from "./job-object";
 import type { JobStatus } from "./types";
 
 /**
@@ -27,8 +26,8 @@ export interface Failure {
 type Settlement = { action: "fail"; message: string } | { action: "retry"; reason: string; delaySeconds: number };
 
 /**
- * A failed attempt ends the job (permanent, or the last attempt) or queues it again after a back-off.
- * @internal exported for its unit test (test/core/attempts.test.ts)
+ * A failed attempt ends the job (permanent, or the last attempt) or queues it again after a back-off;
+ * `attempt` counts the attempts that failed or are failing (the job's object counts them: ../durable/job).
  */
 export function settleFailure(attempt: number, f: Failure): Settlement {
   if (f.permanent) return { action: "fail", message: f.message };
@@ -49,7 +48,7 @@ export interface SettledFailure {
  * (the job was canceled or taken over meanwhile): nothing to redeliver then.
  */
 export async function recordFailure(
-  jobObj: Pick<JobObject, "failAttempt">,
+  jobObj: { failAttempt(attempt: number, f: Failure): Promise<SettledFailure> },
   attempt: number,
   f: Failure,
   redeliver: (delaySeconds: number) => void | Promise<void>,
