@@ -15,6 +15,7 @@ import type { BeginResult, JobObject } from "../jobs/job-object";
 import { capHistory } from "../jobs/metrics-history";
 import { mirrorJob } from "../jobs/mirror";
 import { isTerminal, type JobRecord, type JobStatus, type JsonObject, type ProgressReport } from "../jobs/types";
+import { logJobEnd } from "./job-log";
 import { countedAttempts, MIRROR_INTERVAL_MS, newInternal, nextAlarm, type Stored, watchdogDeadline } from "./job-state";
 
 /**
@@ -232,6 +233,7 @@ export class JobDO extends DurableObject<Env> implements JobObject {
     s.job.finishedAt = new Date(finished).toISOString();
     const seconds = s.job.startedAt ? (finished - Date.parse(s.job.startedAt)) / 1000 : 0;
     s.job.creditsConsumed = ran ? creditsFor(rowsProcessed, seconds) : 0;
+    logJobEnd(this.env.METRICS, s, Math.round(seconds * 1000));
   }
 
   /** Mirror retry and watchdog. Alarms may be delivered more than once: decide from the state. */
