@@ -48,14 +48,18 @@ function matchedRoute(c: Context<AppEnv>): string {
   return path && path !== "*" && path !== "/*" ? path : "(none)";
 }
 
-/** The job the request is about: named in its path, in the answer's X-Job-Id, or created by it (a small JSON answer's `job_id`). */
+/**
+ * The job the request is about: named in its path (a trainer's control call too), in the answer's
+ * X-Job-Id, or created by it: the `job_id` of a 201 or 202 JSON answer (small, as every creation's
+ * is) or of another JSON answer of a declared length under 16 KB.
+ */
 async function jobOf(c: Context<AppEnv>): Promise<string | null> {
-  const inPath = /^\/jobs\/([^/]+)/.exec(c.req.path)?.[1];
+  const inPath = /^\/(?:internal\/)?jobs\/([^/]+)/.exec(c.req.path)?.[1];
   if (inPath) return inPath;
   const header = c.res.headers.get("X-Job-Id");
   if (header) return header;
-  const length = Number(c.res.headers.get("Content-Length") ?? Number.NaN);
-  if (!c.res.headers.get("Content-Type")?.startsWith("application/json") || !(length <= JOB_ANSWER_MAX_BYTES)) return null;
+  const small = c.res.status === 201 || c.res.status === 202 || Number(c.res.headers.get("Content-Length") ?? Number.NaN) <= JOB_ANSWER_MAX_BYTES;
+  if (!c.res.headers.get("Content-Type")?.startsWith("application/json") || !small) return null;
   try {
     const body = (await c.res.clone().json()) as { job_id?: unknown };
     return typeof body?.job_id === "string" ? body.job_id : null;

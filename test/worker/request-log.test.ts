@@ -63,6 +63,18 @@ describe("request log lines", () => {
     const lines = await logged(() => call(`/jobs/${jobId}`, { headers: { ...org.auth, "X-Request-Id": "log-line-2" } }));
     expect(lines.find((l) => l.request_id === "log-line-2")).toMatchObject({ route: "/jobs/:id", job_id: jobId });
   });
+
+  it("name the job a request created", async () => {
+    const org = await newOrg();
+    const form = new FormData();
+    form.append("file", new File(["a,b\n1,2\n3,4\n"], "log.csv", { type: "text/csv" }));
+    form.append("dataset_name", "log line");
+    let created: any;
+    const lines = await logged(async () => {
+      created = await (await call("/datasets", { method: "POST", body: form, headers: { ...org.auth, "X-Request-Id": "log-line-3" } })).json();
+    });
+    expect(lines.find((l) => l.request_id === "log-line-3")).toMatchObject({ route: "/datasets", status: 201, job_id: created.job_id });
+  });
 });
 
 describe("metrics", () => {
@@ -83,7 +95,8 @@ describe("job metrics", () => {
       await stub.fail("bad data", attempt);
       await stub.cancel();
     });
-    const jobPoints = write.mock.calls.filter(([p]) => p?.blobs?.[0] === "job");
+    // this test's organization only: other tests' jobs may end meanwhile (the queue runs them)
+    const jobPoints = write.mock.calls.filter(([p]) => p?.blobs?.[0] === "job" && p.indexes?.[0] === org.orgId);
     expect(jobPoints).toEqual([[{ indexes: [org.orgId], blobs: ["job", "dataset_ingest", "failed"], doubles: [expect.any(Number), 1] }]]);
     expect(lines.filter((l) => l.msg === "job finished" && l.job_id === jobId)).toEqual([
       expect.objectContaining({ organization: org.orgId, status: "failed", attempts: 1, error: "bad data" }),
