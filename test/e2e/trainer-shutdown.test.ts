@@ -34,6 +34,14 @@ async function until<T>(what: string, probe: () => Promise<T> | T, done: (v: T) 
   throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}\n${svc.output().slice(-4000)}`);
 }
 
+/** The service's JSON log lines so far (the Worker's and the trainers'). */
+const jsonLines = () =>
+  svc
+    .output()
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l));
+
 const terminal = (j: any) => ["succeeded", "failed", "canceled"].includes(j?.status);
 const alive = (pid: number) => {
   try {
@@ -86,12 +94,7 @@ describe("a trainer stopped with SIGTERM", () => {
     expect(running.status, "the training must still be running when its trainer is stopped").toBe("running");
 
     // the trainer that accepted it (its JSON log line carries its pid)
-    const accepted = svc
-      .output()
-      .split("\n")
-      .filter((l) => l.startsWith("{"))
-      .map((l) => JSON.parse(l))
-      .find((l) => l.job_id === jobId && l.status === "accepted");
+    const accepted = jsonLines().find((l) => l.component === "trainer" && l.job_id === jobId && l.status === "accepted");
     expect(accepted?.attempt).toBe(1);
     process.kill(accepted.pid, "SIGTERM");
     await until(
@@ -106,14 +109,12 @@ describe("a trainer stopped with SIGTERM", () => {
     const job = await until("the job to finish", async () => (await api(jobPath)).body, terminal, 60_000);
     expect(job.status, job.error_message).toBe("succeeded");
     // attempt 2 ran on the other trainer
-    const finished = svc
-      .output()
-      .split("\n")
-      .filter((l) => l.startsWith("{"))
-      .map((l) => JSON.parse(l))
-      .find((l) => l.job_id === jobId && l.status === "succeeded");
+    const finished = jsonLines().find((l) => l.component === "trainer" && l.job_id === jobId && l.status === "succeeded");
     expect(finished).toMatchObject({ attempt: 2 });
     expect(finished.pid).not.toBe(accepted.pid);
+    // the job's object recorded the first attempt as handed back, not failed (job-hand-back.test.ts: not counted)
+    const ended = jsonLines().find((l) => l.msg === "job finished" && l.job_id === jobId);
+    expect(ended).toMatchObject({ status: "succeeded", attempts: 2, handed_back: 1 });
     const versions = (await api(`/models/${train.body.model.id}/versions`)).body;
     expect(versions.items.map((v: any) => v.status)).toEqual(["ready"]);
   }, 300_000);
