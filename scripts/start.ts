@@ -5,7 +5,7 @@
  * (src/container/server.ts) as a local process — containers need Docker, which local
  * development does not have — and prints the key.
  * PORT picks the Worker's port (default: the first free one from 8787), TRAINER_PORT the
- * trainer's (default: the first free one after it).
+ * trainer's (default: the first free one after it); TRAINERS and TRAINER_RESTART below.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -87,29 +87,47 @@ console.log("Applying D1 migrations to the local database…");
 applyMigrations(local);
 const key = await ensureLocalKey();
 const port = await choosePort(host, process.env.PORT, 8787, "PORT");
-const trainerPort = await choosePort("127.0.0.1", process.env.TRAINER_PORT, port + 1, "TRAINER_PORT");
+// TRAINERS=n runs n trainer processes (on consecutive free ports), to which the Worker hands each
+// job to the first that takes it, as the platform starts another container: this is how a trainer
+// stopping (SIGTERM) hands its job over to another one. TRAINER_RESTART=0 turns the supervisor's
+// restart off (nothing restarts a stopped container on Cloudflare either).
+const trainerCount = Math.max(1, Number(process.env.TRAINERS ?? 1) || 1);
+const restartTrainers = process.env.TRAINER_RESTART !== "0";
+const trainerPorts: number[] = [];
+for (let i = 0; i < trainerCount; i++) {
+  const after = trainerPorts.at(-1) ?? port;
+  trainerPorts.push(
+    i === 0 && process.env.TRAINER_PORT ? Number(process.env.TRAINER_PORT) : await choosePort("127.0.0.1", undefined, after + 1, "TRAINER_PORT"),
+  );
+}
 const base = `http://${host}:${port}`;
-const trainerUrl = `http://127.0.0.1:${trainerPort}`;
+const trainerUrls = trainerPorts.map((p) => `http://127.0.0.1:${p}`);
 // Node directly (not npx): a signal must reach the trainer itself, not a wrapper. Supervised as
 // the container binding would be: a trainer that dies is started again (its lost jobs are then
-// restarted by the Worker), unless it keeps dying.
+// restarted by the Worker), unless it keeps dying or TRAINER_RESTART=0.
 let stopping = false;
 const trainerExits: number[] = [];
-function startTrainer(): ReturnType<typeof spawn> {
+function startTrainer(index: number): ReturnType<typeof spawn> {
   const proc = spawn(process.execPath, ["--import", "tsx", "src/container/server.ts"], {
     stdio: ["ignore", "inherit", "inherit"],
     env: {
       ...process.env,
       TRAINER_MAIN: "1",
-      PORT: String(trainerPort),
+      PORT: String(trainerPorts[index]),
       HOST: "127.0.0.1",
       CONTROL_URL: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
       CONTROL_SECRET: devVar("INTERNAL_SECRET"),
+      // One of several: a restarted one must not restart the jobs the others are running.
+      ...(trainerCount > 1 ? { TRAINER_ANNOUNCE_START: "0" } : {}),
     },
   });
-  console.log(`[start] trainer process started (pid ${proc.pid})`);
+  console.log(`[start] trainer process started (pid ${proc.pid}) on port ${trainerPorts[index]}`);
   proc.on("exit", (code, signal) => {
     if (stopping) return;
+    if (!restartTrainers) {
+      console.error(`[start] trainer ${index + 1} exited (code ${code}, signal ${signal}); not restarted (TRAINER_RESTART=0)`);
+      return;
+    }
     const now = Date.now();
     trainerExits.push(now);
     const recent = trainerExits.filter((t) => now - t < 60_000).length;
@@ -120,12 +138,17 @@ function startTrainer(): ReturnType<typeof spawn> {
     }
     console.error(`[start] the trainer exited (code ${code}, signal ${signal}); starting it again`);
     setTimeout(() => {
-      if (!stopping) trainer = startTrainer();
+      if (!stopping) trainers[index] = startTrainer(index);
     }, 500);
   });
   return proc;
 }
-let trainer = startTrainer();
+const trainers = trainerPorts.map((_, i) => startTrainer(i));
+// The whole service stops: the trainers stop at once (SIGINT), with no hand-back to a Worker that
+// is going away; their jobs are restarted at the next start.
+const stopTrainers = () => {
+  for (const t of trainers) t.kill("SIGINT");
+};
 const child = spawn(
   "npx",
   [
@@ -139,7 +162,7 @@ const child = spawn(
     PERSIST_DIR,
     "--show-interactive-dev-session=false",
     "--var",
-    `TRAINER_URL:${trainerUrl}`,
+    `TRAINER_URL:${trainerUrls.join(",")}`,
     // Signed uploads as in production: presigned S3 URLs, here for the local bucket's S3 endpoint,
     // with the credentials wrangler.toml gives it (local_dev.experimental_s3_credentials).
     "--var",
@@ -154,18 +177,18 @@ const child = spawn(
 for (const sig of ["SIGINT", "SIGTERM"] as const) {
   process.on(sig, () => {
     stopping = true;
-    trainer.kill(sig);
+    stopTrainers();
     child.kill(sig);
   });
 }
 child.on("exit", (code) => {
   stopping = true;
-  trainer.kill("SIGTERM");
+  stopTrainers();
   process.exit(code ?? 0);
 });
 await waitForHealth(base, child);
 console.log(`
-  Tabular ML service running at ${base}  (trainer at ${trainerUrl})
+  Tabular ML service running at ${base}  (trainer at ${trainerUrls.join(", ")})
   API key: ${key}
 
   Try:  curl -H "Authorization: Bearer ${key}" ${base}/datasets

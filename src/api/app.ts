@@ -7,6 +7,7 @@ import * as meta from "./definitions/meta";
 import { errorResponse } from "./errors";
 import { recordKeyUse } from "./key-use";
 import { openApiDocument } from "./openapi-document";
+import { requestLog } from "./request-log";
 import { answer405, apiRouter } from "./router";
 import { apiKeyRoutes } from "./routes/api-keys";
 import { datasetRoutes } from "./routes/datasets";
@@ -41,7 +42,9 @@ const X_API_KEY_PATH = /^(\/api)?\/datasets\/[^/]+\/complete$/;
 export function createApp() {
   const app = apiRouter();
 
-  // Outermost: a known path asked with a method it does not take answers 405 with Allow.
+  // Outermost: the request id, the log line and the metrics of every answer, whatever answers.
+  app.use(requestLog);
+  // A known path asked with a method it does not take answers 405 with Allow.
   app.use(answer405(app));
   app.use(warmRuntime);
   const requireKey = authenticate({ allowXApiKey: (path) => X_API_KEY_PATH.test(path) });

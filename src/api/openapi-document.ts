@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { SERVICE_RUNTIME_VERSION } from "../core/version";
 import type { AppEnv } from "./context";
+import { REQUEST_ID_HEADER } from "./request-log";
 
 /** The OpenAPI 3.1 document of an app whose routes are OpenAPI definitions. */
 export function openApiDocument(app: OpenAPIHono<AppEnv>) {
@@ -15,7 +16,7 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>) {
     name: "X-API-Key",
     description: "The same key, accepted by the upload completion endpoint only",
   });
-  return app.getOpenAPI31Document({
+  const document = app.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {
       title: "Tabular ML service",
@@ -34,4 +35,34 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>) {
       { name: "Service", description: "Health and this documentation" },
     ],
   });
+  return withRequestIdHeader(document);
+}
+
+type Document = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
+
+/** Every answer carries X-Request-Id (./request-log): added to each response of the document, from one component. */
+function withRequestIdHeader(document: Document): Document {
+  const ref = { $ref: `#/components/headers/${REQUEST_ID_HEADER}` };
+  document.components = {
+    ...document.components,
+    headers: {
+      ...document.components?.headers,
+      [REQUEST_ID_HEADER]: {
+        description:
+          "The request's id, in the service's logs too: the client's own `X-Request-Id` when it sent one of 1–200 letters, digits, `_`, `-`, `.` or `=`, else a new UUID",
+        schema: { type: "string", example: "3f9c2a4e-8f6b-4d1e-9a57-2c1b7e0d4f11" },
+      },
+    },
+  };
+  const responseObjects = [
+    ...Object.values(document.paths ?? {}).flatMap((item) =>
+      Object.values(item ?? {}).flatMap((op) => Object.values((op as { responses?: Record<string, unknown> })?.responses ?? {})),
+    ),
+    ...Object.values(document.components?.responses ?? {}),
+  ] as Array<{ $ref?: string; headers?: Record<string, unknown> }>;
+  for (const response of responseObjects) {
+    if (!response || typeof response !== "object" || "$ref" in response) continue;
+    response.headers = { ...response.headers, [REQUEST_ID_HEADER]: ref };
+  }
+  return document;
 }

@@ -12,7 +12,8 @@ import { decodeFrame } from "../ingest/columnar";
 import { JobCanceledError } from "../jobs/errors";
 import { resultFileName, resultPageName } from "../storage/keys";
 import { bodyBytes } from "./body-bytes";
-import { fetchRetrying, log, s3Refusal } from "./http-retry";
+import { fetchRetrying, s3Refusal } from "./http-retry";
+import { log, logWarning } from "./log";
 import type { TrainingIO, TrainingReport } from "./training-io";
 import {
   type AnsweringRoute,
@@ -95,7 +96,7 @@ export class ControlClient {
   async openSource(index: number, url?: string): Promise<ReadableStream<Uint8Array>> {
     if (url) {
       const res = await r2Get(url, `uploaded file ${index}`);
-      log(`job ${this.jobId}: reading uploaded file ${index} straight from R2`);
+      log(`job ${this.jobId}: reading uploaded file ${index} straight from R2`, { job_id: this.jobId, attempt: this.attempt });
       return res.body!;
     }
     const res = await this.call("readSource", { params: { index } });
@@ -117,7 +118,10 @@ export class ControlClient {
       await res.body?.cancel().catch(() => {});
       throw new Error(`could not read ${what}: HTTP ${res.status}${res.status === 200 ? " (the range was ignored)" : ""}`);
     }
-    log(`job ${this.jobId}: read ${what} by range ${url ? "straight from R2" : "through the control route"}`);
+    log(`job ${this.jobId}: read ${what} by range ${url ? "straight from R2" : "through the control route"}`, {
+      job_id: this.jobId,
+      attempt: this.attempt,
+    });
     return new Uint8Array(await res.arrayBuffer());
   }
 
@@ -160,7 +164,9 @@ export class ControlClient {
 
   /** Drops the upload's parts (best effort: a failure is logged, not thrown). */
   async abortFrameUpload(uploadId: string): Promise<void> {
-    await this.json("abortFrameUpload", { upload_id: uploadId }).catch((err) => log(`could not abort the frame upload: ${err}`));
+    await this.json("abortFrameUpload", { upload_id: uploadId }).catch((err) =>
+      logWarning(`could not abort the frame upload: ${err}`, { job_id: this.jobId, attempt: this.attempt }),
+    );
   }
 
   /** Stores an ingest's preview (its first rows, small: one request, retried like the others). */
@@ -189,6 +195,12 @@ export class ControlClient {
     await this.json("fail", { message: message.slice(0, FAILURE_MESSAGE_MAX_CHARS), permanent });
   }
 
+  /** The trainer is stopping before this attempt finished: the job is queued again at once (not a failed attempt). Whether the Worker took it. */
+  async handBack(reason: string): Promise<boolean> {
+    const { ok } = await this.json("handBack", { reason });
+    return ok;
+  }
+
   /** The TrainingIO of the runner, over HTTP. */
   io(): TrainingIO {
     return {
@@ -197,7 +209,7 @@ export class ControlClient {
         const { url } = await this.json("frameLocation");
         const res = url ? await r2Get(url, "the job's data") : await this.call("frame");
         if (!res.ok) throw new Error(`could not read the job's data: HTTP ${res.status}`);
-        if (url) log(`job ${this.jobId}: reading the frame straight from R2`);
+        if (url) log(`job ${this.jobId}: reading the frame straight from R2`, { job_id: this.jobId, attempt: this.attempt });
         // not res.arrayBuffer(): it holds a large frame about three times over (./body-bytes)
         return decodeFrame(await bodyBytes(res));
       },

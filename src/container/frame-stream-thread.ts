@@ -17,7 +17,7 @@ import type { SegmentSink } from "../ingest/streamed-frame";
 import { JobCanceledError } from "../jobs/errors";
 import { FRAME_PART_BYTES } from "../storage/frame-parts";
 import { ControlClient, type ControlConfig } from "./control-client";
-import { log } from "./http-retry";
+import { log } from "./log";
 import type { UploadedPart } from "./wire";
 
 const ROLE = "frame-stream";

@@ -3,6 +3,7 @@
  * Worker signed): a network error or a 5xx answer is tried again a few times, backing off, so a
  * blip does not cost a long job; any other answer is the caller's to judge.
  */
+import { logWarning } from "./log";
 
 const RETRIES = 4;
 
@@ -18,7 +19,7 @@ export async function fetchRetrying(what: string, url: string | URL, init: Reque
       // (EPIPE, "other side closed"). A fresh connection then works.
       const failed = `${what}: ${fetchFailure(e)}`;
       if (i >= RETRIES) throw new Error(`${failed} (${i + 1} tries)`, { cause: e });
-      log(`${failed}; trying again`);
+      logWarning(`${failed}; trying again`);
       await sleep(250 * 2 ** i);
       continue;
     }
@@ -54,5 +55,3 @@ function fetchFailure(e: unknown): string {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export const log = (msg: string) => console.log(`[trainer] ${new Date().toISOString()} ${msg}`);

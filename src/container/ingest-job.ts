@@ -16,7 +16,7 @@ import { StreamedFrame } from "../ingest/streamed-frame";
 import type { Frame } from "../ml/frame";
 import type { ControlClient } from "./control-client";
 import { FrameStreamThread } from "./frame-stream-thread";
-import { log } from "./http-retry";
+import { log } from "./log";
 import type { IngestTask } from "./wire";
 
 export async function runIngestInTrainer(client: ControlClient, task: IngestTask) {
@@ -60,6 +60,7 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
     // where the time went (the profile runs while the last of the frame is stored)
     log(
       `job ${client.jobId}: read ${read} s (frame stored meanwhile; the read waited ${sink.waitedSeconds} s for it), rest of the ${frameBytes}-byte frame stored ${store} s later (profile ${profile} s meanwhile)`,
+      { job_id: client.jobId, attempt: client.attempt },
     );
     return {
       row_count: frame.rowCount,

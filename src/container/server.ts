@@ -5,8 +5,12 @@
  * control routes (data, artifacts, progress, the outcome).
  * In production it is the Cloudflare Container's process; `npm start` runs it as a local one.
  *
+ * On SIGTERM it stops taking work, lets running jobs finish within a grace period and hands the
+ * rest back (./shutdown).
+ *
  * Environment: PORT (default 8080), HOST (default 0.0.0.0), CONTROL_URL (the Worker's address),
- * CONTROL_SECRET (the internal secret; local only: in the container the Worker adds it).
+ * CONTROL_SECRET (the internal secret; local only: in the container the Worker adds it),
+ * TRAINER_SHUTDOWN_GRACE_S (the grace period), TRAINER_ANNOUNCE_START=0 (do not report a start).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { isMainThread } from "node:worker_threads";
@@ -14,32 +18,45 @@ import { bearerToken, sameSecret } from "../auth/secrets";
 import { isPermanentError, JobCanceledError } from "../jobs/errors";
 import { ControlClient, type ControlConfig } from "./control-client";
 import { type RunOutcome, TRAINER_RUNNERS } from "./job-runners";
+import { log, logError, logWarning } from "./log";
+import { drain, type RunningJob, shutdownGraceMs } from "./shutdown";
 import { TRAINER_STARTED_PATH, trainerAssignment, trainerStartedAnswer } from "./wire";
 
-const running = new Map<string, number>();
+/** The jobs this process works on, by job id. */
+const running = new Map<string, RunningJob>();
+/** Set on SIGTERM: no new work is taken. */
+let draining = false;
 
-export async function runJob(config: ControlConfig, jobId: string, attempt: number): Promise<void> {
-  const client = new ControlClient(config, jobId, attempt);
+export async function runJob(
+  config: ControlConfig,
+  jobId: string,
+  attempt: number,
+  client = new ControlClient(config, jobId, attempt),
+): Promise<void> {
+  const started = Date.now();
+  const fields = () => ({ job_id: jobId, attempt, duration_ms: Date.now() - started });
   try {
     const { kind, task } = await client.task();
     // the kind's runner for the kind's task (TypeScript cannot tie the two together: one cast, here)
     const run = TRAINER_RUNNERS[kind] as (client: ControlClient, task: unknown) => Promise<RunOutcome>;
     const { output, summary } = await run(client, task);
     await client.succeed(output);
-    log(`job ${jobId} attempt ${attempt}: ${summary}`);
+    log(`job ${jobId} attempt ${attempt}: ${summary}`, { ...fields(), kind, status: "succeeded" });
   } catch (e) {
     if (e instanceof JobCanceledError) {
-      log(`job ${jobId} attempt ${attempt}: stopped (canceled or taken over)`);
+      log(`job ${jobId} attempt ${attempt}: stopped (canceled or taken over)`, { ...fields(), status: "stopped" });
       return;
     }
     const message = e instanceof Error ? e.message : String(e);
-    log(`job ${jobId} attempt ${attempt}: failed: ${message}`);
-    await client.fail(message, isPermanentError(e)).catch((err) => log(`job ${jobId}: could not report the failure: ${err}`));
+    logWarning(`job ${jobId} attempt ${attempt}: failed: ${message}`, { ...fields(), status: "failed" });
+    await client
+      .fail(message, isPermanentError(e))
+      .catch((err) => logError(`job ${jobId}: could not report the failure: ${err}`, { job_id: jobId, attempt }));
   }
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "Content-Type": "application/json" });
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "Content-Type": "application/json", ...headers });
   res.end(JSON.stringify(body));
 }
 
@@ -52,20 +69,26 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 export function createTrainerServer(config: ControlConfig) {
   return createServer(async (req, res) => {
     try {
-      if (req.method === "GET" && req.url === "/health") return send(res, 200, { status: "ok", running: [...running.keys()] });
+      if (req.method === "GET" && req.url === "/health") {
+        return send(res, 200, { status: draining ? "stopping" : "ok", running: [...running.keys()] });
+      }
       if (req.method !== "POST" || req.url !== "/jobs") return send(res, 404, { detail: "Not found" });
       if (config.secret && !(await sameSecret(bearerToken(req.headers.authorization) ?? "", config.secret))) {
         return send(res, 401, { detail: "Not authenticated" });
       }
+      // The Worker takes a refusal as a failed dispatch: it tries another trainer, or retries.
+      if (draining) return send(res, 503, { detail: "The trainer is stopping" }, { Connection: "close" });
       const assignment = trainerAssignment.safeParse(await readJson(req));
       if (!assignment.success) return send(res, 422, { detail: "Expected {job_id: uuid, attempt: positive integer}" });
       const { job_id: jobId, attempt } = assignment.data;
       // The same assignment twice (a retried dispatch) must not start a second run.
-      if (running.get(jobId) !== attempt) {
-        running.set(jobId, attempt);
-        void runJob(config, jobId, attempt).finally(() => {
-          if (running.get(jobId) === attempt) running.delete(jobId);
+      if (running.get(jobId)?.client.attempt !== attempt) {
+        const client = new ControlClient(config, jobId, attempt);
+        log(`job ${jobId} attempt ${attempt}: accepted`, { job_id: jobId, attempt, status: "accepted" });
+        const done = runJob(config, jobId, attempt, client).finally(() => {
+          if (running.get(jobId)?.client === client) running.delete(jobId);
         });
+        running.set(jobId, { client, done });
       }
       send(res, 202, { job_id: jobId, attempt, status: "accepted" });
     } catch (e) {
@@ -94,20 +117,22 @@ async function announceStart(config: ControlConfig): Promise<void> {
   }
 }
 
-function log(msg: string): void {
-  console.log(`[trainer] ${new Date().toISOString()} ${msg}`);
-}
-
 const isMain = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
 // not in a worker thread: the bundle is also the frame upload thread's code (frame-stream-thread.ts)
 if (isMainThread && (isMain || process.env.TRAINER_MAIN === "1")) {
   const port = Number(process.env.PORT ?? 8080);
   const host = process.env.HOST ?? "0.0.0.0";
   const config: ControlConfig = { baseUrl: process.env.CONTROL_URL ?? "http://control.internal", secret: process.env.CONTROL_SECRET || undefined };
-  createTrainerServer(config).listen(port, host, () => {
+  const server = createTrainerServer(config);
+  server.listen(port, host, () => {
     log(`listening on ${host}:${port}, control at ${config.baseUrl}`);
     // The local trainer (it holds the secret; a container does not) says it started, so that the
     // jobs a previous process was running are restarted now rather than at the heartbeat timeout.
-    if (config.secret) void announceStart(config);
+    // Not when it is one of several (`npm start` with TRAINERS): the others' jobs are not lost.
+    if (config.secret && process.env.TRAINER_ANNOUNCE_START !== "0") void announceStart(config);
+  });
+  process.once("SIGTERM", () => {
+    draining = true;
+    void drain(server, () => [...running.values()], shutdownGraceMs()).finally(() => process.exit(0));
   });
 }

@@ -84,6 +84,8 @@ const succeedBody = z.object({ attempt, output: z.record(z.string(), z.unknown()
 /** The trainer could not finish; `permanent`: retrying cannot help (bad input, bad data). */
 const failBody = z.object({ attempt, message: z.string().min(1).max(FAILURE_MESSAGE_MAX_CHARS), permanent: z.boolean() });
 const doneAnswer = z.object({ ok: z.boolean() });
+/** The trainer is stopping (SIGTERM) before the attempt finished: the job is queued again at once, the attempt not counted as a failure. */
+const handBackBody = z.object({ attempt, reason: z.string().min(1).max(FAILURE_MESSAGE_MAX_CHARS) });
 
 /** Where to read the job's frame: a presigned GET straight from R2, or `url: null` (GET `frame`). */
 const frameLocationAnswer = z.object({ url: z.string().nullable(), bytes: z.number().int().min(0) });
@@ -140,6 +142,7 @@ export const CONTROL_ROUTES = {
   report: { method: "post", path: "report", body: reportBody, answer: reportAnswer },
   succeed: { method: "post", path: "succeed", body: succeedBody, answer: doneAnswer },
   fail: { method: "post", path: "fail", body: failBody, answer: doneAnswer },
+  handBack: { method: "post", path: "hand-back", body: handBackBody, answer: doneAnswer },
 } as const satisfies Record<string, { method: "get" | "put" | "post"; path: string; body?: z.ZodObject; answer?: z.ZodType }>;
 export type ControlRoute = keyof typeof CONTROL_ROUTES;
 /** The routes with a JSON body (POST). */

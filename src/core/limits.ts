@@ -26,6 +26,20 @@ export const UPLOAD_URL_TTL_S = 60 * 60;
  * expiry when a request starts, so a transfer longer than this still completes.
  */
 export const TRAINER_R2_URL_TTL_S = 60 * 60;
+/**
+ * How long a trainer told to stop (SIGTERM: a rollout, a scale-in; the platform kills it 15 minutes
+ * later) lets its running jobs finish before it hands them back to be run again at once elsewhere.
+ * Short: a rollout should not wait on a long training, and a hand-back costs only the work done so
+ * far. `TRAINER_SHUTDOWN_GRACE_S` in the trainer's environment overrides it.
+ */
+export const TRAINER_SHUTDOWN_GRACE_S = 20;
+/**
+ * The trainer's V8 heap, as a share of its instance's memory (Node's
+ * --max-old-space-size-percentage): the instance type (wrangler.toml) is the one sizing setting.
+ * The rest is for what is not on the heap: the frames' typed arrays, onnxruntime's wasm memory,
+ * the frame upload thread.
+ */
+export const TRAINER_HEAP_PERCENT = 75;
 /** Files one batch upload may name. */
 export const BATCH_UPLOAD_MAX_FILES = 100;
 /**

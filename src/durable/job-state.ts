@@ -11,6 +11,12 @@ const MIRROR_RETRY_MS = 5_000;
 export interface Internal {
   /** Deliveries that started the work; also the token a worker must show (stale ones are refused). */
   attempts: number;
+  /**
+   * Attempts a stopping trainer handed back unfinished (src/container/shutdown.ts): they got a new
+   * token but are not failures, so the attempt policy counts `attempts - handedBack`. Absent in
+   * the state of jobs stored before hand-backs existed.
+   */
+  handedBack?: number;
   /** Queue message being worked on, so that a redelivery of the same message can take over. */
   messageId: string | null;
   lastHeartbeatMs: number | null;
@@ -45,6 +51,9 @@ export function newInternal(job: JobRecord, uploadExpiresAtMs: number | null): I
     mirrorPending: false,
   };
 }
+
+/** The attempts that count toward the attempt limit: every delivery that started the work, less hand-backs. */
+export const countedAttempts = (i: Internal) => i.attempts - (i.handedBack ?? 0);
 
 /** When the watchdog must look at the job again, from its state alone (null: never). */
 export function watchdogDeadline(s: Stored, heartbeatTimeoutMs: number): number | null {

@@ -1,13 +1,22 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb, nowIso } from "../db/client";
-import { onWatchdogDeadline, onWorkerLost, type WatchdogAction } from "../jobs/attempts";
+import {
+  type Failure,
+  HAND_BACK_REDELIVERY_DELAY_S,
+  onWatchdogDeadline,
+  onWorkerLost,
+  type SettledFailure,
+  settleFailure,
+  type WatchdogAction,
+} from "../jobs/attempts";
 import { creditsFor } from "../jobs/credits";
 import { syncResourceStatus } from "../jobs/effects";
 import type { BeginResult, JobObject } from "../jobs/job-object";
 import { capHistory } from "../jobs/metrics-history";
 import { mirrorJob } from "../jobs/mirror";
 import { isTerminal, type JobRecord, type JobStatus, type JsonObject, type ProgressReport } from "../jobs/types";
-import { MIRROR_INTERVAL_MS, newInternal, nextAlarm, type Stored, watchdogDeadline } from "./job-state";
+import { logJobEnd } from "./job-log";
+import { countedAttempts, MIRROR_INTERVAL_MS, newInternal, nextAlarm, type Stored, watchdogDeadline } from "./job-state";
 
 /**
  * One Durable Object per job: the single writer of the job's state. Every transition is saved
@@ -178,6 +187,34 @@ export class JobDO extends DurableObject<Env> implements JobObject {
     return true;
   }
 
+  /** A failed attempt, settled on the attempts that count (hand-backs are not failures). */
+  async failAttempt(attempt: number, f: Failure): Promise<SettledFailure> {
+    const s = await this.load();
+    if (!s || this.stale(s, attempt)) return { ok: false, retryInSeconds: null };
+    const next = settleFailure(countedAttempts(s.internal), f);
+    if (next.action === "fail") return { ok: await this.fail(next.message, attempt), retryInSeconds: null };
+    return { ok: await this.requeue(next.reason, attempt), retryInSeconds: next.delaySeconds };
+  }
+
+  /**
+   * running → queued, sent again at once: the trainer running this attempt is stopping and hands
+   * it back. Not a failure: the attempt is not counted, and no dispatch is spent (the watchdog's
+   * count of sends nobody picked up).
+   */
+  async handBack(reason: string, attempt: number): Promise<boolean> {
+    const s = await this.load();
+    if (s?.job.status !== "running" || this.stale(s, attempt)) return false;
+    s.job.status = "queued";
+    s.job.errorMessage = `${reason}; restarting.`;
+    s.internal.messageId = null;
+    s.internal.handedBack = (s.internal.handedBack ?? 0) + 1;
+    s.internal.queuedAtMs = Date.now();
+    await this.save(s);
+    await this.env.JOBS_QUEUE.send({ job_id: s.job.id }, { delaySeconds: HAND_BACK_REDELIVERY_DELAY_S });
+    await this.scheduleAlarm(s);
+    return true;
+  }
+
   /** Best effort: a job not yet finished becomes canceled; its worker sees it at the next report. */
   async cancel(): Promise<{ ok: boolean; status: JobStatus | null }> {
     const s = await this.load();
@@ -196,6 +233,7 @@ export class JobDO extends DurableObject<Env> implements JobObject {
     s.job.finishedAt = new Date(finished).toISOString();
     const seconds = s.job.startedAt ? (finished - Date.parse(s.job.startedAt)) / 1000 : 0;
     s.job.creditsConsumed = ran ? creditsFor(rowsProcessed, seconds) : 0;
+    logJobEnd(this.env.METRICS, s, Math.round(seconds * 1000));
   }
 
   /** Mirror retry and watchdog. Alarms may be delivered more than once: decide from the state. */
@@ -211,13 +249,13 @@ export class JobDO extends DurableObject<Env> implements JobObject {
   async workerLost(reason: string): Promise<boolean> {
     const s = await this.load();
     if (s?.job.status !== "running") return false;
-    await this.act(s, onWorkerLost(s.internal.attempts, reason));
+    await this.act(s, onWorkerLost(countedAttempts(s.internal), reason));
     return true;
   }
 
   private async onDeadline(s: Stored): Promise<void> {
     const silentS = Math.round(this.heartbeatTimeoutMs() / 1000);
-    await this.act(s, onWatchdogDeadline(s.job.status, { dispatches: s.internal.dispatches, attempts: s.internal.attempts }, silentS));
+    await this.act(s, onWatchdogDeadline(s.job.status, { dispatches: s.internal.dispatches, attempts: countedAttempts(s.internal) }, silentS));
   }
 
   private async act(s: Stored, next: WatchdogAction): Promise<void> {

@@ -3,7 +3,6 @@
  * the job's Durable Object: how many attempts, the back-off between them, what a failure leads
  * to, and what the watchdog does with a job that went quiet.
  */
-import type { JobObject } from "./job-object";
 import type { JobStatus } from "./types";
 
 /**
@@ -27,8 +26,8 @@ export interface Failure {
 type Settlement = { action: "fail"; message: string } | { action: "retry"; reason: string; delaySeconds: number };
 
 /**
- * A failed attempt ends the job (permanent, or the last attempt) or queues it again after a back-off.
- * @internal exported for its unit test (test/core/attempts.test.ts)
+ * A failed attempt ends the job (permanent, or the last attempt) or queues it again after a back-off;
+ * `attempt` counts the attempts that failed or are failing (the job's object counts them: ../durable/job).
  */
 export function settleFailure(attempt: number, f: Failure): Settlement {
   if (f.permanent) return { action: "fail", message: f.message };
@@ -36,23 +35,36 @@ export function settleFailure(attempt: number, f: Failure): Settlement {
   return { action: "retry", reason: `Attempt ${attempt} failed (${f.message}); retrying.`, delaySeconds: retryDelaySeconds(attempt) };
 }
 
+/** How the job's object settled a failed attempt: whether it took it, and the back-off before the next one (null: none, the job failed). */
+export interface SettledFailure {
+  ok: boolean;
+  retryInSeconds: number | null;
+}
+
 /**
- * Record a failed attempt on the job's object: fail it, or put it back to queued and have it
- * delivered again after the back-off (`redeliver`: a queue retry, or a new message). False when
- * the object refused (the job was canceled or taken over meanwhile): nothing to redeliver then.
+ * Record a failed attempt on the job's object, which settles it (./settleFailure, on the attempts
+ * it counts: hand-backs are not failures): failed, or back to queued and then delivered again
+ * after the back-off (`redeliver`: a queue retry, or a new message). False when the object refused
+ * (the job was canceled or taken over meanwhile): nothing to redeliver then.
  */
 export async function recordFailure(
-  jobObj: Pick<JobObject, "fail" | "requeue">,
+  jobObj: { failAttempt(attempt: number, f: Failure): Promise<SettledFailure> },
   attempt: number,
   f: Failure,
   redeliver: (delaySeconds: number) => void | Promise<void>,
 ): Promise<boolean> {
-  const s = settleFailure(attempt, f);
-  if (s.action === "fail") return jobObj.fail(s.message, attempt);
-  const ok = await jobObj.requeue(s.reason, attempt);
-  if (ok) await redeliver(s.delaySeconds);
+  const { ok, retryInSeconds } = await jobObj.failAttempt(attempt, f);
+  if (ok && retryInSeconds !== null) await redeliver(retryInSeconds);
   return ok;
 }
+
+/**
+ * A trainer that is stopping (SIGTERM: a rollout, a scale-in) hands its unfinished attempt back:
+ * the job is queued again at once, and the attempt is not counted as a failure. The message waits
+ * this long, so that the instance that handed it back has exited before the job's container is
+ * asked for again (one container per job, named by it).
+ */
+export const HAND_BACK_REDELIVERY_DELAY_S = 2;
 
 export type WatchdogAction = { action: "fail"; message: string } | { action: "redispatch"; note: string | null } | { action: "none" };
 

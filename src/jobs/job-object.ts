@@ -1,3 +1,4 @@
+import type { Failure, SettledFailure } from "./attempts";
 import type { JobRecord, JobStatus, JsonObject, ProgressReport } from "./types";
 
 /** `job` is set when the delivery may start the work (RPC results are plain objects, no unions). */
@@ -27,6 +28,10 @@ export interface JobObject {
   fail(message: string, attempt?: number): Promise<boolean>;
   /** running → queued after a transient error. */
   requeue(reason: string, attempt?: number): Promise<boolean>;
+  /** A failed attempt, settled by the attempt policy on the attempts the object counts: failed, or queued for a retry after a back-off. */
+  failAttempt(attempt: number, f: Failure): Promise<SettledFailure>;
+  /** running → queued and dispatched again at once: a stopping trainer hands its attempt back (not counted as a failure). */
+  handBack(reason: string, attempt: number): Promise<boolean>;
   cancel(): Promise<{ ok: boolean; status: JobStatus | null }>;
   /** The running job's worker is gone: restarted now (or failed, on its last attempt); false when not running. */
   workerLost(reason: string): Promise<boolean>;

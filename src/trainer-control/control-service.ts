@@ -68,3 +68,9 @@ export async function fail(deps: ControlDeps, jobId: string, attempt: number, f:
   const { jobObj } = await trainerJob(deps, jobId, attempt);
   return { ok: await recordFailure(jobObj, attempt, f, (delaySeconds) => dispatch(deps.queue, jobId, delaySeconds)) };
 }
+
+/** The trainer is stopping before the attempt finished: the job runs again at once elsewhere, the attempt not counted as a failure. */
+export async function handBack(deps: ControlDeps, jobId: string, attempt: number, reason: string) {
+  const { jobObj } = await trainerJob(deps, jobId, attempt);
+  return { ok: await jobObj.handBack(reason, attempt) };
+}

@@ -19,12 +19,37 @@ export async function dispatchToTrainer(env: Env, assignment: TrainerAssignment)
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${env.INTERNAL_SECRET}` },
     body: JSON.stringify(assignment),
   };
-  const res =
-    trainerMode(env) === "url"
-      ? await fetch(new URL("/jobs", String(env.TRAINER_URL)), init)
-      : // One container per job: trainings never compete for a CPU, and a crash takes one job down.
-        await getContainer(env.TRAINER, assignment.job_id).fetch(new Request("http://trainer/jobs", init));
-  if (res.status !== 202) {
-    throw new Error(`the trainer did not accept the job (HTTP ${res.status}: ${(await res.text()).slice(0, 200)})`);
+  if (trainerMode(env) === "url") return dispatchToUrls(trainerUrls(env), init);
+  // One container per job: trainings never compete for a CPU, and a crash takes one job down.
+  const res = await getContainer(env.TRAINER, assignment.job_id).fetch(new Request("http://trainer/jobs", init));
+  if (res.status !== 202) throw await refusal(res);
+}
+
+/** TRAINER_URL: one trainer's address, or several separated by commas (`npm start` with TRAINERS). */
+const trainerUrls = (env: Env) =>
+  String(env.TRAINER_URL)
+    .split(",")
+    .map((u) => u.trim())
+    .filter(Boolean);
+
+/**
+ * The first trainer that takes the job: one that is stopping (503) or gone is passed over for the
+ * next, as the platform would start another instance.
+ */
+async function dispatchToUrls(urls: string[], init: RequestInit): Promise<void> {
+  let last: Error = new Error("no trainer address");
+  for (const url of urls) {
+    try {
+      const res = await fetch(new URL("/jobs", url), init);
+      if (res.status === 202) return;
+      last = await refusal(res);
+    } catch (e) {
+      last = e instanceof Error ? e : new Error(String(e));
+    }
   }
+  throw last;
+}
+
+async function refusal(res: Response): Promise<Error> {
+  return new Error(`the trainer did not accept the job (HTTP ${res.status}: ${(await res.text()).slice(0, 200)})`);
 }

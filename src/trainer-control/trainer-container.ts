@@ -6,12 +6,18 @@
  * Its bulk transfers go to R2's S3 endpoint with URLs those routes presigned.
  */
 import { Container, type OutboundHandlerContext } from "@cloudflare/containers";
+import { TRAINER_HEAP_PERCENT } from "../core/limits";
 
 export class TrainerContainer extends Container {
   defaultPort = 8080;
   sleepAfter = "5m";
   enableInternet = false;
-  envVars: Record<string, string> = { PORT: "8080", CONTROL_URL: "http://control.internal" };
+  envVars: Record<string, string> = {
+    PORT: "8080",
+    CONTROL_URL: "http://control.internal",
+    // The heap as a share of the instance's memory: `instance_type` in wrangler.toml sizes both.
+    NODE_OPTIONS: `--max-old-space-size-percentage=${TRAINER_HEAP_PERCENT}`,
+  };
 
   constructor(...args: ConstructorParameters<typeof Container<Cloudflare.Env>>) {
     super(...args);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_ATTEMPTS, onWatchdogDeadline, recordFailure, retryDelaySeconds, settleFailure } from "../../src/jobs/attempts";
+import { type Failure, MAX_ATTEMPTS, onWatchdogDeadline, recordFailure, retryDelaySeconds, settleFailure } from "../../src/jobs/attempts";
 
 describe("settling a failed attempt", () => {
   it("fails at once on a permanent error, with its message", () => {
@@ -22,9 +22,14 @@ describe("settling a failed attempt", () => {
 
   it("records a retry on the job's object and redelivers only when the object took it", async () => {
     const calls: string[] = [];
+    // the job's object settles on the attempts it counts (here: the token itself, no hand-backs)
     const obj = (requeued: boolean) => ({
-      fail: async (m: string) => (calls.push(`fail ${m}`), true),
-      requeue: async (r: string) => (calls.push(`requeue ${r}`), requeued),
+      failAttempt: async (attempt: number, f: Failure) => {
+        const s = settleFailure(attempt, f);
+        if (s.action === "fail") return (calls.push(`fail ${s.message}`), { ok: true, retryInSeconds: null });
+        calls.push(`requeue ${s.reason}`);
+        return { ok: requeued, retryInSeconds: s.delaySeconds };
+      },
     });
     const delays: number[] = [];
     expect(await recordFailure(obj(true), 1, { message: "x", permanent: false }, (d) => void delays.push(d))).toBe(true);

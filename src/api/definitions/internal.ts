@@ -84,6 +84,7 @@ export const writeResult = fileRoute("writeResult");
 export const report = jsonRoute("report", routes.report.body);
 export const succeed = jsonRoute("succeed", routes.succeed.body);
 export const fail = jsonRoute("fail", routes.fail.body);
+export const handBack = jsonRoute("handBack", routes.handBack.body);
 
 /** The (local) trainer process announces that it started: the jobs it was running are lost. */
 export const trainerStarted = createRoute({ hide: true, method: "post", path: wire.TRAINER_STARTED_PATH, responses: ok });

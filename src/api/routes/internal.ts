@@ -148,6 +148,11 @@ internalApp.openapi(def.fail, async (c) => {
   return c.json(await control.fail(deps(c), c.req.valid("param").id, attempt, failure));
 });
 
+internalApp.openapi(def.handBack, async (c) => {
+  const { attempt, reason } = c.req.valid("json");
+  return c.json(await control.handBack(deps(c), c.req.valid("param").id, attempt, reason));
+});
+
 internalApp.openapi(def.trainerStarted, async (c) => c.json({ restarted: await restartLostJobs({ db: c.var.db, jobs: c.env.JOB }) }, 200));
 
 internalApp.onError((err, c) => errorResponse(c, err));
