@@ -1,13 +1,13 @@
+import * as ort from "onnxruntime-web";
 import { DATASETS, datasetFiles, takeRows } from "../../bench/ml/datasets";
 import { classScores, medianCall, r2 } from "../../bench/ml/measure";
-import * as ort from "onnxruntime-web";
-import { exportGbdtToOnnx } from "../../src/ml/onnx/export";
-import { createSession } from "../../test/ml/helpers/ort-node";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import { predict } from "../../src/ml/gbdt";
+import { exportGbdtToOnnx } from "../../src/ml/onnx/export";
 import { trainPredictionModel } from "../../src/ml/prediction/train";
 import { buildRepresentation } from "../../src/ml/representation/representation";
 import { loadBenchDataset } from "../../test/ml/helpers/bench-data";
+import { createSession } from "../../test/ml/helpers/ort-node";
 
 const name = process.argv[2];
 const spec = DATASETS.find((d) => d.name === name)!;
