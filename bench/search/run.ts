@@ -1,10 +1,10 @@
 /**
- * npx tsx bench/search/run.ts [--tables a,b] [--budget S] [--refresh]
+ * npx tsx bench/search/run.ts [--tables a,b] [--budget S] [--refresh] [--write]
  * Issue 29's benchmark: the service's prediction model (one GBDT, and the default, which becomes
  * the time-budgeted search) against four anchors — XGBoost with early stopping, scikit-learn HGB,
  * LightGBM defaults, LightGBM tuned by Optuna — on the shared tables and this benchmark's own.
  * The anchors run once per table (anchors.py, cached in cache/; --refresh runs them again); ours
- * runs in-process every time. Writes bench/search/RESULTS.md (not with --tables).
+ * runs in-process every time. Writes bench/search/RESULTS.md (with --tables only when --write).
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -55,7 +55,7 @@ const header = [
 ].join("\n");
 const md = report(rows, header);
 console.log(`\n${md}`);
-if (!only) {
+if (!only || argv.includes("--write")) {
   writeFileSync("bench/search/RESULTS.md", md);
   console.log("wrote bench/search/RESULTS.md");
 }
