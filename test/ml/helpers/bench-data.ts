@@ -36,24 +36,26 @@ export interface BenchDataset {
 export function loadBenchDataset(name: string, csvPath?: string): BenchDataset {
   const meta = BENCH_TARGETS[name];
   if (!meta) throw new Error(`unknown bench dataset ${name}`);
-  const text = readFileSync(csvPath ?? join(BENCH_DATA_DIR, `${name}.csv`), "utf8");
-  const frame = parseCsvFrame(text);
-  const foldText = readFileSync(join(BENCH_DATA_DIR, `${name}.folds.csv`), "utf8");
-  const foldLines = foldText
+  const { frame, folds } = loadFoldedCsv(csvPath ?? join(BENCH_DATA_DIR, `${name}.csv`), join(BENCH_DATA_DIR, `${name}.folds.csv`));
+  return { frame, target: meta.target, task: meta.task, folds };
+}
+
+/**
+ * Any table in the bench-data layout (a CSV and its folds file, one `fold` line per data row):
+ * the shared datasets above, and bench/search's own tables.
+ */
+export function loadFoldedCsv(csvPath: string, foldsPath: string): Pick<BenchDataset, "frame" | "folds"> {
+  const frame = parseCsvFrame(readFileSync(csvPath, "utf8"));
+  const foldLines = readFileSync(foldsPath, "utf8")
     .split(/\r?\n/)
     .slice(1)
     .filter((l) => l.length > 0);
   if (foldLines.length !== frame.rowCount) {
-    throw new Error(`${name}: ${foldLines.length} fold lines for ${frame.rowCount} rows`);
+    throw new Error(`${foldsPath}: ${foldLines.length} fold lines for ${frame.rowCount} rows`);
   }
   const idx: Record<string, number[]> = { train: [], val: [], test: [] };
   foldLines.forEach((f, i) => idx[f.trim()].push(i));
-  return {
-    frame,
-    target: meta.target,
-    task: meta.task,
-    folds: { train: Int32Array.from(idx.train), val: Int32Array.from(idx.val), test: Int32Array.from(idx.test) },
-  };
+  return { frame, folds: { train: Int32Array.from(idx.train), val: Int32Array.from(idx.val), test: Int32Array.from(idx.test) } };
 }
 
 /** CSV text (header row) to a Frame: numeric when every non-empty value parses, else categorical. */
