@@ -102,6 +102,17 @@ export function report(rows: Row[], header: string): string {
         )
         .join("; ") +
       " (XGBoost ES / HGB / LightGBM / Optuna's refit, ours single/default).",
+    "",
+    "Our search (default): " +
+      rows
+        .map((row) => {
+          const s = row.ours.search;
+          return s
+            ? `${row.table.name} ${s.method}, ${s.trials} trials (${s.stop}), ${s.ensemble} in the served blend`
+            : `${row.table.name} not searched`;
+        })
+        .join("; ") +
+      ".",
   );
   return `${L.join("\n")}\n`;
 }

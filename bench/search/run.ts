@@ -23,8 +23,8 @@ const refresh = argv.includes("--refresh");
 const tables = TABLES.filter((t) => !only || only.includes(t.name));
 if (only && tables.length !== only.length) throw new Error(`unknown table in --tables (known: ${TABLES.map((t) => t.name).join(", ")})`);
 
-// SWITCH (issue 29): once the lead's `search` parameter lands, this becomes `{ search: "off" }` (one GBDT).
-const SINGLE: PredictionParams = {};
+// One GBDT with today's defaults (the model before the search), early-stopped on the val fold.
+const SINGLE: PredictionParams = { search: "off" };
 // The default call passes no params; --budget gives the training its time budget (seconds).
 const DEFAULT: PredictionParams | undefined = budget ? { time_budget_s: Number(budget) } : undefined;
 
