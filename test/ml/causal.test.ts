@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { causalData } from "../../bench/causal/data";
 import { aipwEstimate, crossFitSteps, overlapWeights, pseudoOutcomes } from "../../src/ml/causal/aipw";
 import { type FitInput, fitGbdt, predictRows } from "../../src/ml/causal/fit";
+import { type LearnerName, learnerFitCount } from "../../src/ml/causal/learners";
 import { type CausalModel, type CausalParams, predictCausal, trainCausalSteps } from "../../src/ml/causal/model";
+import { NUISANCE_SETTINGS } from "../../src/ml/causal/nuisance-settings";
 import { resolveOutcome, resolveTreatment } from "../../src/ml/causal/treatment";
 import { MlInputError } from "../../src/ml/errors";
 import { applyFeaturizer, featureKinds, selectFeatures } from "../../src/ml/featurize";
@@ -212,8 +214,14 @@ describe("causal: ONNX, files, determinism", () => {
     const f = multiArm();
     const { model, steps } = train(f, { action_column: "campaign", control_value: "none", folds: 3 });
     expect(model.head.treated_arms).toEqual(["email", "sms"]);
-    expect(steps.length).toBe(3 * 4 + 3 + 1 + 2);
-    expect(steps.at(-1)).toEqual({ phase: "fit", step: 18, totalSteps: 18 });
+    // 3 arms, 3 folds, numeric outcome: outcome models = a pooled model + one per arm (4 fits),
+    // nuisance screening 3 settings × (4 + 1), cross-fitting 3 folds × (4 + 1), served 4 + 1,
+    // learner scoring 2 treated arms × 3 folds × (T 0 + S 1 + X 2 + DR 1), then the served mix
+    const served = Object.keys((model.output.learner as { served: object }).served) as LearnerName[];
+    const total = 15 + 15 + 5 + 24 + 2 * served.reduce((n, l) => n + learnerFitCount(l, "regression"), 0);
+    expect(steps.length).toBe(total);
+    expect(steps.map((s) => (s as { step: number }).step)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    expect(steps.at(-1)).toEqual({ phase: "fit", step: total, totalSteps: total });
     const est = model.output.estimates as { arm: string; ate: number; std_error: number }[];
     // the dropped "treated" column's effect depends on x only: email +1, sms −0.5 vs none
     expect(Math.abs(est[0].ate - 1)).toBeLessThan(4 * est[0].std_error);
@@ -293,16 +301,23 @@ describe("causal: overlap-weighted effect model", () => {
       };
       const rows = Int32Array.from({ length: d.frame.rowCount }, (_, i) => i);
       const y = resolveOutcome(d.frame, "y").y;
-      const cross = crossFitSteps(input, y, tr.arm, rows, 2, { folds: 5, seed: 0, outcome: "regression" });
+      // what the model serves with the DR learner is the weighted fit (same nuisance settings, folds, seeds and rows)
+      const served = train(d.frame, { learner: "dr" }).model;
+      const nuisance = (served.output.learner as { nuisance: { outcome_trees: string; propensity_trees: string } }).nuisance;
+      const cross = crossFitSteps(input, y, tr.arm, rows, 2, {
+        folds: 5,
+        seed: 0,
+        outcome: "regression",
+        outcomeSettings: NUISANCE_SETTINGS[nuisance.outcome_trees],
+        propensitySettings: NUISANCE_SETTINGS[nuisance.propensity_trees],
+      });
       let cf = cross.next();
       while (!cf.done) cf = cross.next();
       const po = pseudoOutcomes(cf.value, y, tr.arm, rows, 2, [0.01, 0.99]);
       const pehe = (effect: Float64Array) => Math.sqrt(effect.reduce((s, v, i) => s + (v - d.tau[i]) ** 2, 0) / effect.length);
       const peheOf = (weight?: Float64Array) =>
         pehe(predictRows(fitGbdt(input, po.phi, rows, "regression", { kind: "effect", seed: 1299709, weight }), m, rows));
-      // what the model serves is the weighted fit (same folds, seeds and rows)
-      const served = pehe(predictCausal(train(d.frame).model.predictor, d.frame).effect);
-      return { weighted: peheOf(overlapWeights(cf.value, 2)), unweighted: peheOf(), served };
+      return { weighted: peheOf(overlapWeights(cf.value, 2)), unweighted: peheOf(), served: pehe(predictCausal(served.predictor, d.frame).effect) };
     });
     const mean = (k: "weighted" | "unweighted") => results.reduce((s, r) => s + r[k], 0) / results.length;
     for (const r of results) expect(r.served).toBeCloseTo(r.weighted, 12);

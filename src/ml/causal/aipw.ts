@@ -14,7 +14,8 @@
  * Either a right outcome model or a right propensity model keeps the mean unbiased.
  */
 import type { Objective } from "../gbdt/model";
-import { assignFolds, type FitInput, fitGbdt, predictRows } from "./fit";
+import { assignFolds, type FitInput, fitGbdt, predictRows, type TreeSettings } from "./fit";
+import { fitOutcomeModels, outcomeFitCount } from "./outcome-models";
 
 /** z of a two-sided 95% normal interval. */
 const Z95 = 1.959963984540054;
@@ -26,9 +27,9 @@ export interface CrossFit {
   e: Float64Array;
 }
 
-/** Fits the cross-fitting does: per fold, one outcome model per arm and the propensity model. */
-export function crossFitCount(folds: number, K: number): number {
-  return folds * (K + 1);
+/** Fits the cross-fitting does: per fold, the outcome models (./outcome-models) and the propensity model. */
+export function crossFitCount(folds: number, K: number, outcome: Objective): number {
+  return folds * (outcomeFitCount(K, outcome) + 1);
 }
 
 /**
@@ -41,7 +42,7 @@ export function* crossFitSteps(
   arm: Int32Array,
   rows: Int32Array,
   K: number,
-  opts: { folds: number; seed: number; outcome: Objective },
+  opts: { folds: number; seed: number; outcome: Objective; outcomeSettings?: TreeSettings; propensitySettings?: TreeSettings },
 ): Generator<void, CrossFit, void> {
   const n = rows.length;
   const fold = assignFolds(rows, arm, K, opts.folds, opts.seed);
@@ -57,15 +58,22 @@ export function* crossFitSteps(
     if (inFold.length === 0) continue;
     const target = Int32Array.from(inFold, (j) => rows[j]);
     const trainAll = Int32Array.from(out, (j) => rows[j]);
+    const models = yield* fitOutcomeModels(input, y, arm, trainAll, K, {
+      outcome: opts.outcome,
+      seed: opts.seed + 7919 * ++fit,
+      settings: opts.outcomeSettings,
+    });
     for (let k = 0; k < K; k++) {
-      const trainK = trainAll.filter((r) => arm[r] === k);
-      const model = fitGbdt(input, y, trainK, opts.outcome, { kind: "nuisance", seed: opts.seed + 7919 * ++fit });
-      const p = predictRows(model, input.m, target);
+      const p = predictRows(models[k], input.m, target);
       for (let i = 0; i < inFold.length; i++) mu[inFold[i] * K + k] = p[i];
-      yield;
     }
     const objective: Objective = K === 2 ? "binary" : "multiclass";
-    const prop = fitGbdt(input, armLabel, trainAll, objective, { kind: "nuisance", seed: opts.seed + 7919 * ++fit, numClasses: K });
+    const prop = fitGbdt(input, armLabel, trainAll, objective, {
+      kind: "nuisance",
+      seed: opts.seed + 7919 * ++fit,
+      numClasses: K,
+      settings: opts.propensitySettings,
+    });
     const p = predictRows(prop, input.m, target);
     for (let i = 0; i < inFold.length; i++) {
       const j = inFold[i];

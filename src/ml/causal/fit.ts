@@ -47,6 +47,14 @@ const INNER_FRACTION = 0.1;
 
 export type FitKind = "nuisance" | "effect";
 
+/** Tree-shape settings a fit may override (./nuisance-settings picks among a few). */
+export interface TreeSettings {
+  learningRate: number;
+  numLeaves: number;
+  minDataInLeaf: number;
+  lambdaL2: number;
+}
+
 export interface FitInput {
   m: FeatureMatrix;
   categorical: boolean[];
@@ -60,9 +68,9 @@ export function fitGbdt(
   label: Float64Array,
   rows: Int32Array,
   objective: Objective,
-  opts: { kind: FitKind; seed: number; numClasses?: number; weight?: Float64Array },
+  opts: { kind: FitKind; seed: number; numClasses?: number; weight?: Float64Array; settings?: TreeSettings },
 ): GbdtModel {
-  const base = opts.kind === "effect" ? EFFECT : NUISANCE;
+  const base = { ...(opts.kind === "effect" ? EFFECT : NUISANCE), ...opts.settings };
   const n = rows.length;
   // tiny fits: leaves of 20 rows would forbid any split
   const minDataInLeaf = Math.min(base.minDataInLeaf, Math.max(2, Math.floor(n / 20)));

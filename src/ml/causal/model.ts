@@ -32,7 +32,11 @@ import { predict } from "../gbdt/predict";
 import { deriveModelFeatures, type Representation } from "../representation/representation";
 import { type AipwEstimate, aipwEstimate, armColumn, crossFitCount, crossFitSteps, overlapWeights, pseudoOutcomes } from "./aipw";
 import { type FitInput, fitGbdt } from "./fit";
+import { armProblem, chooseLearner, fitServedEffects, type LearnerChoice, type SearchInput, scoringFitCount, servedFitCount } from "./learner-search";
+import { LEARNERS } from "./learners";
+import { chooseNuisanceSettings, NUISANCE_SETTINGS, nuisanceScreenCount } from "./nuisance-settings";
 import { type CausalPredictors, exportCausalOnnx } from "./onnx";
+import { fitOutcomeModels, outcomeFitCount } from "./outcome-models";
 import { resolveOutcome, resolveTreatment } from "./treatment";
 
 /** @internal exported for test/ml/causal.test.ts */
@@ -47,9 +51,16 @@ export interface CausalParams {
   folds?: number;
   /** Integer; default 0. */
   seed?: number;
+  /** The CATE learner: "auto" (default; chosen by cross-validated loss, ./select) or a fixed one. */
+  learner?: LearnerChoice;
 }
 
-export const DEFAULT_CAUSAL_PARAMS = { propensity_clip: [0.01, 0.99] as [number, number], folds: 5, seed: 0 };
+export const DEFAULT_CAUSAL_PARAMS = {
+  propensity_clip: [0.01, 0.99] as [number, number],
+  folds: 5,
+  seed: 0,
+  learner: "auto" as LearnerChoice,
+};
 
 /** Fewest rows an arm needs (each fold's training part must hold some of every arm). */
 const MIN_ARM_ROWS = 10;
@@ -111,39 +122,83 @@ export function* trainCausalSteps(frame: Frame, opts: CausalTrainOptions): Gener
     bins,
   };
   const objective = outcome.kind === "binary" ? "binary" : "regression";
-  const totalSteps = crossFitCount(p.folds, K) + K + 1 + A;
+  const planned = (served: number) =>
+    nuisanceScreenCount(K, objective) +
+    crossFitCount(p.folds, K, objective) +
+    outcomeFitCount(K, objective) +
+    1 +
+    scoringFitCount(p.learner, { K, folds: p.folds, outcome: objective }) +
+    served;
+  // until the choice is made, the plan counts the served fits of every candidate (a full blend)
+  let totalSteps = planned(
+    servedFitCount(p.learner === "auto" ? Object.fromEntries(LEARNERS.map((l) => [l, 1])) : { [p.learner]: 1 }, { K, outcome: objective }),
+  );
   let step = 0;
-  const cross = crossFitSteps(input, outcome.y, tr.arm, rows, K, { folds: p.folds, seed: p.seed, outcome: objective });
+  const screen = chooseNuisanceSettings(input, outcome.y, tr.arm, rows, K, { folds: p.folds, seed: p.seed, outcome: objective });
+  let sc: ReturnType<typeof screen.next>;
+  while (!(sc = screen.next()).done) yield { phase: "fit", step: ++step, totalSteps };
+  const nuisance = sc.value;
+  const outcomeSettings = NUISANCE_SETTINGS[nuisance.outcome];
+  const propensitySettings = NUISANCE_SETTINGS[nuisance.propensity];
+  const cross = crossFitSteps(input, outcome.y, tr.arm, rows, K, {
+    folds: p.folds,
+    seed: p.seed,
+    outcome: objective,
+    outcomeSettings,
+    propensitySettings,
+  });
   let cf: ReturnType<typeof cross.next>;
   while (!(cf = cross.next()).done) yield { phase: "fit", step: ++step, totalSteps };
   const po = pseudoOutcomes(cf.value, outcome.y, tr.arm, rows, K, p.propensity_clip);
 
   // outcome models on all of each arm's rows (what inference serves)
-  const outcomeModels: GbdtModel[] = [];
-  for (let k = 0; k < K; k++) {
-    const armRows = rows.filter((r) => tr.arm[r] === k);
-    outcomeModels.push(fitGbdt(input, outcome.y, armRows, objective, { kind: "nuisance", seed: p.seed + 104729 * (k + 1) }));
-    yield { phase: "fit", step: ++step, totalSteps };
-  }
+  const fitting = fitOutcomeModels(input, outcome.y, tr.arm, rows, K, { outcome: objective, seed: p.seed + 104729, settings: outcomeSettings });
+  let om: ReturnType<typeof fitting.next>;
+  while (!(om = fitting.next()).done) yield { phase: "fit", step: ++step, totalSteps };
+  const outcomeModels = om.value;
   // the propensity model on all rows (estimates over new data with treatment and outcome need it)
   const armLabel = Float64Array.from(tr.arm, (k) => (k < 0 ? NaN : k));
   const propensityObjective = K === 2 ? "binary" : "multiclass";
-  const propensity = fitGbdt(input, armLabel, rows, propensityObjective, { kind: "nuisance", seed: p.seed + 15485863, numClasses: K });
+  const propensity = fitGbdt(input, armLabel, rows, propensityObjective, {
+    kind: "nuisance",
+    seed: p.seed + 15485863,
+    numClasses: K,
+    settings: propensitySettings,
+  });
   yield { phase: "fit", step: ++step, totalSteps };
-  // effect models on the pseudo-outcomes (overlap-weighted, see the header), and the per-row file
+  // the effect models: the chosen learner (or blend) per treated arm, and the per-row file
   const pseudo = new Float64Array(frame.rowCount * A).fill(NaN);
   for (let j = 0; j < rows.length; j++) for (let a = 0; a < A; a++) pseudo[rows[j] * A + a] = po.phi[j * A + a];
-  const fitWeights = overlapWeights(cf.value, K);
-  const effectModels: GbdtModel[] = [];
+  const search: SearchInput = {
+    input,
+    y: outcome.y,
+    arm: tr.arm,
+    rows,
+    K,
+    cf: cf.value,
+    po,
+    weights: overlapWeights(cf.value, K),
+    outcome: objective,
+    outcomeSettings,
+    folds: p.folds,
+    seed: p.seed,
+  };
+  const problems = Array.from({ length: A }, (_, a) => armProblem(search, a + 1));
+  const choosing = chooseLearner(search, problems, p.learner);
+  let ch: ReturnType<typeof choosing.next>;
+  while (!(ch = choosing.next()).done) yield { phase: "fit", step: ++step, totalSteps };
+  const selection = ch.value;
+  const mix = selection ? selection.weights : { [p.learner as Exclude<LearnerChoice, "auto">]: 1 };
+  totalSteps = planned(servedFitCount(mix, { K, outcome: objective }));
+  const serving = fitServedEffects(search, problems, mix, outcomeModels);
+  let sv: ReturnType<typeof serving.next>;
+  while (!(sv = serving.next()).done) yield { phase: "fit", step: ++step, totalSteps };
+  const effectModels = sv.value;
+  // a learner reusing the outcome models fits nothing more: the last step still closes the plan
+  if (step < totalSteps) yield { phase: "fit", step: (step = totalSteps), totalSteps };
   const estimates: Record<string, unknown>[] = [];
   const naive = naiveDifferences(outcome.y, tr.arm, rows, K);
   for (let a = 0; a < A; a++) {
-    const label = Float64Array.from({ length: frame.rowCount }, (_, r) => pseudo[r * A + a]);
-    const weight = new Float64Array(frame.rowCount);
-    for (let j = 0; j < rows.length; j++) weight[rows[j]] = fitWeights[j * A + a];
-    const model = fitGbdt(input, label, rows, "regression", { kind: "effect", seed: p.seed + 1299709 * (a + 1), weight });
-    effectModels.push(model);
-    yield { phase: "fit", step: ++step, totalSteps };
     const est: AipwEstimate = aipwEstimate(armColumn(po.phi, A, a));
     estimates.push({
       arm: tr.arms[a + 1],
@@ -151,9 +206,22 @@ export function* trainCausalSteps(frame: Frame, opts: CausalTrainOptions): Gener
       n_treated: counts[a + 1],
       n_control: counts[0],
       naive_difference: naive[a],
-      heterogeneity_features: topFeatures(model),
+      heterogeneity_features: topFeatures(effectModels[a]),
     });
   }
+  const learner = {
+    choice: p.learner,
+    served: mix,
+    candidate_losses: selection?.losses ?? null,
+    served_loss: selection?.loss ?? null,
+    loss: "out-of-fold overlap-weighted DR pseudo-outcome loss, summed over the treated arms (lower is better)",
+    nuisance: {
+      outcome_trees: nuisance.outcome,
+      propensity_trees: nuisance.propensity,
+      outcome_losses: nuisance.outcomeLoss,
+      propensity_losses: nuisance.propensityLoss,
+    },
+  };
 
   const [lo, hi] = p.propensity_clip;
   const clippedShare = po.clippedRows / rows.length;
@@ -161,7 +229,8 @@ export function* trainCausalSteps(frame: Frame, opts: CausalTrainOptions): Gener
   const predictor: CausalPredictor = { featurizer, effect: effectModels, outcome: outcomeModels, propensity };
   const main = A === 1 ? estimates[0] : null;
   const common = {
-    method: "cross-fitted AIPW (doubly robust) with GBDT nuisance models; CATE: GBDT on the pseudo-outcomes, weighted by propensity overlap",
+    method: `cross-fitted AIPW (doubly robust) with GBDT nuisance models; CATE: ${describeMix(mix)}`,
+    learner,
     treatment_column: tr.column,
     treatment_reason: tr.reason,
     outcome_column: opts.labelColumn,
@@ -291,6 +360,19 @@ function overlapWarnings(clippedShare: number, min: number, max: number, [lo, hi
   return w;
 }
 
+const LEARNER_WORDS: Record<string, string> = {
+  t: "T-learner (outcome model per arm, difference)",
+  s: "S-learner (one outcome model with the treatment as a feature)",
+  x: "X-learner (imputed effects per arm, mixed by the treated share)",
+  dr: "DR-learner (GBDT on the AIPW pseudo-outcomes, weighted by propensity overlap)",
+};
+
+/** The served CATE in words: one learner, or a blend with its weights. */
+function describeMix(mix: Record<string, number | undefined>): string {
+  const parts = Object.entries(mix).map(([l, w]) => (w === 1 ? LEARNER_WORDS[l] : `${w} × ${LEARNER_WORDS[l]}`));
+  return parts.length === 1 ? parts[0] : `blend of ${parts.join(" + ")}`;
+}
+
 /** Mean outcome of each treated arm minus the control's (no adjustment: what confounding biases). */
 function naiveDifferences(y: Float64Array, arm: Int32Array, rows: Int32Array, K: number): number[] {
   const sum = new Float64Array(K);
@@ -329,6 +411,7 @@ function resolveParams(params: CausalParams) {
     propensity_clip: params.propensity_clip ?? DEFAULT_CAUSAL_PARAMS.propensity_clip,
     folds: params.folds ?? DEFAULT_CAUSAL_PARAMS.folds,
     seed: params.seed ?? DEFAULT_CAUSAL_PARAMS.seed,
+    learner: params.learner ?? DEFAULT_CAUSAL_PARAMS.learner,
   };
   const check = (name: string, v: unknown, ok: boolean) => {
     if (!ok) throw new MlInputError(`invalid parameter ${name}: ${JSON.stringify(v)}`);
@@ -341,5 +424,6 @@ function resolveParams(params: CausalParams) {
   );
   check("folds", p.folds, Number.isInteger(p.folds) && p.folds >= 2 && p.folds <= 20);
   check("seed", p.seed, Number.isInteger(p.seed));
+  check("learner", p.learner, p.learner === "auto" || (LEARNERS as readonly string[]).includes(p.learner));
   return p;
 }

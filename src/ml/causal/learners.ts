@@ -1,0 +1,150 @@
+/**
+ * The meta-learners a causal model chooses among, each giving one treated arm's CATE as one
+ * regression GBDT (./combine), fit on any subset of the included rows:
+ * - T: an outcome model per arm, τ = μ_a − μ_c;
+ * - S: one outcome model on the features plus a treated/control column, τ = μ(x, 1) − μ(x, 0)
+ *   (./specialize resolves the splits on that column);
+ * - X: imputed effects from the cross-fitted outcome models, D = Y − μ_c(x) on treated rows and
+ *   μ_a(x) − Y on control rows, one effect model per side, τ = g·τ_c + (1 − g)·τ_a with g the
+ *   treated share (Künzel et al. 2019 allow a constant g; the propensity they suggest would make
+ *   τ a product of ensembles, not one);
+ * - DR: the overlap-weighted regression of the AIPW pseudo-outcomes φ (./aipw overlapWeights).
+ * A binary outcome's T and S fit regression (squared error) trees on the 0/1 outcome: their sums
+ * are probabilities, so differences of them are one ensemble again; the cross-fitted outcome
+ * models (binary objective, probabilities) still feed X and DR.
+ */
+import type { GbdtModel, Objective } from "../gbdt/model";
+import { combineGbdts } from "./combine";
+import { type FitInput, fitGbdt, predictRows, type TreeSettings } from "./fit";
+import { fixLastFeature } from "./specialize";
+import { withArmColumn } from "./treatment-feature";
+
+export const LEARNERS = ["t", "s", "x", "dr"] as const;
+export type LearnerName = (typeof LEARNERS)[number];
+
+/** What every learner of one treated arm reads; label arrays are per frame row. */
+export interface ArmProblem {
+  input: FitInput;
+  y: Float64Array;
+  arm: Int32Array;
+  /** The treated arm's index (the control is 0). */
+  a: number;
+  /** The cross-fitted μ_a − μ_c per frame row (T's out-of-fold predictions when reusable). */
+  muDifference: Float64Array;
+  /** D of the X-learner per frame row (treated: Y − μ_c, control: μ_a − Y, others NaN). */
+  imputed: Float64Array;
+  /** Treated share among this arm's and the control's rows (X's g). */
+  treatedShare: number;
+  /** φ_a and its overlap weight per frame row (DR). */
+  phi: Float64Array;
+  weight: Float64Array;
+  outcome: Objective;
+  outcomeSettings: TreeSettings;
+  /** The S-learner's input: the features plus the treated (1) / control (0) column, built on first use. */
+  sInput?: FitInput;
+}
+
+/**
+ * T on a numeric outcome reuses the cross-fitted outcome models (out of fold) and the served ones
+ * (all rows): they are the T-learner's own fits.
+ */
+export function reusesOutcomeModels(name: LearnerName, outcome: Objective): boolean {
+  return name === "t" && outcome === "regression";
+}
+
+/** GBDT fits one learner's CATE costs (0 when it reuses the outcome models). */
+export function learnerFitCount(name: LearnerName, outcome: Objective): number {
+  if (reusesOutcomeModels(name, outcome)) return 0;
+  return name === "t" || name === "x" ? 2 : 1;
+}
+
+/**
+ * The learner's CATE model fit on `train` (frame rows of any arms; each learner keeps the ones
+ * it uses). `served` are the outcome models fit on all rows (T's final model when reused). Yields
+ * once per GBDT fit.
+ */
+export function* fitLearner(
+  name: LearnerName,
+  p: ArmProblem,
+  train: Int32Array,
+  seed: number,
+  served?: GbdtModel[],
+): Generator<void, GbdtModel, void> {
+  const treated = train.filter((r) => p.arm[r] === p.a);
+  const control = train.filter((r) => p.arm[r] === 0);
+  const nuisance = { kind: "nuisance" as const, settings: p.outcomeSettings };
+  switch (name) {
+    case "t": {
+      if (reusesOutcomeModels(name, p.outcome) && served)
+        return combineGbdts([
+          { model: served[p.a], coef: 1 },
+          { model: served[0], coef: -1 },
+        ]);
+      const mu1 = fitGbdt(p.input, p.y, treated, "regression", { ...nuisance, seed: seed + 1 });
+      yield;
+      const mu0 = fitGbdt(p.input, p.y, control, "regression", { ...nuisance, seed: seed + 2 });
+      yield;
+      return combineGbdts([
+        { model: mu1, coef: 1 },
+        { model: mu0, coef: -1 },
+      ]);
+    }
+    case "s": {
+      // codes: control 0, this arm 1, other arms' rows are not used
+      p.sInput ??= withArmColumn(p.input, (r) => (p.arm[r] === p.a ? 1 : p.arm[r] === 0 ? 0 : -1), 2);
+      const both = train.filter((r) => p.arm[r] === p.a || p.arm[r] === 0);
+      const mu = fitGbdt(p.sInput, p.y, both, "regression", { ...nuisance, seed: seed + 3 });
+      yield;
+      return combineGbdts([
+        { model: fixLastFeature(mu, 1), coef: 1 },
+        { model: fixLastFeature(mu, 0), coef: -1 },
+      ]);
+    }
+    case "x": {
+      const tau1 = fitGbdt(p.input, p.imputed, treated, "regression", { kind: "effect", seed: seed + 4 });
+      yield;
+      const tau0 = fitGbdt(p.input, p.imputed, control, "regression", { kind: "effect", seed: seed + 5 });
+      yield;
+      const g = p.treatedShare;
+      return combineGbdts([
+        { model: tau0, coef: g },
+        { model: tau1, coef: 1 - g },
+      ]);
+    }
+    case "dr": {
+      const model = fitGbdt(p.input, p.phi, train, "regression", { kind: "effect", seed, weight: p.weight });
+      yield;
+      return model;
+    }
+  }
+}
+
+/**
+ * Each included row's CATE from the learner fit without that row's fold (`fold[j]` of rows[j]),
+ * what the selection scores. T on a numeric outcome: the cross-fitted μ_a − μ_c (same folds).
+ */
+export function* outOfFold(
+  name: LearnerName,
+  p: ArmProblem,
+  rows: Int32Array,
+  fold: Int32Array,
+  folds: number,
+  seed: number,
+): Generator<void, Float64Array, void> {
+  if (reusesOutcomeModels(name, p.outcome)) return Float64Array.from(rows, (r) => p.muDifference[r]);
+  const out = new Float64Array(rows.length);
+  for (let f = 0; f < folds; f++) {
+    const held = rows.filter((_, j) => fold[j] === f);
+    if (held.length === 0) continue;
+    const model = yield* fitLearner(
+      name,
+      p,
+      rows.filter((_, j) => fold[j] !== f),
+      seed + 1009 * (f + 1),
+    );
+    const pred = predictRows(model, p.input.m, held);
+    let i = 0;
+    for (let j = 0; j < rows.length; j++) if (fold[j] === f) out[j] = pred[i++];
+  }
+  return out;
+}
