@@ -9,6 +9,7 @@ import { z } from "zod";
 import { InvalidInput } from "../core/errors";
 import { COLUMN_NAME_MAX_CHARS } from "../core/limits";
 import { type CausalExplainSpec, explainEffects } from "../ml/causal/explain";
+import { LEARNERS } from "../ml/causal/learners";
 import { DEFAULT_CAUSAL_PARAMS, trainCausalSteps } from "../ml/causal/model";
 import { MlInputError } from "../ml/errors";
 import type { Frame } from "../ml/frame";
@@ -34,6 +35,12 @@ const params = z
       .optional()
       .describe("[low, high]: propensities are clipped to this range"),
     folds: z.number().int().min(2).max(20).optional(),
+    learner: z
+      .enum(["auto", ...LEARNERS])
+      .optional()
+      .describe(
+        "the CATE learner: auto (T, S, X and DR learners and their blends compared by a cross-validated loss, the best served) or a fixed one",
+      ),
     seed,
   })
   .strict();
@@ -76,12 +83,12 @@ export const causal: ModelTypeModule<UnsupervisedArtifact, "causal"> = {
   },
   docs: {
     params:
-      "Causal (label_column is the outcome): action_column (the treatment; inferred when absent), control_value, propensity_clip ([0.01, 0.99]), folds (5), seed",
+      "Causal (label_column is the outcome): action_column (the treatment; inferred when absent), control_value, propensity_clip ([0.01, 0.99]), folds (5), learner (auto: t, s, x or dr chosen by cross-validated loss, or a blend; or one of them fixed), seed",
     columns:
       "Causal: `effect` (the row's predicted effect of the treatment vs the control, on the outcome's scale or as a change of probability), `outcome_if_treated`, `outcome_if_control` (lists in the order of the model's treated_arms when the treatment has several treated arms)",
     metrics: null,
     summary:
-      "causal the treatment and why, the average effect with its 95% interval, treated/control counts, the propensity range and clipped share, overlap warnings and the features driving the effect",
+      "causal the treatment and why, the average effect with its 95% interval, treated/control counts, the propensity range and clipped share, overlap warnings, the features driving the effect, and the learner served with every candidate's cross-validated loss",
   },
 };
 

@@ -25,6 +25,12 @@ export interface CrossFit {
   mu: Float64Array;
   /** Per included row and arm: the raw (unclipped) propensity, out of fold. */
   e: Float64Array;
+  /**
+   * Per fold: that fold's models (fit without it) on every included row, same layout. The learner
+   * scoring fits each candidate without a fold on labels from these, so no label it learns from
+   * has seen the fold it is scored on (./learner-search).
+   */
+  byFold?: { mu: Float64Array; e: Float64Array }[];
 }
 
 /** Fits the cross-fitting does: per fold, the outcome models (./outcome-models) and the propensity model. */
@@ -48,6 +54,7 @@ export function* crossFitSteps(
   const fold = assignFolds(rows, arm, K, opts.folds, opts.seed);
   const mu = new Float64Array(n * K);
   const e = new Float64Array(n * K);
+  const byFold: { mu: Float64Array; e: Float64Array }[] = [];
   // the propensity label per frame row: treated (1) vs control (0), or the arm index
   const armLabel = Float64Array.from(arm, (a) => (a < 0 ? NaN : a));
   let fit = 0;
@@ -56,16 +63,16 @@ export function* crossFitSteps(
     const out: number[] = [];
     for (let j = 0; j < n; j++) (fold[j] === f ? inFold : out).push(j);
     if (inFold.length === 0) continue;
-    const target = Int32Array.from(inFold, (j) => rows[j]);
     const trainAll = Int32Array.from(out, (j) => rows[j]);
     const models = yield* fitOutcomeModels(input, y, arm, trainAll, K, {
       outcome: opts.outcome,
       seed: opts.seed + 7919 * ++fit,
       settings: opts.outcomeSettings,
     });
+    const foldMu = new Float64Array(n * K);
     for (let k = 0; k < K; k++) {
-      const p = predictRows(models[k], input.m, target);
-      for (let i = 0; i < inFold.length; i++) mu[inFold[i] * K + k] = p[i];
+      const p = predictRows(models[k], input.m, rows);
+      for (let j = 0; j < n; j++) foldMu[j * K + k] = p[j];
     }
     const objective: Objective = K === 2 ? "binary" : "multiclass";
     const prop = fitGbdt(input, armLabel, trainAll, objective, {
@@ -74,17 +81,24 @@ export function* crossFitSteps(
       numClasses: K,
       settings: opts.propensitySettings,
     });
-    const p = predictRows(prop, input.m, target);
-    for (let i = 0; i < inFold.length; i++) {
-      const j = inFold[i];
+    const p = predictRows(prop, input.m, rows);
+    const foldE = new Float64Array(n * K);
+    for (let j = 0; j < n; j++) {
       if (K === 2) {
-        e[j * 2] = 1 - p[i];
-        e[j * 2 + 1] = p[i];
-      } else for (let k = 0; k < K; k++) e[j * K + k] = p[i * K + k];
+        foldE[j * 2] = 1 - p[j];
+        foldE[j * 2 + 1] = p[j];
+      } else for (let k = 0; k < K; k++) foldE[j * K + k] = p[j * K + k];
     }
+    for (const j of inFold) {
+      for (let k = 0; k < K; k++) {
+        mu[j * K + k] = foldMu[j * K + k];
+        e[j * K + k] = foldE[j * K + k];
+      }
+    }
+    byFold[f] = { mu: foldMu, e: foldE };
     yield;
   }
-  return { mu, e };
+  return { mu, e, byFold };
 }
 
 export interface PseudoOutcomes {

@@ -5,10 +5,10 @@
  * learner skips the scoring.
  */
 import type { GbdtModel, Objective } from "../gbdt/model";
-import type { CrossFit, PseudoOutcomes } from "./aipw";
+import { armColumn, type CrossFit, overlapWeights, type PseudoOutcomes, pseudoOutcomes } from "./aipw";
 import { combineGbdts } from "./combine";
-import { assignFolds, type FitInput, type TreeSettings } from "./fit";
-import { type ArmProblem, fitLearner, LEARNERS, type LearnerName, learnerFitCount, outOfFold } from "./learners";
+import { assignFolds, type FitInput, predictRows, type TreeSettings } from "./fit";
+import { type ArmProblem, fitLearner, LEARNERS, type LearnerName, learnerFitCount, reusesOutcomeModels } from "./learners";
 import { type ArmScores, type Selection, selectLearner } from "./select";
 
 export type LearnerChoice = "auto" | LearnerName;
@@ -28,10 +28,21 @@ export interface SearchInput {
   outcomeSettings: TreeSettings;
   folds: number;
   seed: number;
+  clip: [number, number];
 }
 
-/** The per-frame-row targets of treated arm `a` (1-based) every learner reads. */
-export function armProblem(s: SearchInput, a: number): ArmProblem {
+/**
+ * The per-frame-row targets of treated arm `a` (1-based) every learner reads, from nuisance
+ * predictions `nu` on the included rows (the cross-fitted ones, or one fold's models) and the
+ * pseudo-outcomes φ and overlap weights built from them.
+ */
+export function armProblem(
+  s: SearchInput,
+  a: number,
+  nu: { mu: Float64Array; e: Float64Array },
+  phiAll: Float64Array,
+  weights: Float64Array,
+): ArmProblem {
   const N = s.y.length;
   const A = s.K - 1;
   const nan = () => new Float64Array(N).fill(NaN);
@@ -42,8 +53,8 @@ export function armProblem(s: SearchInput, a: number): ArmProblem {
   let treated = 0;
   let control = 0;
   s.rows.forEach((r, j) => {
-    const mua = s.cf.mu[j * s.K + a];
-    const muc = s.cf.mu[j * s.K];
+    const mua = nu.mu[j * s.K + a];
+    const muc = nu.mu[j * s.K];
     muDifference[r] = mua - muc;
     if (s.arm[r] === a) {
       imputed[r] = s.y[r] - muc;
@@ -52,8 +63,8 @@ export function armProblem(s: SearchInput, a: number): ArmProblem {
       imputed[r] = mua - s.y[r];
       control++;
     }
-    phi[r] = s.po.phi[j * A + a - 1];
-    weight[r] = s.weights[j * A + a - 1];
+    phi[r] = phiAll[j * A + a - 1];
+    weight[r] = weights[j * A + a - 1];
   });
   return {
     input: s.input,
@@ -81,20 +92,45 @@ export function servedFitCount(weights: Partial<Record<LearnerName, number>>, s:
   return (s.K - 1) * Object.keys(weights).reduce((n, l) => n + learnerFitCount(l as LearnerName, s.outcome), 0);
 }
 
-/** Scores the candidates out of fold (auto) or takes the fixed learner; yields once per fit. */
-export function* chooseLearner(s: SearchInput, problems: ArmProblem[], choice: LearnerChoice): Generator<void, Selection | null, void> {
+/**
+ * Scores the candidates out of fold (auto) or takes the fixed learner; yields once per fit. A
+ * candidate scored on fold f is fit on the other folds' rows with labels (X's imputed effects,
+ * DR's φ) from fold f's nuisance models, which never saw fold f: labels from the cross-fitted
+ * nuisance would carry fold f's outcomes (its rows trained the other folds' models), and a
+ * candidate learning them would look better on fold f than it is.
+ */
+export function* chooseLearner(s: SearchInput, choice: LearnerChoice): Generator<void, Selection | null, void> {
   if (choice !== "auto") return null;
   const fold = assignFolds(s.rows, s.arm, s.K, s.folds, s.seed);
-  const arms: ArmScores[] = [];
-  for (const p of problems) {
-    const oof = new Map<LearnerName, Float64Array>();
-    for (const name of LEARNERS) oof.set(name, yield* outOfFold(name, p, s.rows, fold, s.folds, s.seed + 7 * LEARNERS.indexOf(name)));
-    arms.push({
-      oof,
-      phi: Float64Array.from(s.rows, (r) => p.phi[r]),
-      weight: Float64Array.from(s.rows, (r) => p.weight[r]),
-    });
+  const A = s.K - 1;
+  const oof = Array.from({ length: A }, () => new Map(LEARNERS.map((l) => [l, new Float64Array(s.rows.length)] as const)));
+  for (let f = 0; f < s.folds; f++) {
+    const nu = s.cf.byFold?.[f];
+    const heldIdx = s.rows.map((_, j) => j).filter((j) => fold[j] === f);
+    if (!nu || heldIdx.length === 0) continue;
+    const held = Int32Array.from(heldIdx, (j) => s.rows[j]);
+    const train = s.rows.filter((_, j) => fold[j] !== f);
+    const po = pseudoOutcomes(nu, s.y, s.arm, s.rows, s.K, s.clip);
+    const w = overlapWeights(nu, s.K);
+    for (let a = 1; a <= A; a++) {
+      const p = armProblem(s, a, nu, po.phi, w);
+      for (const name of LEARNERS) {
+        const out = oof[a - 1].get(name)!;
+        if (reusesOutcomeModels(name, s.outcome)) {
+          heldIdx.forEach((j, i) => (out[j] = p.muDifference[held[i]]));
+          continue;
+        }
+        const model = yield* fitLearner(name, p, train, s.seed + 1009 * (f + 1) + 7 * LEARNERS.indexOf(name));
+        const pred = predictRows(model, s.input.m, held);
+        heldIdx.forEach((j, i) => (out[j] = pred[i]));
+      }
+    }
   }
+  const arms: ArmScores[] = oof.map((m, a) => ({
+    oof: m,
+    phi: armColumn(s.po.phi, A, a),
+    weight: armColumn(s.weights, A, a),
+  }));
   return selectLearner([...LEARNERS], arms);
 }
 

@@ -15,7 +15,7 @@
  */
 import type { GbdtModel, Objective } from "../gbdt/model";
 import { combineGbdts } from "./combine";
-import { type FitInput, fitGbdt, predictRows, type TreeSettings } from "./fit";
+import { type FitInput, fitGbdt, type TreeSettings } from "./fit";
 import { fixLastFeature } from "./specialize";
 import { withArmColumn } from "./treatment-feature";
 
@@ -29,9 +29,9 @@ export interface ArmProblem {
   arm: Int32Array;
   /** The treated arm's index (the control is 0). */
   a: number;
-  /** The cross-fitted μ_a − μ_c per frame row (T's out-of-fold predictions when reusable). */
+  /** μ_a − μ_c per frame row from the nuisance models the labels come from (T's predictions when reusable). */
   muDifference: Float64Array;
-  /** D of the X-learner per frame row (treated: Y − μ_c, control: μ_a − Y, others NaN). */
+  /** D of the X-learner per frame row (treated: Y − μ_c, control: μ_a − Y, others NaN), μ not fit on that row. */
   imputed: Float64Array;
   /** Treated share among this arm's and the control's rows (X's g). */
   treatedShare: number;
@@ -117,34 +117,4 @@ export function* fitLearner(
       return model;
     }
   }
-}
-
-/**
- * Each included row's CATE from the learner fit without that row's fold (`fold[j]` of rows[j]),
- * what the selection scores. T on a numeric outcome: the cross-fitted μ_a − μ_c (same folds).
- */
-export function* outOfFold(
-  name: LearnerName,
-  p: ArmProblem,
-  rows: Int32Array,
-  fold: Int32Array,
-  folds: number,
-  seed: number,
-): Generator<void, Float64Array, void> {
-  if (reusesOutcomeModels(name, p.outcome)) return Float64Array.from(rows, (r) => p.muDifference[r]);
-  const out = new Float64Array(rows.length);
-  for (let f = 0; f < folds; f++) {
-    const held = rows.filter((_, j) => fold[j] === f);
-    if (held.length === 0) continue;
-    const model = yield* fitLearner(
-      name,
-      p,
-      rows.filter((_, j) => fold[j] !== f),
-      seed + 1009 * (f + 1),
-    );
-    const pred = predictRows(model, p.input.m, held);
-    let i = 0;
-    for (let j = 0; j < rows.length; j++) if (fold[j] === f) out[j] = pred[i++];
-  }
-  return out;
 }

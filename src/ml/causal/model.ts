@@ -182,9 +182,10 @@ export function* trainCausalSteps(frame: Frame, opts: CausalTrainOptions): Gener
     outcomeSettings,
     folds: p.folds,
     seed: p.seed,
+    clip: p.propensity_clip,
   };
-  const problems = Array.from({ length: A }, (_, a) => armProblem(search, a + 1));
-  const choosing = chooseLearner(search, problems, p.learner);
+  const problems = Array.from({ length: A }, (_, a) => armProblem(search, a + 1, cf.value, po.phi, search.weights));
+  const choosing = chooseLearner(search, p.learner);
   let ch: ReturnType<typeof choosing.next>;
   while (!(ch = choosing.next()).done) yield { phase: "fit", step: ++step, totalSteps };
   const selection = ch.value;

@@ -34,13 +34,13 @@ export function* fitOutcomeModels(
   K: number,
   opts: { outcome: Objective; seed: number; settings?: TreeSettings },
 ): Generator<void, GbdtModel[], void> {
-  const fit = (label: Float64Array, rows: Int32Array, seed: number) =>
+  const fitOn = (label: Float64Array, rows: Int32Array, seed: number) =>
     fitGbdt(input, label, rows, opts.outcome, { kind: "nuisance", seed, settings: opts.settings });
   const models: GbdtModel[] = [];
   if (opts.outcome !== "regression") {
     for (let k = 0; k < K; k++) {
       models.push(
-        fit(
+        fitOn(
           y,
           train.filter((r) => arm[r] === k),
           opts.seed + k,
@@ -62,7 +62,7 @@ export function* fitOutcomeModels(
     models.push(
       combineGbdts([
         { model: base, coef: 1 },
-        { model: fit(residual, own, opts.seed + k), coef: 1 },
+        { model: fitOn(residual, own, opts.seed + k), coef: 1 },
       ]),
     );
     yield;
