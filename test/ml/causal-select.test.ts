@@ -62,7 +62,7 @@ describe("causal learners: one tree ensemble per CATE", () => {
     data[i * 3 + 2] = rng.next() < 0.5 ? 1 : 0;
     label[i] = Math.sin(4 * data[i * 3]) + data[i * 3 + 2] * (1 + data[i * 3 + 1]) + 0.1 * rng.next();
   }
-  const fit = (seed: number) =>
+  const smallGbdt = (seed: number) =>
     trainGbdt({
       data,
       numRows: n,
@@ -73,8 +73,8 @@ describe("causal learners: one tree ensemble per CATE", () => {
     }).model;
 
   it("a weighted sum of GBDTs predicts the weighted sum of their predictions", () => {
-    const a = fit(1);
-    const b = fit(2);
+    const a = smallGbdt(1);
+    const b = smallGbdt(2);
     const sum = combineGbdts([
       { model: a, coef: 0.3 },
       { model: b, coef: -1.5 },
@@ -86,7 +86,7 @@ describe("causal learners: one tree ensemble per CATE", () => {
   });
 
   it("fixing the last feature gives the model's predictions at that value, on the other features only", () => {
-    const m = fit(1);
+    const m = smallGbdt(1);
     expect(m.trees.some((t) => t.splitFeature.includes(2))).toBe(true);
     for (const v of [0, 1]) {
       const fixed = fixLastFeature(m, v);
