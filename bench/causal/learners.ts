@@ -44,7 +44,11 @@ const SUITES: Suite[] = [
 ];
 
 function train(frame: Frame, learner: (typeof LEARNERS)[number]) {
-  const gen = trainCausalSteps(frame, { representation: buildRepresentation(frame), labelColumn: "y", params: { learner, action_column: "treated" } });
+  const gen = trainCausalSteps(frame, {
+    representation: buildRepresentation(frame),
+    labelColumn: "y",
+    params: { learner, action_column: "treated" },
+  });
   const t0 = performance.now();
   for (;;) {
     const r = gen.next();
@@ -56,7 +60,9 @@ const mean = (xs: number[]) => xs.reduce((s, v) => s + v, 0) / xs.length;
 const se = (xs: number[]) => (xs.length > 1 ? Math.sqrt(xs.reduce((s, v) => s + (v - mean(xs)) ** 2, 0) / (xs.length - 1) / xs.length) : NaN);
 const pm = (xs: number[], d = 2) => `${mean(xs).toFixed(d)} ± ${se(xs).toFixed(d)}`;
 
-console.log("| benchmark | reps | √PEHE: T / S / X / DR / auto | ATE error of the CATE mean: T / S / X / DR / auto | auto ≤ best fixed (reps) | auto mixes served | AIPW ATE error | AIPW 95% coverage | fit s (auto) |");
+console.log(
+  "| benchmark | reps | √PEHE: T / S / X / DR / auto | ATE error of the CATE mean: T / S / X / DR / auto | auto ≤ best fixed (reps) | auto mixes served | AIPW ATE error | AIPW 95% coverage | fit s (auto) |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|");
 for (const suite of SUITES) {
   const peheBy = new Map<string, number[]>(LEARNERS.map((l) => [l, []]));

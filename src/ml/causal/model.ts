@@ -24,7 +24,8 @@
  * (the mean of a group's φ is its AIPW estimate, aipwEstimate gives its interval).
  */
 import { MlInputError } from "../errors";
-import { applyFeaturizer, type FeaturizerSpec, featureKinds, selectFeatures } from "../featurize";
+import { TreeShapExplainer } from "../explain/treeshap";
+import { applyFeaturizer, type FeatureMatrix, type FeaturizerSpec, featureKinds, selectFeatures } from "../featurize";
 import type { FitStep, UnsupervisedModel } from "../fit/contract";
 import type { Frame } from "../frame";
 import type { GbdtModel } from "../gbdt/model";
@@ -68,6 +69,8 @@ const MIN_ARM_ROWS = 10;
 const MAX_CLIPPED_SHARE = 0.05;
 /** Features listed as driving the effect's heterogeneity. */
 const TOP_FEATURES = 10;
+/** Rows whose TreeSHAP contributions rank them. */
+const IMPORTANCE_ROWS = 200;
 
 export interface CausalPredictor extends CausalPredictors {
   featurizer: FeaturizerSpec;
@@ -207,7 +210,7 @@ export function* trainCausalSteps(frame: Frame, opts: CausalTrainOptions): Gener
       n_treated: counts[a + 1],
       n_control: counts[0],
       naive_difference: naive[a],
-      heterogeneity_features: topFeatures(effectModels[a]),
+      heterogeneity_features: topFeatures(effectModels[a], m, rows),
     });
   }
   const learner = {
@@ -385,17 +388,30 @@ function naiveDifferences(y: Float64Array, arm: Int32Array, rows: Int32Array, K:
   return Array.from({ length: K - 1 }, (_, a) => sum[a + 1] / cnt[a + 1] - sum[0] / cnt[0]);
 }
 
-/** Features by their share of the effect model's total split gain, top TOP_FEATURES with a gain. */
-function topFeatures(model: GbdtModel): { feature: string; importance: number }[] {
-  const gain = new Float64Array(model.numFeatures);
-  for (const t of model.trees) t.splitFeature.forEach((f, i) => (gain[f] += t.gain[i]));
-  const total = gain.reduce((s, v) => s + v, 0);
-  if (total <= 0) return [];
-  return [...gain.keys()]
-    .filter((f) => gain[f] > 0)
-    .sort((a, b) => gain[b] - gain[a] || a - b)
+/**
+ * Features by their share of the effect's mean |TreeSHAP contribution| over up to
+ * IMPORTANCE_ROWS of the used rows (evenly spaced), top TOP_FEATURES with a share. Not split gain:
+ * a T- or S-learner's effect model holds both arms' outcome trees, whose splits on a feature that
+ * moves the outcome but not the effect have large gains that cancel in the difference; the
+ * contributions to the effect itself do cancel.
+ */
+function topFeatures(model: GbdtModel, m: FeatureMatrix, rows: Int32Array): { feature: string; importance: number }[] {
+  const F = model.numFeatures;
+  const explainer = new TreeShapExplainer(model);
+  const sum = new Float64Array(F);
+  const step = Math.max(1, Math.floor(rows.length / IMPORTANCE_ROWS));
+  for (let j = 0; j < rows.length; j += step) {
+    const r = rows[j];
+    const c = explainer.explain(m.data.subarray(r * F, r * F + F)).contributions[0];
+    for (let f = 0; f < F; f++) sum[f] += Math.abs(c[f]);
+  }
+  const total = sum.reduce((s, v) => s + v, 0);
+  if (!(total > 0)) return [];
+  return [...sum.keys()]
+    .filter((f) => sum[f] / total > 1e-6)
+    .sort((a, b) => sum[b] - sum[a] || a - b)
     .slice(0, TOP_FEATURES)
-    .map((f) => ({ feature: model.featureNames[f], importance: gain[f] / total }));
+    .map((f) => ({ feature: model.featureNames[f], importance: sum[f] / total }));
 }
 
 function float64le(values: Float64Array): Uint8Array {
