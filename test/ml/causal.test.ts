@@ -173,6 +173,7 @@ describe("causal: treatment and outcome checks", () => {
   it("bad params fail", () => {
     fails(base, { propensity_clip: [0.5, 0.2] }, /invalid parameter propensity_clip/);
     fails(base, { folds: 1 }, /invalid parameter folds/);
+    fails(base, { learner: "r" as never }, /invalid parameter learner: "r"/);
     fails(base, { action_column: "y" }, /cannot also be the outcome/);
   });
 });
