@@ -1,22 +1,24 @@
 /**
  * The `causal` model: the label column is the outcome, the treatment is `params.action_column` or
  * inferred (./treatment). A doubly-robust learner (./aipw): cross-fitted GBDT outcome models per
- * arm and a GBDT propensity model give AIPW pseudo-outcomes φ, whose mean is the average
- * treatment effect (ATE) with an influence-function interval; then
- * - the effect model (CATE): a GBDT regression of φ on the features, over every used row, each
- *   row weighted by w(x) = e_a·e_c/(e_a + e_c) (binary: e(1 − e)) from the cross-fitted
- *   propensities (unclipped: past the clip φ is biased too; ./aipw overlapWeights). Why: φ's
- *   noise variance grows like 1/e_a + 1/e_c, so under poor overlap a few rows with φ blown up by
- *   1/ê dominate an unweighted fit; w is that variance's inverse up to a constant
- *   (inverse-variance weighting of the DR-learner's second stage, the weights the R-learner's
- *   loss implies), and since w depends on x only, the fit still targets E[φ | x] = τ(x). The ATE
- *   stays the unweighted mean of φ (the AIPW estimate); the weighting changes only which rows
- *   the CATE model trusts (bench/causal/RESULTS.md: PEHE 0.36 → 0.22 at 20k rows with poor
- *   overlap, lower on every other setup too);
- * - the outcome models served at inference: one GBDT per arm refit on all of that arm's rows
- *   (not the average of the fold models: one model per arm keeps the graph small), so
- *   `effect` (the CATE model) is not exactly outcome_if_treated − outcome_if_control.
+ * arm (./outcome-models; tree settings screened per dataset, ./nuisance-settings) and a GBDT
+ * propensity model give AIPW pseudo-outcomes φ, whose mean is the average treatment effect (ATE)
+ * with an influence-function interval; then
+ * - the effect model (CATE), one per treated arm: with `learner` "auto" the T-, S-, X- and
+ *   DR-learners (./learners) are fit out of fold and scored by the overlap-weighted DR
+ *   pseudo-outcome loss; the best, or a blend that scores lower, is served (./learner-search,
+ *   ./select); a fixed `learner` is served as given. The DR-learner is the GBDT regression of φ
+ *   weighted by w(x) = e_a·e_c/(e_a + e_c) (binary: e(1 − e)) from the cross-fitted propensities
+ *   (./aipw overlapWeights): φ's noise variance grows like 1/e_a + 1/e_c, w is its inverse up to a
+ *   constant, and since w depends on x only the fit still targets E[φ | x] = τ(x). Every learner's
+ *   CATE (and a blend) is one regression tree ensemble (./combine), so the graph and TreeSHAP
+ *   explanations take it as before. The ATE does not depend on the learner (the mean of φ);
+ * - the outcome models served at inference: one per arm refit on all rows (not the average of the
+ *   fold models: one model per arm keeps the graph small), so `effect` (the CATE model) is not
+ *   exactly outcome_if_treated − outcome_if_control (unless T alone is served on a numeric outcome).
  * Binary outcomes: μ are probabilities (binary objective), effects on the probability scale.
+ * The job output's `learner` says what was served and why (every candidate's loss, the nuisance
+ * settings chosen with their held-out losses).
  *
  * ONNX: ./onnx. Files: `pseudo_outcomes.bin`, little-endian float64, row-major
  * [training frame rows × (arms − 1)], in the training frame's row order, NaN for rows not used

@@ -15,7 +15,7 @@ import { treeEnsembleAttributes } from "../onnx/tree-ensemble";
 import { addFeaturesInput } from "../space/space";
 
 export interface CausalPredictors {
-  /** One regression GBDT per treated arm (on the pseudo-outcomes). */
+  /** One regression GBDT per treated arm: the served CATE learner (or blend) as one ensemble. */
   effect: GbdtModel[];
   /** One outcome GBDT per arm, control first (regression, or binary: probability). */
   outcome: GbdtModel[];
