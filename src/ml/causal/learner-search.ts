@@ -4,9 +4,9 @@
  * scored (./select); the best, or a blend that scores better, is then fit on all rows. A fixed
  * learner skips the scoring.
  */
+import { blendGbdtModels } from "../gbdt/blend";
 import type { GbdtModel, Objective } from "../gbdt/model";
 import { armColumn, type CrossFit, overlapWeights, type PseudoOutcomes, pseudoOutcomes } from "./aipw";
-import { combineGbdts } from "./combine";
 import { assignFolds, type FitInput, predictRows, type TreeSettings } from "./fit";
 import { type ArmProblem, fitLearner, LEARNERS, type LearnerName, learnerFitCount, reusesOutcomeModels } from "./learners";
 import { type ArmScores, type Selection, selectLearner } from "./select";
@@ -150,9 +150,9 @@ export function* fitServedEffects(
     for (const [name, coef] of Object.entries(weights) as [LearnerName, number][]) {
       // the seed the DR effect model had before the learner choice, so a DR model is unchanged
       const model = yield* fitLearner(name, p, s.rows, s.seed + 1299709 * p.a, outcomeModels);
-      terms.push({ model, coef });
+      terms.push({ model, weight: coef });
     }
-    out.push(terms.length === 1 && terms[0].coef === 1 ? terms[0].model : combineGbdts(terms));
+    out.push(blendGbdtModels(terms));
   }
   return out;
 }

@@ -1,6 +1,6 @@
 /**
  * The meta-learners a causal model chooses among, each giving one treated arm's CATE as one
- * regression GBDT (./combine), fit on any subset of the included rows:
+ * regression GBDT (../gbdt/blend: a weighted sum of GBDTs is one GBDT), fit on any subset of the included rows:
  * - T: an outcome model per arm, τ = μ_a − μ_c;
  * - S: one outcome model on the features plus a treated/control column, τ = μ(x, 1) − μ(x, 0)
  *   (./specialize resolves the splits on that column);
@@ -13,8 +13,8 @@
  * are probabilities, so differences of them are one ensemble again; the cross-fitted outcome
  * models (binary objective, probabilities) still feed X and DR.
  */
+import { blendGbdtModels } from "../gbdt/blend";
 import type { GbdtModel, Objective } from "../gbdt/model";
-import { combineGbdts } from "./combine";
 import { type FitInput, fitGbdt, type TreeSettings } from "./fit";
 import { fixLastFeature } from "./specialize";
 import { withArmColumn } from "./treatment-feature";
@@ -76,17 +76,17 @@ export function* fitLearner(
   switch (name) {
     case "t": {
       if (reusesOutcomeModels(name, p.outcome) && served)
-        return combineGbdts([
-          { model: served[p.a], coef: 1 },
-          { model: served[0], coef: -1 },
+        return blendGbdtModels([
+          { model: served[p.a], weight: 1 },
+          { model: served[0], weight: -1 },
         ]);
       const mu1 = fitGbdt(p.input, p.y, treated, "regression", { ...nuisance, seed: seed + 1 });
       yield;
       const mu0 = fitGbdt(p.input, p.y, control, "regression", { ...nuisance, seed: seed + 2 });
       yield;
-      return combineGbdts([
-        { model: mu1, coef: 1 },
-        { model: mu0, coef: -1 },
+      return blendGbdtModels([
+        { model: mu1, weight: 1 },
+        { model: mu0, weight: -1 },
       ]);
     }
     case "s": {
@@ -95,9 +95,9 @@ export function* fitLearner(
       const both = train.filter((r) => p.arm[r] === p.a || p.arm[r] === 0);
       const mu = fitGbdt(p.sInput, p.y, both, "regression", { ...nuisance, seed: seed + 3 });
       yield;
-      return combineGbdts([
-        { model: fixLastFeature(mu, 1), coef: 1 },
-        { model: fixLastFeature(mu, 0), coef: -1 },
+      return blendGbdtModels([
+        { model: fixLastFeature(mu, 1), weight: 1 },
+        { model: fixLastFeature(mu, 0), weight: -1 },
       ]);
     }
     case "x": {
@@ -106,9 +106,9 @@ export function* fitLearner(
       const tau0 = fitGbdt(p.input, p.imputed, control, "regression", { kind: "effect", seed: seed + 5 });
       yield;
       const g = p.treatedShare;
-      return combineGbdts([
-        { model: tau0, coef: g },
-        { model: tau1, coef: 1 - g },
+      return blendGbdtModels([
+        { model: tau0, weight: g },
+        { model: tau1, weight: 1 - g },
       ]);
     }
     case "dr": {

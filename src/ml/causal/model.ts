@@ -11,7 +11,7 @@
  *   weighted by w(x) = e_a·e_c/(e_a + e_c) (binary: e(1 − e)) from the cross-fitted propensities
  *   (./aipw overlapWeights): φ's noise variance grows like 1/e_a + 1/e_c, w is its inverse up to a
  *   constant, and since w depends on x only the fit still targets E[φ | x] = τ(x). Every learner's
- *   CATE (and a blend) is one regression tree ensemble (./combine), so the graph and TreeSHAP
+ *   CATE (and a blend) is one regression tree ensemble (../gbdt/blend), so the graph and TreeSHAP
  *   explanations take it as before. The ATE does not depend on the learner (the mean of φ);
  * - the outcome models served at inference: one per arm refit on all rows (not the average of the
  *   fold models: one model per arm keeps the graph small), so `effect` (the CATE model) is not

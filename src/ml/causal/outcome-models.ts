@@ -2,7 +2,7 @@
  * The outcome models μ_k (one per arm) of a set of rows. Numeric outcome: a pooled model on every
  * arm's rows with the treatment as a feature (./treatment-feature), resolved for arm k
  * (./specialize), plus a model of arm k's residuals on arm k's rows, served as one ensemble
- * μ_k = pooled(x, k) + g_k(x) (./combine). Why: under poor overlap an arm is nearly absent where
+ * μ_k = pooled(x, k) + g_k(x) (../gbdt/blend). Why: under poor overlap an arm is nearly absent where
  * the propensity is extreme, and a tree model of that arm alone extrapolates flat there, missing
  * the outcome's trend along the confounder; the AIPW correction, with its clipped propensities,
  * undoes only part of that (bench/causal/RESULTS.md: bias +0.13, coverage 0.83 at 1000 rows with
@@ -14,8 +14,8 @@
  * Binary outcome: one binary model per arm (a sum of a pooled and a residual model's probabilities
  * would leave the probability scale).
  */
+import { blendGbdtModels } from "../gbdt/blend";
 import type { GbdtModel, Objective } from "../gbdt/model";
-import { combineGbdts } from "./combine";
 import { type FitInput, fitGbdt, predictRows, type TreeSettings } from "./fit";
 import { fixLastFeature } from "./specialize";
 import { withArmColumn } from "./treatment-feature";
@@ -60,9 +60,9 @@ export function* fitOutcomeModels(
     const residual = new Float64Array(y.length).fill(NaN);
     own.forEach((r, i) => (residual[r] = y[r] - fitted[i]));
     models.push(
-      combineGbdts([
-        { model: base, coef: 1 },
-        { model: fitOn(residual, own, opts.seed + k), coef: 1 },
+      blendGbdtModels([
+        { model: base, weight: 1 },
+        { model: fitOn(residual, own, opts.seed + k), weight: 1 },
       ]),
     );
     yield;

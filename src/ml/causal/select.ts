@@ -10,7 +10,7 @@
  * where both arms are seen, which is where any learner's CATE can be checked at all.
  *
  * A blend (convex weights on a 0.1 grid over the candidates) is served instead of the best single
- * learner when its loss is lower; the blend is one ensemble again (./combine).
+ * learner when its loss is lower; the blend is one ensemble again (../gbdt/blend).
  */
 import type { LearnerName } from "./learners";
 

@@ -3,7 +3,7 @@
  * last column t (0 = control, 1 = the treated arm) becomes a GBDT on the features alone, each
  * split on t replaced by the branch t takes. Why: the served graph and the explanations take the
  * features only (no treatment input), and μ(x, 1) − μ(x, 0) of two such models is one tree
- * ensemble again (./combine).
+ * ensemble again (../gbdt/blend).
  */
 import type { GbdtModel, Tree } from "../gbdt/model";
 import { emptyTree } from "../gbdt/model";
