@@ -5,7 +5,8 @@
  *   treated children, simulated outcomes of the NPCI package's response surface B (exponential
  *   control surface, linear treated one); the 10 replications of ./ihdp/ (the CSVs of Louizos et
  *   al.'s CEVAE repository, columns: treatment, y_factual, y_cfactual, mu0, mu1, x1..x25; the true
- *   effect is mu1 − mu0; gzipped as they are, from the repository's commit 9081f86). The same setting as Shalit, Johansson & Sontag (ICML 2017), who use 1000
+ *   effect is mu1 − mu0; gzipped as they are, from the repository's commit 9081f86; not kept
+ *   here, since that repository carries no licence: put them in ./ihdp/ to run the suite). The same setting as Shalit, Johansson & Sontag (ICML 2017), who use 1000
  *   replications of it.
  * - Nie & Wager (2021, Biometrika 108(2), "Quasi-oracle estimation of heterogeneous treatment
  *   effects", §6) setups A–D: Y = b(X) + (W − 0.5)·τ(X) + σ·ε, generated here (d = 6, σ = 1):
