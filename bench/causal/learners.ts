@@ -1,5 +1,3 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 /**
  * The CATE learners side by side in one run: per benchmark (./benchmarks: IHDP's 10 replications,
  * Nie & Wager's setups A–D; ./data's setups), the engine trained with each fixed learner (T, S,
@@ -13,6 +11,8 @@ import { join } from "node:path";
  * AIPW estimate's error and how often its 95% interval covers the sample average of the true
  * effects (the interval is the same whatever the learner).
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { predictCausal, trainCausalSteps } from "../../src/ml/causal/model";
 import type { Frame } from "../../src/ml/frame";
 import { buildRepresentation } from "../../src/ml/representation/representation";
