@@ -216,8 +216,16 @@ describe("the local service, over HTTP", () => {
         model_type: "prediction",
         dataset_id: up.body.dataset.id,
         label_column: "usage",
-        // long enough to be killed half-way (seconds of boosting), short enough to run twice
-        params: { task: "regression", max_rounds: 1500, early_stopping_rounds: 0, learning_rate: 0.02, num_leaves: 63, min_data_in_leaf: 1 },
+        // long enough to be killed half-way (seconds of boosting), short enough to run twice, one model (no search)
+        params: {
+          task: "regression",
+          search: "off",
+          max_rounds: 1500,
+          early_stopping_rounds: 0,
+          learning_rate: 0.02,
+          num_leaves: 63,
+          min_data_in_leaf: 1,
+        },
       }),
     });
     expect(train.status, JSON.stringify(train.body)).toBe(201);

@@ -78,8 +78,16 @@ describe("a trainer stopped with SIGTERM", () => {
         model_type: "prediction",
         dataset_id: up.body.dataset.id,
         label_column: "usage",
-        // long enough to be stopped half-way (seconds of boosting)
-        params: { task: "regression", max_rounds: 1500, early_stopping_rounds: 0, learning_rate: 0.02, num_leaves: 63, min_data_in_leaf: 1 },
+        // long enough to be stopped half-way (seconds of boosting), one model (no search)
+        params: {
+          task: "regression",
+          search: "off",
+          max_rounds: 1500,
+          early_stopping_rounds: 0,
+          learning_rate: 0.02,
+          num_leaves: 63,
+          min_data_in_leaf: 1,
+        },
       }),
     });
     expect(train.status, JSON.stringify(train.body)).toBe(201);
