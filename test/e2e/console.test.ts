@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ensureChromium } from "./chromium";
-import { type RunningService, startService } from "./service";
+import { type RunningService, startService, table } from "./service";
 
 const SHOTS = join(process.cwd(), "test-output", "console");
 const browserBin = ensureChromium();
@@ -49,16 +49,6 @@ const api = async (path: string, init: RequestInit = {}) => {
 };
 
 /** A churn table: low usage or the basic plan churns. */
-function table(rows: number): string {
-  const lines = ["usage,plan,churned"];
-  for (let i = 0; i < rows; i++) {
-    const usage = (i * 37) % 100;
-    const plan = ["basic", "pro", "team"][i % 3];
-    lines.push(`${usage},${plan},${usage < 30 || plan === "basic" ? "yes" : "no"}`);
-  }
-  return `${lines.join("\n")}\n`;
-}
-
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
 describe("the console's files", () => {

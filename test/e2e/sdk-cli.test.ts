@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError, type Job, JobFailedError, TabularClient } from "../../sdk/src/index";
-import { type RunningService, startService } from "./service";
+import { type RunningService, startService, table } from "./service";
 
 let svc: RunningService;
 let dir: string;
@@ -23,16 +23,6 @@ afterAll(async () => {
   await svc?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-function table(rows: number): string {
-  const lines = ["usage,plan,churned"];
-  for (let i = 0; i < rows; i++) {
-    const usage = (i * 37) % 100;
-    const plan = ["basic", "pro", "team"][i % 3];
-    lines.push(`${usage},${plan},${usage < 30 || plan === "basic" ? "yes" : "no"}`);
-  }
-  return `${lines.join("\n")}\n`;
-}
 
 describe("the SDK", () => {
   it("uploads directly and through a signed URL, waits with progress, trains and predicts", async () => {

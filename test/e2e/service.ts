@@ -67,3 +67,14 @@ export async function startService(timeoutMs = 120_000, env: Record<string, stri
   await stop();
   throw new Error(`the service did not start:\n${log.slice(-4000)}`);
 }
+
+/** A churn table of `rows` rows (usage, plan, churned) that every end-to-end test uploads. */
+export function table(rows: number): string {
+  const lines = ["usage,plan,churned"];
+  for (let i = 0; i < rows; i++) {
+    const usage = (i * 37) % 100;
+    const plan = ["basic", "pro", "team"][i % 3];
+    lines.push(`${usage},${plan},${usage < 30 || plan === "basic" ? "yes" : "no"}`);
+  }
+  return `${lines.join("\n")}\n`;
+}

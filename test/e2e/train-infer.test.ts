@@ -3,7 +3,7 @@
  * Worker over HTTP, reporting back through the internal control routes) → poll → infer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningService, startService } from "./service";
+import { type RunningService, startService, table } from "./service";
 
 let svc: RunningService;
 
@@ -33,16 +33,6 @@ async function until(path: string, done: (b: any) => boolean, timeoutMs = 120_00
 }
 
 const terminal = (j: any) => ["succeeded", "failed", "canceled"].includes(j?.status);
-
-function table(rows: number): string {
-  const lines = ["usage,plan,churned"];
-  for (let i = 0; i < rows; i++) {
-    const usage = (i * 37) % 100;
-    const plan = ["basic", "pro", "team"][i % 3];
-    lines.push(`${usage},${plan},${usage < 30 || plan === "basic" ? "yes" : "no"}`);
-  }
-  return `${lines.join("\n")}\n`;
-}
 
 describe("the local service, over HTTP", () => {
   it("uploads, trains in the trainer process, and predicts", async () => {

@@ -4,7 +4,7 @@
  * trainer hands its job back and exits; the job runs again at once on the other trainer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningService, startService } from "./service";
+import { type RunningService, startService, table } from "./service";
 
 let svc: RunningService;
 
@@ -51,16 +51,6 @@ const alive = (pid: number) => {
     return false;
   }
 };
-
-function table(rows: number): string {
-  const lines = ["usage,plan,churned"];
-  for (let i = 0; i < rows; i++) {
-    const usage = (i * 37) % 100;
-    const plan = ["basic", "pro", "team"][i % 3];
-    lines.push(`${usage},${plan},${usage < 30 || plan === "basic" ? "yes" : "no"}`);
-  }
-  return `${lines.join("\n")}\n`;
-}
 
 describe("a trainer stopped with SIGTERM", () => {
   it("hands its job back and exits; the job succeeds on the other trainer, one version, the hand-back not a failed attempt", async () => {
