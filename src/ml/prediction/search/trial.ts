@@ -8,7 +8,7 @@ import type { GbdtModel } from "../../gbdt/model";
 import { type StopReason, trainGbdtBinnedSteps } from "../../gbdt/train";
 import type { Label } from "../../label";
 import { gbdtParams, type PredictionParams } from "../params";
-import type { Fold } from "./folds";
+import type { Fold, FoldPlan } from "./folds";
 
 /**
  * The rows a search fits on. Cross-validation: each position's frame row and the positions'
@@ -73,6 +73,63 @@ export function* fitFold(
     }
     yield;
   }
+}
+
+/** What a trial is to do: the parameters, its time, and the score past which its first fold ends it. */
+export interface TrialSpec {
+  trial: number;
+  params: PredictionParams;
+  /** Milliseconds the trial may take from its start (the search's time left when it was sent). */
+  budgetMs: number;
+  /**
+   * Set for the first trial, which must finish whatever the budget (it is the model served if
+   * nothing else is): each fold gets at least this long, and running out of time does not end it.
+   */
+  floorMs: number | null;
+  /** The median first-fold loss of the trials before it: a first fold worse than this ends the trial (null: no pruning yet). */
+  pruneAbove: number | null;
+}
+
+/** How a trial ended: every fold run, stopped by the median rule, out of time, or lost (its instance died, twice). */
+export type TrialStatus = "completed" | "pruned" | "out_of_time" | "failed";
+
+export interface TrialOutcome {
+  trial: number;
+  /** The folds it ran, in the plan's order. */
+  fits: FoldFit[];
+  status: TrialStatus;
+  seconds: number;
+  /** Why a failed trial failed. */
+  message?: string;
+}
+
+/**
+ * Runs a trial fold after fold, one boosting round per step: the unit of work a search schedules,
+ * here or on another trainer instance (its inputs and outcome are plain data: ./bytes).
+ */
+export function* runTrial(data: SearchRows, plan: FoldPlan, spec: TrialSpec, now: () => number): Generator<void, TrialOutcome, void> {
+  const t0 = now();
+  const deadline = t0 + spec.budgetMs;
+  const fits: FoldFit[] = [];
+  let status: TrialStatus = "completed";
+  for (let f = 0; f < plan.folds.length; f++) {
+    const budget = spec.floorMs === null ? deadline - now() : Math.max(deadline - now(), spec.floorMs);
+    if (budget <= 0) {
+      status = "out_of_time";
+      break;
+    }
+    const fit = yield* fitFold(data, plan.folds[f], spec.params, budget, now);
+    fits.push(fit);
+    if (fit.stopReason === "time_budget" && spec.floorMs === null) {
+      status = "out_of_time";
+      break;
+    }
+    if (f === 0 && spec.pruneAbove !== null && plan.folds.length > 1 && fit.loss > spec.pruneAbove) {
+      status = "pruned";
+      break;
+    }
+  }
+  return { trial: spec.trial, fits, status, seconds: (now() - t0) / 1000 };
 }
 
 function gather(values: Int32Array, positions: Int32Array): Int32Array {
