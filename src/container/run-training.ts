@@ -44,6 +44,23 @@ export interface RunOptions {
   registry?: ModelTypeRegistry;
 }
 
+/**
+ * Awaits work done elsewhere, reporting every few `everyMs` meanwhile: the report is the job's
+ * heartbeat, and where a cancel is noticed (it throws).
+ */
+async function waitReporting(until: Promise<unknown>, io: TrainingIO, everyMs: number): Promise<void> {
+  let done = false;
+  const finished = until.then(() => {
+    done = true;
+  });
+  while (!done) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([finished, new Promise((r) => (timer = setTimeout(r, everyMs * 4)))]);
+    clearTimeout(timer);
+    if (!done) await io.report({});
+  }
+}
+
 const WHOLE_SUMMARY = "the whole summary is the version's artifact ?part=summary";
 
 export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunOptions = {}): Promise<TrainingOutput> {
@@ -75,6 +92,7 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
     sslSteps,
     now,
     onStage,
+    trialPool: io.trialPool ?? null,
   });
   // The ssl part of the run is the shared representation's build: it ends with the last ssl step
   // before the type's own work (or with the build's hand-over); 0 s when the representation was stored.
@@ -91,6 +109,9 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
       await reporter.step(e);
       if (building && e.phase === "ssl") tSsl = now();
       else building = false;
+    } else if (e.kind === "wait") {
+      await reporter.flush();
+      await waitReporting(e.until, io, opts.reportEveryMs ?? 500);
     } else {
       building = false;
       await reporter.flush();

@@ -7,6 +7,7 @@
  */
 import type { MetricPoint, ProgressReport } from "../jobs/types";
 import type { Frame } from "../ml/frame";
+import type { TrialPool } from "../ml/prediction/search/fan-out";
 import type { ArtifactFile } from "../storage/keys";
 
 export interface TrainingReport extends ProgressReport {
@@ -23,4 +24,6 @@ export interface TrainingIO {
   saveArtifact(file: ArtifactFile, bytes: Uint8Array): Promise<void>;
   /** Progress and heartbeat; throws JobCanceledError when the job was canceled or restarted. */
   report(r: TrainingReport): Promise<void>;
+  /** Other trainer instances a model search may run its trials on; absent or null: none. */
+  trialPool?: TrialPool | null;
 }

@@ -11,6 +11,7 @@
 import type { z } from "zod";
 import type { ColumnContribution } from "../ml/explain/explain-prediction";
 import type { Frame } from "../ml/frame";
+import type { TrialPool } from "../ml/prediction/search/fan-out";
 import type { ColumnProfile } from "../ml/profile";
 import type { Representation } from "../ml/representation/representation";
 import type { ArtifactFile } from "../storage/keys";
@@ -99,6 +100,8 @@ export interface TrainInput {
   now(): number;
   /** Called as each stage of the engine's work starts (logs and the memory bench). */
   onStage(stage: string): void;
+  /** Other trainer instances a model search may run its trials on, several at once; null: none. */
+  trialPool: TrialPool | null;
 }
 
 /** A metric point of the training's loss curve (the job's `metrics_history`). */
@@ -112,7 +115,9 @@ export type TrainEvent =
   /** Progress: the job's `current_step` of `total_steps`, its phase, and a loss point to record. */
   | { kind: "step"; step: number; total: number; phase: "ssl" | "finetune" | null; point: LossPoint | null }
   /** The shared representation was built here: the runner stores it for the models after this one; the ssl part ends. */
-  | { kind: "representation"; representation: Representation };
+  | { kind: "representation"; representation: Representation }
+  /** Work done elsewhere (trials on other instances): the runner awaits `until`, reporting meanwhile, before it asks for the next event. */
+  | { kind: "wait"; until: Promise<unknown> };
 
 /**
  * A featurizer file before the runner stamps it with the model type's name and the service's

@@ -153,7 +153,8 @@ function* trainPrediction(input: TrainInput): Generator<TrainEvent, TrainedModel
   for (let r = steps.next(); ; r = steps.next()) {
     if (r.done) return trainedModel(input, label, r.value, p.time_budget_s);
     const s = r.value;
-    if (s.phase === "search") {
+    if (s.phase === "wait") yield { kind: "wait", until: s.until };
+    else if (s.phase === "search") {
       // a trial done is a step; its point is the best score so far (the search's metrics history)
       const step = input.sslSteps + s.trial;
       const point = s.bestLoss !== null ? { step, train_loss: null, val_loss: finite(s.bestLoss) } : null;
@@ -193,6 +194,7 @@ function trainOptions(input: TrainInput, labelColumn: string): TrainPredictionOp
     // the boosting time budget (params.time_budget_s) runs on the job's clock
     now: () => input.now(),
     onStage: (stage) => input.onStage(stage),
+    trialPool: input.trialPool,
   };
 }
 

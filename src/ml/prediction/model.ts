@@ -20,6 +20,7 @@ import { classificationMetrics, type MetricValue, regressionMetrics } from "../m
 import { buildRepresentationSteps, deriveModelFeatures, type Representation, type RepresentationStep } from "../representation/representation";
 import { type BinnedRows, binRows, splitRows } from "./data";
 import { gbdtParams, type PredictionParams, predictionParams } from "./params";
+import type { TrialPool } from "./search/fan-out";
 import type { SearchSummary } from "./search/search";
 
 export interface TrainPredictionOptions {
@@ -37,6 +38,8 @@ export interface TrainPredictionOptions {
   now?: () => number;
   /** Called as each stage of the work starts (logs and the memory bench, bench/large/train-memory.ts). */
   onStage?: (stage: PredictionStage) => void;
+  /** Where a model search runs its trials when it may run several at once (other trainer instances). */
+  trialPool?: TrialPool | null;
 }
 
 /**

@@ -6,20 +6,27 @@
  */
 import { evaluationMetrics, type PredictionModelResult, type PreparedPrediction, type TrainPredictionOptions } from "./model";
 import { predictionParams } from "./params";
+import { searchPredictionFanOut } from "./search/fan-out";
 import { foldPlan } from "./search/folds";
 import { searchPrediction } from "./search/search";
 import { searchSpace } from "./search/space";
 import type { SearchRows } from "./search/trial";
 
-/** One step of the search: a boosting round of a trial (for progress and cancel checks), or a trial done. */
-export interface SearchStep {
-  phase: "search";
-  /** 1-based number of the trial running or done. */
-  trial: number;
-  maxTrials: number;
-  /** Set when the trial is done: the best loss so far. */
-  bestLoss: number | null;
-}
+/**
+ * One step of the search: a boosting round of a trial run here (for progress and cancel checks),
+ * or a trial done; or, when the trials run on other instances, a wait for them (the caller awaits
+ * `until` before asking for the next step).
+ */
+export type SearchStep =
+  | {
+      phase: "search";
+      /** 1-based number of the trial running or done. */
+      trial: number;
+      maxTrials: number;
+      /** Set when the trial is done: the best loss so far. */
+      bestLoss: number | null;
+    }
+  | { phase: "wait"; until: Promise<unknown> };
 
 /**
  * Whether a request's model is searched: unless `search` is "off", there are rows to score
@@ -47,13 +54,16 @@ export function* searchPredictionSteps(
     featureNames: prepared.featurizer.features.map((f) => f.name),
     label,
   };
-  const search = searchPrediction(data, plan, {
+  const searchOpts = {
     params: opts.params ?? {},
     maxTrials: p.max_trials,
     timeBudgetMs: p.time_budget_s * 1000,
     now: opts.now ?? (() => performance.now()),
     seed: p.seed,
-  });
+  };
+  // several instances: trials run there, several at once; else one after the other, here
+  const pool = opts.trialPool && opts.trialPool.instances > 1 ? opts.trialPool : null;
+  const search = pool ? searchPredictionFanOut(data, plan, searchOpts, pool) : searchPrediction(data, plan, searchOpts);
   let trial = 1;
   for (;;) {
     const r = search.next();
@@ -78,7 +88,7 @@ export function* searchPredictionSteps(
         rounds: s.rounds,
         search: {
           method: s.method,
-          instances: 1,
+          instances: s.instances,
           trials: s.trials,
           best: s.trials[s.best].trial,
           ensemble: s.ensemble,
@@ -88,7 +98,8 @@ export function* searchPredictionSteps(
       };
     }
     const e = r.value;
-    if (e.kind === "trial") {
+    if (e.kind === "wait") yield { phase: "wait", until: e.until };
+    else if (e.kind === "trial") {
       yield { phase: "search", trial: e.record.trial + 1, maxTrials: p.max_trials, bestLoss: e.bestLoss };
       trial = e.record.trial + 2;
     } else yield { phase: "search", trial, maxTrials: p.max_trials, bestLoss: null };

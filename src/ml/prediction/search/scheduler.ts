@@ -61,6 +61,8 @@ export interface SearchResult {
   /** The labels of the evaluation positions. */
   evalLabels: Float64Array;
   stopReason: SearchStopReason;
+  /** The instances that ran trials (1: all here). */
+  instances: number;
   /** Boosting rounds of the best trial's (first) model. */
   rounds: number;
   roundsRun: number;
@@ -89,6 +91,8 @@ export class SearchScheduler {
   private sinceBest = 0;
   private roundsRun = 0;
   private stopped: SearchStopReason | null = null;
+  /** Where the trials ran (an outcome names its instance when it ran elsewhere). */
+  private readonly instances = new Set<string>();
 
   constructor(
     private readonly data: SearchRows,
@@ -147,6 +151,7 @@ export class SearchScheduler {
     if (!sent) throw new Error(`trial ${o.trial} was not sent, or was recorded twice`);
     this.units.delete(o.trial);
     const { fits } = o;
+    this.instances.add(o.instance ?? "here");
     for (const fit of fits) this.roundsRun += fit.model.trees.length / this.K;
     if (fits.length > 0) {
       this.firstFoldLosses.push(fits[0].loss);
@@ -212,6 +217,7 @@ export class SearchScheduler {
       evalRaw,
       evalLabels: y,
       stopReason: this.stopped ?? "max_trials",
+      instances: this.instances.size,
       rounds: best.fits[0].rounds,
       roundsRun: this.roundsRun,
       bestStopReason: best.fits[0].stopReason,

@@ -101,6 +101,8 @@ export interface TrialOutcome {
   seconds: number;
   /** Why a failed trial failed. */
   message?: string;
+  /** The instance that ran it, when not this one. */
+  instance?: string;
 }
 
 /**
