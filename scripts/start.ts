@@ -7,9 +7,11 @@
  * PORT picks the Worker's port (default: the first free one from 8787), TRAINER_PORT the
  * trainer's (default: the first free one after it); TRAINERS and TRAINER_RESTART below.
  */
+
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
 import { applyMigrations, createKey, keyIsValid, PERSIST_DIR } from "./d1";
 
@@ -87,11 +89,12 @@ console.log("Applying D1 migrations to the local database…");
 applyMigrations(local);
 const key = await ensureLocalKey();
 const port = await choosePort(host, process.env.PORT, 8787, "PORT");
-// TRAINERS=n runs n trainer processes (on consecutive free ports), to which the Worker hands each
-// job to the first that takes it, as the platform starts another container: this is how a trainer
-// stopping (SIGTERM) hands its job over to another one. TRAINER_RESTART=0 turns the supervisor's
+// TRAINERS=n runs n trainer processes (on consecutive free ports; default: one per core), to which
+// the Worker hands each job to the first that takes it, as the platform starts another container:
+// this is how a trainer stopping (SIGTERM) hands its job over to another one, and how a model
+// search runs its trials on several instances at once. TRAINER_RESTART=0 turns the supervisor's
 // restart off (nothing restarts a stopped container on Cloudflare either).
-const trainerCount = Math.max(1, Number(process.env.TRAINERS ?? 1) || 1);
+const trainerCount = Math.max(1, Number(process.env.TRAINERS ?? availableParallelism()) || 1);
 const restartTrainers = process.env.TRAINER_RESTART !== "0";
 const trainerPorts: number[] = [];
 for (let i = 0; i < trainerCount; i++) {

@@ -15,6 +15,7 @@ import { bodyBytes } from "./body-bytes";
 import { fetchRetrying, s3Refusal } from "./http-retry";
 import { log, logWarning } from "./log";
 import type { TrainingIO, TrainingReport } from "./training-io";
+import { ControlTrialPool } from "./trial-pool";
 import {
   type AnsweringRoute,
   type AnswerOf,
@@ -66,10 +67,19 @@ export class ControlClient {
   }
 
   /** A JSON call: a POST's body typed by its route (the attempt added here), the answer read with the route's schema. */
-  private async json<R extends AnsweringRoute>(route: R, ...body: R extends JsonRoute ? [BodyOf<R>] : []): Promise<AnswerOf<R>> {
+  private json<R extends AnsweringRoute>(route: R, ...body: R extends JsonRoute ? [BodyOf<R>] : []): Promise<AnswerOf<R>> {
+    return this.jsonAt(route, {}, ...body);
+  }
+
+  /** A JSON call on a route with parameters in its path (`search/trials/{trial}/beat`). */
+  private async jsonAt<R extends AnsweringRoute>(
+    route: R,
+    params: Record<string, string | number>,
+    ...body: R extends JsonRoute ? [BodyOf<R>] : []
+  ): Promise<AnswerOf<R>> {
     const spec = CONTROL_ROUTES[route] as { method: string; path: string; answer: z.ZodType };
     const payload = body.length ? JSON.stringify({ attempt: this.attempt, ...body[0] }) : undefined;
-    const res = await this.call(route, { body: payload, contentType: payload ? "application/json" : undefined });
+    const res = await this.call(route, { params, body: payload, contentType: payload ? "application/json" : undefined });
     const what = `control ${spec.method.toUpperCase()} ${spec.path}`;
     if (!res.ok) throw new Error(`${what}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
     const parsed = spec.answer.safeParse(await res.json());
@@ -201,9 +211,56 @@ export class ControlClient {
     return ok;
   }
 
-  /** The TrainingIO of the runner, over HTTP. */
-  io(): TrainingIO {
+  // ── A model search's trials on several instances (./trial-pool, ./trial-runner) ──
+
+  /** Stores the search's rows for the trials' instances. */
+  async writeSearchData(bytes: Uint8Array): Promise<void> {
+    const res = await this.call("writeSearchData", { body: bytes, contentType: "application/octet-stream" });
+    if (!res.ok) throw new Error(`could not store the search's rows: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+  }
+
+  async readSearchData(): Promise<Uint8Array> {
+    const res = await this.call("readSearchData");
+    if (!res.ok) throw new Error(`could not read the search's rows: HTTP ${res.status}`);
+    return bodyBytes(res);
+  }
+
+  async startTrial(trial: number, slot: number, spec: Record<string, unknown>): Promise<void> {
+    await this.json("startTrial", { trial, slot, spec });
+  }
+
+  listTrials() {
+    return this.json("listTrials");
+  }
+
+  async closeSearch(): Promise<void> {
+    await this.json("closeSearch", {});
+  }
+
+  /** The trial's instance is alive; true when the trial must stop. */
+  async trialBeat(trial: number): Promise<boolean> {
+    return (await this.jsonAt("trialBeat", { trial }, {})).stop;
+  }
+
+  async failTrial(trial: number, message: string): Promise<void> {
+    await this.jsonAt("failTrial", { trial }, { message: message.slice(0, FAILURE_MESSAGE_MAX_CHARS) });
+  }
+
+  async writeTrialOutcome(trial: number, bytes: Uint8Array): Promise<void> {
+    const res = await this.call("writeTrialOutcome", { params: { trial }, body: bytes, contentType: "application/octet-stream" });
+    if (!res.ok) throw new Error(`could not store trial ${trial}'s outcome: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+  }
+
+  async readTrialOutcome(trial: number): Promise<Uint8Array> {
+    const res = await this.call("readTrialOutcome", { params: { trial } });
+    if (!res.ok) throw new Error(`could not read trial ${trial}'s outcome: HTTP ${res.status}`);
+    return bodyBytes(res);
+  }
+
+  /** The TrainingIO of the runner, over HTTP; `searchInstances` > 1: a model search runs its trials on that many instances. */
+  io(searchInstances = 1): TrainingIO {
     return {
+      trialPool: searchInstances > 1 ? new ControlTrialPool(this, searchInstances) : null,
       loadFrame: async () => {
         // straight from R2 when the Worker hands out a presigned URL, else through the route
         const { url } = await this.json("frameLocation");

@@ -17,7 +17,7 @@ export interface RunOutcome {
 
 export const TRAINER_RUNNERS: { [K in TrainerJobKind]: (client: ControlClient, task: TaskOf<K>) => Promise<RunOutcome> } = {
   async train(client, task) {
-    const output = await runTraining(task, client.io());
+    const output = await runTraining(task, client.io(task.search_instances));
     return { output, summary: `succeeded in ${output.seconds.total} s (${output.representation} representation)` };
   },
   async infer_batch(client, task) {

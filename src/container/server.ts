@@ -20,12 +20,18 @@ import { ControlClient, type ControlConfig } from "./control-client";
 import { type RunOutcome, TRAINER_RUNNERS } from "./job-runners";
 import { log, logError, logWarning } from "./log";
 import { drain, type RunningJob, shutdownGraceMs } from "./shutdown";
-import { TRAINER_STARTED_PATH, trainerAssignment, trainerStartedAnswer } from "./wire";
+import { runTrialInTrainer } from "./trial-runner";
+import { TRAINER_STARTED_PATH, trainerAssignment, trainerStartedAnswer, trialAssignment } from "./wire";
 
 /** The jobs this process works on, by job id. */
 const running = new Map<string, RunningJob>();
 /** Set on SIGTERM: no new work is taken. */
 let draining = false;
+/**
+ * The search trial this process runs (one at a time: a trial uses the whole core it gets, and the
+ * Worker gives each slot of a search its own instance), by "job:trial".
+ */
+let trialRunning: string | null = null;
 
 export async function runJob(
   config: ControlConfig,
@@ -70,14 +76,16 @@ export function createTrainerServer(config: ControlConfig) {
   return createServer(async (req, res) => {
     try {
       if (req.method === "GET" && req.url === "/health") {
-        return send(res, 200, { status: draining ? "stopping" : "ok", running: [...running.keys()] });
+        const trials = trialRunning ? [trialRunning] : [];
+        return send(res, 200, { status: draining ? "stopping" : "ok", running: [...running.keys(), ...trials] });
       }
-      if (req.method !== "POST" || req.url !== "/jobs") return send(res, 404, { detail: "Not found" });
+      if (req.method !== "POST" || (req.url !== "/jobs" && req.url !== "/trials")) return send(res, 404, { detail: "Not found" });
       if (config.secret && !(await sameSecret(bearerToken(req.headers.authorization) ?? "", config.secret))) {
         return send(res, 401, { detail: "Not authenticated" });
       }
       // The Worker takes a refusal as a failed dispatch: it tries another trainer, or retries.
       if (draining) return send(res, 503, { detail: "The trainer is stopping" }, { Connection: "close" });
+      if (req.url === "/trials") return acceptTrial(config, await readJson(req), res);
       const assignment = trainerAssignment.safeParse(await readJson(req));
       if (!assignment.success) return send(res, 422, { detail: "Expected {job_id: uuid, attempt: positive integer}" });
       const { job_id: jobId, attempt } = assignment.data;
@@ -95,6 +103,31 @@ export function createTrainerServer(config: ControlConfig) {
       send(res, 400, { detail: e instanceof Error ? e.message : String(e) });
     }
   });
+}
+
+/** `POST /trials`: a trial of a job's model search, run in the background; 503 while another one runs here (the Worker tries another instance). */
+function acceptTrial(config: ControlConfig, body: unknown, res: ServerResponse): void {
+  const a = trialAssignment.safeParse(body);
+  if (!a.success) {
+    send(res, 422, { detail: "Expected {job_id: uuid, attempt: positive integer, trial: integer, spec: object}" });
+    return;
+  }
+  const { job_id: jobId, attempt, trial } = a.data;
+  const key = `${jobId}:${trial}`;
+  if (trialRunning && trialRunning !== key) {
+    send(res, 503, { detail: "The trainer is running another trial" });
+    return;
+  }
+  if (trialRunning === key) {
+    // the same trial again (a retried dispatch): it runs already
+    send(res, 202, { job_id: jobId, trial, status: "accepted" });
+    return;
+  }
+  trialRunning = key;
+  void runTrialInTrainer(new ControlClient(config, jobId, attempt), a.data).finally(() => {
+    trialRunning = null;
+  });
+  send(res, 202, { job_id: jobId, trial, status: "accepted" });
 }
 
 /** Tries for a minute: on the first start the Worker may not be listening yet (and has nothing to restart). */

@@ -10,7 +10,7 @@
  * go straight to and from R2 at presigned URLs when the Worker hands some out, else through routes.
  */
 import { z } from "zod";
-import { FAILURE_MESSAGE_MAX_CHARS } from "../core/limits";
+import { FAILURE_MESSAGE_MAX_CHARS, MAX_SEARCH_INSTANCES } from "../core/limits";
 import { OUTPUT_FORMATS } from "../inference/output";
 import { type JobType, progressReportSchema } from "../jobs/types";
 import { MAX_FRAME_PARTS } from "../storage/frame-parts";
@@ -26,6 +26,16 @@ export type TrainerJobKind = (typeof TRAINER_JOB_KINDS)[number];
 export const trainerAssignment = z.object({ job_id: z.uuid(), attempt: z.number().int().min(1) });
 export type TrainerAssignment = z.infer<typeof trainerAssignment>;
 
+/**
+ * A trial of a job's model search (`POST /trials` on the trainer): the job and attempt it belongs
+ * to, its number and what the search's engine sent (../ml/prediction/search/trial's TrialSpec).
+ */
+export const trialAssignment = trainerAssignment.extend({
+  trial: z.number().int().min(0),
+  spec: z.record(z.string(), z.unknown()),
+});
+export type TrialAssignment = z.infer<typeof trialAssignment>;
+
 /** A training: the job's input, as the train route wrote it. */
 export const trainingTask = z.object({
   model_name: z.string(),
@@ -34,6 +44,8 @@ export const trainingTask = z.object({
   label_column: z.string().nullable(),
   input_columns: z.array(z.string()).nullable(),
   params: z.record(z.string(), z.unknown()),
+  /** Trainer instances a model search may run its trials on at once (the Worker's answer to `GET task`; absent: 1). */
+  search_instances: z.number().int().min(1).max(MAX_SEARCH_INSTANCES).optional(),
 });
 export type TrainingTask = z.infer<typeof trainingTask>;
 
@@ -112,6 +124,22 @@ const completeFrameUploadBody = z.object({
 const completeFrameUploadAnswer = z.object({ bytes: z.number().int().min(0) });
 const abortFrameUploadBody = z.object({ attempt, upload_id: uploadId });
 
+/** A search's trials (durable/trials.ts): the coordinator sends one, polls them all, closes the search. */
+const startTrialBody = z.object({ attempt, trial: z.number().int().min(0), slot: z.number().int().min(0), spec: z.record(z.string(), z.unknown()) });
+const trialView = z.object({
+  trial: z.number().int(),
+  status: z.enum(["queued", "running", "done", "failed", "canceled"]),
+  message: z.string().nullable(),
+});
+const trialsAnswer = z.object({ trials: z.array(trialView) });
+const closeSearchBody = z.object({ attempt });
+/** The instance running a trial reports (answered `stop: true` once the trial no longer runs), or says it failed. */
+const trialBeatBody = z.object({ attempt });
+const trialBeatAnswer = z.object({ stop: z.boolean() });
+const failTrialBody = z.object({ attempt, message: z.string().min(1).max(FAILURE_MESSAGE_MAX_CHARS) });
+/** `{trial}` of the trial routes. */
+export const trialParam = z.coerce.number().int().min(0);
+
 /** A model version's files a training writes and a batch inference reads. */
 export const artifactFile = z.enum(Object.values(ARTIFACT_FILES) as [string, ...string[]]);
 
@@ -143,6 +171,15 @@ export const CONTROL_ROUTES = {
   succeed: { method: "post", path: "succeed", body: succeedBody, answer: doneAnswer },
   fail: { method: "post", path: "fail", body: failBody, answer: doneAnswer },
   handBack: { method: "post", path: "hand-back", body: handBackBody, answer: doneAnswer },
+  writeSearchData: { method: "put", path: "search/data" },
+  readSearchData: { method: "get", path: "search/data" },
+  startTrial: { method: "post", path: "search/trials", body: startTrialBody, answer: doneAnswer },
+  listTrials: { method: "get", path: "search/trials", answer: trialsAnswer },
+  closeSearch: { method: "post", path: "search/close", body: closeSearchBody, answer: doneAnswer },
+  trialBeat: { method: "post", path: "search/trials/{trial}/beat", body: trialBeatBody, answer: trialBeatAnswer },
+  failTrial: { method: "post", path: "search/trials/{trial}/fail", body: failTrialBody, answer: doneAnswer },
+  writeTrialOutcome: { method: "put", path: "search/trials/{trial}/outcome" },
+  readTrialOutcome: { method: "get", path: "search/trials/{trial}/outcome" },
 } as const satisfies Record<string, { method: "get" | "put" | "post"; path: string; body?: z.ZodObject; answer?: z.ZodType }>;
 export type ControlRoute = keyof typeof CONTROL_ROUTES;
 /** The routes with a JSON body (POST). */

@@ -40,6 +40,20 @@ export const TRAINER_SHUTDOWN_GRACE_S = 20;
  * the frame upload thread.
  */
 export const TRAINER_HEAP_PERCENT = 75;
+/**
+ * A model search's trials on other trainer instances (src/ml/prediction/search/fan-out.ts, the
+ * job's object keeps each trial's state): a trial sent and not begun within the dispatch timeout,
+ * or begun and silent for the heartbeat timeout (its instance died: out of memory, a crash), is
+ * sent again, up to TRIAL_MAX_SENDS sends in all; then it fails alone and the search goes on.
+ */
+export const TRIAL_DISPATCH_TIMEOUT_S = 60;
+export const TRIAL_HEARTBEAT_TIMEOUT_S = 60;
+export const TRIAL_MAX_SENDS = 2;
+/**
+ * Trainer instances one search runs trials on at once, at most (the container binding's
+ * `max_instances` in wrangler.toml bounds what a deployment has; SEARCH_INSTANCES sets it).
+ */
+export const MAX_SEARCH_INSTANCES = 16;
 /** Files one batch upload may name. */
 export const BATCH_UPLOAD_MAX_FILES = 100;
 /**

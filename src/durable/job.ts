@@ -11,12 +11,13 @@ import {
 } from "../jobs/attempts";
 import { creditsFor } from "../jobs/credits";
 import { syncResourceStatus } from "../jobs/effects";
-import type { BeginResult, JobObject } from "../jobs/job-object";
+import type { BeginResult, JobObject, TrialView } from "../jobs/job-object";
 import { capHistory } from "../jobs/metrics-history";
 import { mirrorJob } from "../jobs/mirror";
 import { isTerminal, type JobRecord, type JobStatus, type JsonObject, type ProgressReport } from "../jobs/types";
 import { logJobEnd } from "./job-log";
 import { countedAttempts, MIRROR_INTERVAL_MS, newInternal, nextAlarm, type Stored, watchdogDeadline } from "./job-state";
+import { SearchTrials } from "./trials";
 
 /**
  * One Durable Object per job: the single writer of the job's state. Every transition is saved
@@ -213,6 +214,50 @@ export class JobDO extends DurableObject<Env> implements JobObject {
     await this.env.JOBS_QUEUE.send({ job_id: s.job.id }, { delaySeconds: HAND_BACK_REDELIVERY_DELAY_S });
     await this.scheduleAlarm(s);
     return true;
+  }
+
+  // ── The trials of the job's model search (./trials), for its current attempt while it runs ──
+
+  private async search(attempt: number): Promise<SearchTrials | null> {
+    const s = await this.load();
+    if (s?.job.status !== "running" || this.stale(s, attempt)) return null;
+    return new SearchTrials(this.ctx.storage, this.env.JOBS_QUEUE, s.job.id);
+  }
+
+  /** Sends a trial to the queue; false when the job no longer runs for this attempt. */
+  async startTrial(attempt: number, trial: number, slot: number, spec: JsonObject): Promise<boolean> {
+    const search = await this.search(attempt);
+    await search?.start(attempt, trial, slot, spec);
+    return search !== null;
+  }
+
+  /** A delivery of a trial's message: its spec when it is to run now (`spec: null`: a duplicate, or it no longer runs). */
+  async beginTrial(attempt: number, trial: number): Promise<{ spec: JsonObject | null; slot: number }> {
+    const begun = await (await this.search(attempt))?.begin(attempt, trial);
+    return begun ?? { spec: null, slot: 0 };
+  }
+
+  async trialUndispatched(attempt: number, trial: number): Promise<void> {
+    await (await this.search(attempt))?.undispatched(attempt, trial);
+  }
+
+  /** A trial's instance is alive; false: it must stop (the job or the trial no longer runs). */
+  async trialBeat(attempt: number, trial: number): Promise<boolean> {
+    return (await (await this.search(attempt))?.beat(attempt, trial)) ?? false;
+  }
+
+  async settleTrial(attempt: number, trial: number, status: "done" | "failed", message: string | null): Promise<boolean> {
+    return (await (await this.search(attempt))?.settle(attempt, trial, status, message)) ?? false;
+  }
+
+  /** The search's trials (the coordinator's poll, and the trials' watchdog); null when the job no longer runs for this attempt. */
+  async listTrials(attempt: number): Promise<TrialView[] | null> {
+    return (await (await this.search(attempt))?.list(attempt)) ?? null;
+  }
+
+  /** The search is over: trials still queued or running are canceled. */
+  async closeSearch(attempt: number): Promise<number> {
+    return (await (await this.search(attempt))?.cancelAll(attempt)) ?? 0;
   }
 
   /** Best effort: a job not yet finished becomes canceled; its worker sees it at the next report. */

@@ -9,6 +9,13 @@ export interface BeginResult {
   status: JobStatus | null;
 }
 
+/** A trial of the job's model search as its coordinator sees it (the job's object keeps them: durable/trials.ts). */
+export interface TrialView {
+  trial: number;
+  status: "queued" | "running" | "done" | "failed" | "canceled";
+  message: string | null;
+}
+
 /**
  * A job's Durable Object as its callers see it: the single writer of the job's state
  * (durable/job.ts implements it). `attempt`, where taken, is the token `begin` handed out; calls
@@ -35,6 +42,14 @@ export interface JobObject {
   cancel(): Promise<{ ok: boolean; status: JobStatus | null }>;
   /** The running job's worker is gone: restarted now (or failed, on its last attempt); false when not running. */
   workerLost(reason: string): Promise<boolean>;
+  // The trials of the job's model search, for the running attempt (durable/trials.ts); refused (false, null) once it no longer runs.
+  startTrial(attempt: number, trial: number, slot: number, spec: JsonObject): Promise<boolean>;
+  beginTrial(attempt: number, trial: number): Promise<{ spec: JsonObject | null; slot: number }>;
+  trialUndispatched(attempt: number, trial: number): Promise<void>;
+  trialBeat(attempt: number, trial: number): Promise<boolean>;
+  settleTrial(attempt: number, trial: number, status: "done" | "failed", message: string | null): Promise<boolean>;
+  listTrials(attempt: number): Promise<TrialView[] | null>;
+  closeSearch(attempt: number): Promise<number>;
 }
 
 /** The namespace bound as JOB, as far as reaching one job's object goes. */

@@ -2,8 +2,35 @@ import { recordFailure } from "../jobs/attempts";
 import { isPermanentError, JobCanceledError, JobInputError } from "../jobs/errors";
 import { jobObject } from "../jobs/job-object";
 import { controlFor, type WorkDeps } from "../jobs/work";
+import { dispatchTrialToTrainer } from "../trainer-control/trainer-client";
 import { jobHandlers } from "./handlers";
-import { jobMessageSchema } from "./messages";
+import { jobMessageSchema, type TrialMessage, trialMessageSchema } from "./messages";
+
+/** A trial not handed to an instance (all busy, or starting) is delivered again after this long. */
+const TRIAL_REDISPATCH_DELAY_S = 2;
+
+/**
+ * One delivery of a trial of a job's model search: the job's object says whether it is to run now
+ * (not a duplicate, the search still on); it is handed to the trainer instance of its slot, or
+ * delivered again shortly when none took it. An instance that dies with it is the job's object's
+ * watchdog's business (durable/trials.ts), not the queue's.
+ */
+async function processTrialMessage(deps: WorkDeps, msg: Message<unknown>, m: TrialMessage): Promise<void> {
+  const jobObj = jobObject(deps.env.JOB, m.job_id);
+  const { spec, slot } = await jobObj.beginTrial(m.attempt, m.trial);
+  if (!spec) {
+    msg.ack();
+    return;
+  }
+  try {
+    await dispatchTrialToTrainer(deps.env, { job_id: m.job_id, attempt: m.attempt, trial: m.trial, spec }, slot);
+    msg.ack();
+  } catch (e) {
+    console.warn(`trial ${m.trial} of job ${m.job_id}: not handed to a trainer yet (${errorText(e)})`);
+    await jobObj.trialUndispatched(m.attempt, m.trial);
+    msg.retry({ delaySeconds: TRIAL_REDISPATCH_DELAY_S });
+  }
+}
 
 /**
  * One queue delivery of `{job_id}`. The job's object decides whether this delivery may start the
@@ -12,6 +39,8 @@ import { jobMessageSchema } from "./messages";
  * queue deliver again after a back-off), so no job is left running.
  */
 async function processJobMessage(deps: WorkDeps, msg: Message<unknown>): Promise<void> {
+  const trial = trialMessageSchema.safeParse(msg.body);
+  if (trial.success) return processTrialMessage(deps, msg, trial.data);
   const parsed = jobMessageSchema.safeParse(msg.body);
   if (!parsed.success) {
     console.error("dropping malformed job message", msg.body);
@@ -49,8 +78,13 @@ async function processJobMessage(deps: WorkDeps, msg: Message<unknown>): Promise
 
 /** A message the queue gave up on: its job ends failed, never stuck. */
 async function processDeadLetter(deps: WorkDeps, msg: Message<unknown>): Promise<void> {
+  const trial = trialMessageSchema.safeParse(msg.body);
   const parsed = jobMessageSchema.safeParse(msg.body);
-  if (parsed.success) {
+  if (trial.success) {
+    // a trial no instance took: it fails alone, the search goes on
+    const m = trial.data;
+    await jobObject(deps.env.JOB, m.job_id).settleTrial(m.attempt, m.trial, "failed", `Trial ${m.trial} could not be handed to a trainer instance.`);
+  } else if (parsed.success) {
     await jobObject(deps.env.JOB, parsed.data.job_id).fail(
       "The job could not be processed: its queue message was moved to the dead-letter queue after repeated failures.",
     );

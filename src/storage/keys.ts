@@ -70,6 +70,16 @@ export type ArtifactFile = (typeof ARTIFACT_FILES)[keyof typeof ARTIFACT_FILES];
 /** An inference job's files: its uploaded input (async inference) and its results. */
 export const jobPrefix = (orgId: string, jobId: string) => `orgs/${orgId}/jobs/${jobId}/`;
 
+/**
+ * A training job's model search run on several instances: the rows and folds its trials read,
+ * and each trial's outcome (models and out-of-fold scores), under the attempt; deleted when the
+ * search closes.
+ */
+export const searchPrefix = (orgId: string, jobId: string, attempt: number) => `${jobPrefix(orgId, jobId)}search/${attempt}/`;
+export const searchDataKey = (orgId: string, jobId: string, attempt: number) => `${searchPrefix(orgId, jobId, attempt)}data.bin`;
+export const trialOutcomeKey = (orgId: string, jobId: string, attempt: number, trial: number) =>
+  `${searchPrefix(orgId, jobId, attempt)}trials/${trial}.bin`;
+
 export const inferenceInputKey = (orgId: string, jobId: string, filename: string) => `${jobPrefix(orgId, jobId)}input/${safeName(filename)}`;
 
 /**

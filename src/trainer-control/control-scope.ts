@@ -23,6 +23,8 @@ export interface ControlDeps {
    * (the test pool) they pass through the control routes.
    */
   s3: S3Config | null;
+  /** Trainer instances a model search may run its trials on at once (./trainer-client's searchInstances). */
+  searchInstances: number;
 }
 
 /** A job a trainer works on, as one control call sees it: its object, its record, the caller's attempt. */

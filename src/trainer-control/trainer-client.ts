@@ -1,5 +1,6 @@
 import { getContainer } from "@cloudflare/containers";
-import type { TrainerAssignment } from "../container/wire";
+import type { TrainerAssignment, TrialAssignment } from "../container/wire";
+import { MAX_SEARCH_INSTANCES } from "../core/limits";
 
 export type TrainerMode = "inline" | "url" | "container";
 
@@ -25,6 +26,40 @@ export async function dispatchToTrainer(env: Env, assignment: TrainerAssignment)
   if (res.status !== 202) throw await refusal(res);
 }
 
+/**
+ * Trainer instances one model search runs its trials on at once: locally, every trainer process
+ * (`npm start` runs one per core); in production SEARCH_INSTANCES (default 4, within the container
+ * binding's max_instances); without a trainer (the test pool), 1: the trials run one after the other.
+ */
+export function searchInstances(env: Env): number {
+  const mode = trainerMode(env);
+  if (mode === "inline") return 1;
+  const n = mode === "url" ? trainerUrls(env).length : Number(env.SEARCH_INSTANCES) || 4;
+  return Math.max(1, Math.min(MAX_SEARCH_INSTANCES, Math.floor(n)));
+}
+
+/** The container instance that runs a search's trials of `slot` (a job's slots never share an instance). */
+export const trialInstanceName = (jobId: string, slot: number) => `${jobId}/trials/${slot}`;
+
+/**
+ * Hand a trial of a job's search to the instance of its slot: locally the trainer process of that
+ * number (another one when it is busy), in production a container of its own per slot.
+ */
+export async function dispatchTrialToTrainer(env: Env, assignment: TrialAssignment, slot: number): Promise<void> {
+  const init: RequestInit = {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${env.INTERNAL_SECRET}` },
+    body: JSON.stringify(assignment),
+  };
+  if (trainerMode(env) === "url") {
+    const urls = trainerUrls(env);
+    const first = slot % urls.length;
+    return dispatchToUrls([...urls.slice(first), ...urls.slice(0, first)], init, "/trials");
+  }
+  const res = await getContainer(env.TRAINER, trialInstanceName(assignment.job_id, slot)).fetch(new Request("http://trainer/trials", init));
+  if (res.status !== 202) throw await refusal(res);
+}
+
 /** TRAINER_URL: one trainer's address, or several separated by commas (`npm start` with TRAINERS). */
 const trainerUrls = (env: Env) =>
   String(env.TRAINER_URL)
@@ -36,11 +71,11 @@ const trainerUrls = (env: Env) =>
  * The first trainer that takes the job: one that is stopping (503) or gone is passed over for the
  * next, as the platform would start another instance.
  */
-async function dispatchToUrls(urls: string[], init: RequestInit): Promise<void> {
+async function dispatchToUrls(urls: string[], init: RequestInit, path = "/jobs"): Promise<void> {
   let last: Error = new Error("no trainer address");
   for (const url of urls) {
     try {
-      const res = await fetch(new URL("/jobs", url), init);
+      const res = await fetch(new URL(path, url), init);
       if (res.status === 202) return;
       last = await refusal(res);
     } catch (e) {

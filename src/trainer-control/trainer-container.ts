@@ -6,7 +6,8 @@
  * Its bulk transfers go to R2's S3 endpoint with URLs those routes presigned.
  */
 import { Container, type OutboundHandlerContext } from "@cloudflare/containers";
-import { TRAINER_HEAP_PERCENT } from "../core/limits";
+import { MAX_SEARCH_INSTANCES, TRAINER_HEAP_PERCENT } from "../core/limits";
+import { trialInstanceName } from "./trainer-client";
 
 export class TrainerContainer extends Container {
   defaultPort = 8080;
@@ -51,6 +52,16 @@ export class TrainerContainer extends Container {
   }
 }
 
+const ownJob = (env: Cloudflare.Env, jobId: string, containerId: string) => env.TRAINER.idFromName(jobId).toString() === containerId;
+
+function ownSearch(env: Cloudflare.Env, jobId: string, path: string, containerId: string): boolean {
+  if (!path.startsWith(`/internal/jobs/${jobId}/search/`)) return false;
+  for (let slot = 0; slot < MAX_SEARCH_INSTANCES; slot++) {
+    if (env.TRAINER.idFromName(trialInstanceName(jobId, slot)).toString() === containerId) return true;
+  }
+  return false;
+}
+
 /** Answers the container's calls to the control routes (the Worker's internal app, wired in index.ts). */
 export type ControlHandler = (request: Request, env: Env) => Response | Promise<Response>;
 
@@ -60,8 +71,9 @@ export function routeControlCalls(handle: ControlHandler): void {
     "control.internal": async (request: Request, env: Cloudflare.Env, ctx: OutboundHandlerContext) => {
       const url = new URL(request.url);
       const jobId = url.pathname.match(/^\/internal\/jobs\/([0-9a-f-]{36})\//)?.[1];
-      // A container may act on its own job only (it is named by the job id, see trainer-client).
-      if (!jobId || env.TRAINER.idFromName(jobId).toString() !== ctx.containerId) {
+      // A container may act on its own job only (it is named by the job id, see trainer-client),
+      // and a search trial's container (named by the job and its slot) on that job's search.
+      if (!jobId || !(ownJob(env, jobId, ctx.containerId) || ownSearch(env, jobId, url.pathname, ctx.containerId))) {
         return Response.json({ detail: "Forbidden" }, { status: 403 });
       }
       const headers = new Headers(request.headers);

@@ -15,7 +15,7 @@ import type { TrainerKind } from "./trainer-kind";
 const targetOf = (deps: ControlDeps, r: TrainerJob<"train">): Promise<TrainingTarget> => resolveOrFail(r, () => trainingTarget(deps.db, r.job));
 
 export const trainingKind: TrainerKind<"train"> = {
-  task: async (deps, r) => (await targetOf(deps, r)).task,
+  task: async (deps, r) => ({ ...(await targetOf(deps, r)).task, search_instances: deps.searchInstances }),
   async readFrame(deps, r, read) {
     const obj = await read((await targetOf(deps, r)).frameKey);
     if (!obj) throw new NotFound("The training data is missing from storage.");

@@ -34,7 +34,8 @@ export async function startService(timeoutMs = 120_000, env: Record<string, stri
   const [port, trainerPort] = [await freePort(), await freePort()];
   let log = "";
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-    env: { ...process.env, ...env, PORT: String(port), TRAINER_PORT: String(trainerPort), PERSIST_TO: state, HOST: "127.0.0.1" },
+    // one trainer unless a test asks for more (npm start's default is one per core)
+    env: { ...process.env, TRAINERS: "1", ...env, PORT: String(port), TRAINER_PORT: String(trainerPort), PERSIST_TO: state, HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"],
     // Its own process group, so that stopping it stops wrangler, workerd and the trainer too.
     detached: true,

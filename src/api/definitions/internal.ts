@@ -88,3 +88,30 @@ export const handBack = jsonRoute("handBack", routes.handBack.body);
 
 /** The (local) trainer process announces that it started: the jobs it was running are lost. */
 export const trainerStarted = createRoute({ hide: true, method: "post", path: wire.TRAINER_STARTED_PATH, responses: ok });
+
+// ── A model search's trials on several trainer instances (../../trainer-control/search-control) ──
+
+/** A route about one trial: `{trial}` in the path. */
+const trialParams = params.extend({ trial: wire.trialParam });
+const trialBytesRoute = (route: "writeTrialOutcome" | "readTrialOutcome") =>
+  createRoute({ hide: true, method: method(route), path: path(route), request: { params: trialParams, query: wire.attemptQuery }, responses: ok });
+const trialJsonRoute = <B extends z.ZodType>(route: "trialBeat" | "failTrial", body: B) =>
+  createRoute({
+    hide: true,
+    method: "post",
+    path: path(route),
+    middleware: [internalJsonBody] as const,
+    request: { params: trialParams, body: jsonRequest(body) },
+    responses: ok,
+  });
+
+/** The coordinator stores the search's rows (streamed; Content-Length required); each trial's instance reads them. */
+export const writeSearchData = bytesRoute("writeSearchData");
+export const readSearchData = bytesRoute("readSearchData");
+export const startTrial = jsonRoute("startTrial", routes.startTrial.body);
+export const listTrials = bytesRoute("listTrials");
+export const closeSearch = jsonRoute("closeSearch", routes.closeSearch.body);
+export const trialBeat = trialJsonRoute("trialBeat", routes.trialBeat.body);
+export const failTrial = trialJsonRoute("failTrial", routes.failTrial.body);
+export const writeTrialOutcome = trialBytesRoute("writeTrialOutcome");
+export const readTrialOutcome = trialBytesRoute("readTrialOutcome");

@@ -6,10 +6,13 @@ import type { Context, MiddlewareHandler } from "hono";
 import { bearerToken, sameSecret } from "../../auth/secrets";
 import { LengthRequired, NotFound } from "../../core/errors";
 import { createDb } from "../../db/client";
+import type { JsonObject } from "../../jobs/types";
 import * as batches from "../../trainer-control/batch-control";
 import * as control from "../../trainer-control/control-service";
 import * as frames from "../../trainer-control/frame-upload-control";
 import * as ingests from "../../trainer-control/ingest-control";
+import * as searches from "../../trainer-control/search-control";
+import { searchInstances } from "../../trainer-control/trainer-client";
 import { restartLostJobs } from "../../trainer-control/trainer-restart";
 import * as trainings from "../../trainer-control/training-control";
 import type { AppEnv } from "../context";
@@ -32,6 +35,7 @@ const deps = (c: Context<AppEnv>): control.ControlDeps => ({
   queue: c.env.JOBS_QUEUE,
   // The address the trainer called: for "local", the S3 endpoint on that same host.
   s3: s3ConfigOf(c.env, new URL(c.req.url).origin),
+  searchInstances: searchInstances(c.env),
 });
 
 /** The control routes, for the public app (without containers) and the container's outbound handler. */
@@ -131,6 +135,48 @@ internalApp.openapi(def.writeResult, async (c) => {
   const { id, file } = c.req.valid("param");
   await batches.writeResult(deps(c), id, c.req.valid("query").attempt, file, await c.req.arrayBuffer());
   return c.body(null, 204);
+});
+
+internalApp.openapi(def.writeSearchData, async (c) => {
+  await searches.writeSearchData(deps(c), c.req.valid("param").id, c.req.valid("query").attempt, sizedBody(c).body);
+  return c.body(null, 204);
+});
+
+internalApp.openapi(def.readSearchData, async (c) => {
+  const obj = await searches.readSearchData(deps(c), c.req.valid("param").id, c.req.valid("query").attempt);
+  return new Response(obj.body, { headers: { "Content-Type": "application/octet-stream", "Content-Length": String(obj.size) } });
+});
+
+internalApp.openapi(def.startTrial, async (c) => {
+  const { attempt, trial, slot, spec } = c.req.valid("json");
+  return c.json(await searches.startTrial(deps(c), c.req.valid("param").id, attempt, trial, slot, spec as JsonObject));
+});
+
+internalApp.openapi(def.listTrials, async (c) => c.json(await searches.listTrials(deps(c), c.req.valid("param").id, c.req.valid("query").attempt)));
+
+internalApp.openapi(def.closeSearch, async (c) => c.json(await searches.closeSearch(deps(c), c.req.valid("param").id, c.req.valid("json").attempt)));
+
+internalApp.openapi(def.trialBeat, async (c) => {
+  const { id, trial } = c.req.valid("param");
+  return c.json(await searches.trialBeat(deps(c), id, c.req.valid("json").attempt, trial));
+});
+
+internalApp.openapi(def.failTrial, async (c) => {
+  const { id, trial } = c.req.valid("param");
+  const { attempt, message } = c.req.valid("json");
+  return c.json(await searches.failTrial(deps(c), id, attempt, trial, message));
+});
+
+internalApp.openapi(def.writeTrialOutcome, async (c) => {
+  const { id, trial } = c.req.valid("param");
+  await searches.writeTrialOutcome(deps(c), id, c.req.valid("query").attempt, trial, await c.req.arrayBuffer());
+  return c.body(null, 204);
+});
+
+internalApp.openapi(def.readTrialOutcome, async (c) => {
+  const { id, trial } = c.req.valid("param");
+  const obj = await searches.readTrialOutcome(deps(c), id, c.req.valid("query").attempt, trial);
+  return new Response(obj.body, { headers: { "Content-Type": "application/octet-stream", "Content-Length": String(obj.size) } });
 });
 
 internalApp.openapi(def.report, async (c) => {
