@@ -13,7 +13,7 @@ import type { ControlClient } from "./control-client";
 import { shareSearchData, unshareSearchData } from "./search-data";
 
 /** How often the coordinator asks how its trials are doing. */
-const POLL_MS = 250;
+const POLL_MS = 500;
 
 export class ControlTrialPool implements TrialPool {
   private readonly freeSlots: number[];

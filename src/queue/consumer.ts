@@ -2,7 +2,7 @@ import { recordFailure } from "../jobs/attempts";
 import { isPermanentError, JobCanceledError, JobInputError } from "../jobs/errors";
 import { jobObject } from "../jobs/job-object";
 import { controlFor, type WorkDeps } from "../jobs/work";
-import { dispatchTrialToTrainer } from "../trainer-control/trainer-client";
+import { dispatchTrialToTrainer, searchInstances } from "../trainer-control/trainer-client";
 import { jobHandlers } from "./handlers";
 import { jobMessageSchema, type TrialMessage, trialMessageSchema } from "./messages";
 
@@ -16,6 +16,12 @@ const TRIAL_REDISPATCH_DELAY_S = 2;
  * watchdog's business (durable/trials.ts), not the queue's.
  */
 async function processTrialMessage(deps: WorkDeps, msg: Message<unknown>, m: TrialMessage): Promise<void> {
+  if (searchInstances(deps.env) <= 1) {
+    // no instances to run it on (a search here sends none): left to the trials' watchdog, which fails it
+    console.warn(`trial ${m.trial} of job ${m.job_id}: this deployment runs no search trials; dropped`);
+    msg.ack();
+    return;
+  }
   const jobObj = jobObject(deps.env.JOB, m.job_id);
   const { spec, slot } = await jobObj.beginTrial(m.attempt, m.trial);
   if (!spec) {

@@ -51,7 +51,10 @@ export async function dispatchTrialToTrainer(env: Env, assignment: TrialAssignme
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${env.INTERNAL_SECRET}` },
     body: JSON.stringify(assignment),
   };
-  if (trainerMode(env) === "url") {
+  const mode = trainerMode(env);
+  // searchInstances is 1 there: a search sends no trials
+  if (mode === "inline") throw new Error("this deployment has no trainer instances to run search trials on");
+  if (mode === "url") {
     const urls = trainerUrls(env);
     const first = slot % urls.length;
     return dispatchToUrls([...urls.slice(first), ...urls.slice(0, first)], init, "/trials");

@@ -38,7 +38,7 @@ export interface FoldFit {
  * Fits `params` on `fold`, one boosting round per step. `budgetMs` caps the boosting (the search's
  * time left); `now` is its clock.
  */
-export function* fitFold(
+function* fitFold(
   data: SearchRows,
   fold: Fold,
   params: PredictionParams,

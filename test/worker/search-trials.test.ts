@@ -1,0 +1,110 @@
+/**
+ * The trials of a job's model search, kept by the job's Durable Object (src/durable/trials.ts),
+ * over RPC. (The test pool has no trainer instances: its consumer leaves trial messages alone, so
+ * the tests begin trials themselves.)
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { TRIAL_HEARTBEAT_TIMEOUT_S, TRIAL_MAX_SENDS } from "../../src/core/limits";
+import { type TrialState, trialKey } from "../../src/durable/trial-state";
+import { newOrg, undispatchedIngestJob } from "./helpers";
+
+const spec = { trial: 0, params: {}, budgetMs: 1000, floorMs: null, pruneAbove: null };
+
+async function runningJob() {
+  const { stub } = await undispatchedIngestJob(await newOrg());
+  const { attempt } = await stub.begin({ messageId: `trials-${crypto.randomUUID()}` });
+  return { stub, attempt };
+}
+
+describe("a search's trials in the job's object", () => {
+  it("are sent queued, begun once with their spec and slot, then running", async () => {
+    const { stub, attempt } = await runningJob();
+    expect(await stub.startTrial(attempt, 0, 1, spec)).toBe(true);
+    expect(await stub.listTrials(attempt)).toEqual([{ trial: 0, status: "queued", message: null }]);
+    expect(await stub.beginTrial(attempt, 0)).toEqual({ spec, slot: 1 });
+    // a second delivery of the same message does not run it twice
+    expect((await stub.beginTrial(attempt, 0)).spec).toBeNull();
+    expect((await stub.listTrials(attempt))![0].status).toBe("running");
+  });
+
+  it("sending a trial twice keeps the first", async () => {
+    const { stub, attempt } = await runningJob();
+    await stub.startTrial(attempt, 3, 0, spec);
+    await stub.beginTrial(attempt, 3);
+    await stub.startTrial(attempt, 3, 0, spec);
+    expect((await stub.listTrials(attempt))![0]).toMatchObject({ trial: 3, status: "running" });
+  });
+
+  it("keep running while their instance reports, and end done or failed with a message", async () => {
+    const { stub, attempt } = await runningJob();
+    await stub.startTrial(attempt, 0, 0, spec);
+    await stub.startTrial(attempt, 1, 1, spec);
+    await stub.beginTrial(attempt, 0);
+    await stub.beginTrial(attempt, 1);
+    expect(await stub.trialBeat(attempt, 0)).toBe(true);
+    expect(await stub.settleTrial(attempt, 0, "done", null)).toBe(true);
+    expect(await stub.settleTrial(attempt, 1, "failed", "out of memory")).toBe(true);
+    expect(await stub.listTrials(attempt)).toEqual([
+      { trial: 0, status: "done", message: null },
+      { trial: 1, status: "failed", message: "out of memory" },
+    ]);
+    // a trial that ended stays ended
+    expect(await stub.settleTrial(attempt, 0, "failed", "late")).toBe(false);
+    expect(await stub.trialBeat(attempt, 0)).toBe(false);
+  });
+
+  it("are canceled when the search closes: their instances are told to stop", async () => {
+    const { stub, attempt } = await runningJob();
+    await stub.startTrial(attempt, 0, 0, spec);
+    await stub.startTrial(attempt, 1, 1, spec);
+    await stub.beginTrial(attempt, 0);
+    expect(await stub.closeSearch(attempt)).toBe(2);
+    expect(await stub.trialBeat(attempt, 0)).toBe(false);
+    expect((await stub.listTrials(attempt))!.map((t) => t.status)).toEqual(["canceled", "canceled"]);
+  });
+
+  it("stop with the job: a canceled job's trials are told to stop, and no trial is sent", async () => {
+    const { stub, attempt } = await runningJob();
+    await stub.startTrial(attempt, 0, 0, spec);
+    await stub.beginTrial(attempt, 0);
+    await stub.cancel();
+    expect(await stub.trialBeat(attempt, 0)).toBe(false);
+    expect(await stub.startTrial(attempt, 1, 0, spec)).toBe(false);
+    expect(await stub.listTrials(attempt)).toBeNull();
+  });
+
+  it("belong to their attempt: a superseded attempt's calls are refused", async () => {
+    const { stub, attempt } = await runningJob();
+    expect(await stub.startTrial(attempt + 1, 0, 0, spec)).toBe(false);
+    expect(await stub.listTrials(attempt + 1)).toBeNull();
+    expect(await stub.listTrials(attempt)).toEqual([]);
+  });
+
+  it("sends a trial again when its instance went silent, then fails it alone", async () => {
+    const { stub, attempt } = await runningJob();
+    await stub.startTrial(attempt, 0, 0, spec);
+    await stub.startTrial(attempt, 1, 1, spec);
+    await stub.beginTrial(attempt, 0);
+    await stub.beginTrial(attempt, 1);
+    // trial 0's instance last reported longer ago than the heartbeat timeout (its instance died)
+    const silence = async () =>
+      runInDurableObject(stub, async (_: unknown, state: DurableObjectState) => {
+        const t = (await state.storage.get<TrialState>(trialKey(attempt, 0)))!;
+        await state.storage.put(trialKey(attempt, 0), { ...t, beatAtMs: Date.now() - TRIAL_HEARTBEAT_TIMEOUT_S * 1000 - 1 });
+      });
+    await silence();
+    expect(await stub.listTrials(attempt)).toEqual([
+      { trial: 0, status: "queued", message: null },
+      { trial: 1, status: "running", message: null },
+    ]);
+    for (let send = 2; send <= TRIAL_MAX_SENDS; send++) {
+      await stub.beginTrial(attempt, 0);
+      await silence();
+    }
+    const [lost, other] = (await stub.listTrials(attempt))!;
+    expect(lost.status).toBe("failed");
+    expect(lost.message).toMatch(/stopped answering/);
+    expect(other.status).toBe("running");
+  });
+});
