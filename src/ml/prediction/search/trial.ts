@@ -38,13 +38,7 @@ export interface FoldFit {
  * Fits `params` on `fold`, one boosting round per step. `budgetMs` caps the boosting (the search's
  * time left); `now` is its clock.
  */
-function* fitFold(
-  data: SearchRows,
-  fold: Fold,
-  params: PredictionParams,
-  budgetMs: number,
-  now: () => number,
-): Generator<void, FoldFit, void> {
+function* fitFold(data: SearchRows, fold: Fold, params: PredictionParams, budgetMs: number, now: () => number): Generator<void, FoldFit, void> {
   const F = data.bins.length;
   const K = data.label.classes ? data.label.classes.length : 1;
   const fitRows = data.rows ? gather(data.rows, fold.fit) : fold.fit;
