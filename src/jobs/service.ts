@@ -8,6 +8,7 @@ import { versionRefs } from "../db/dataset-versions";
 import { modelVersionRefs } from "../db/model-versions";
 import { jobs } from "../db/schema";
 import { producedResource } from "./effects";
+import { awaitFinishedJob } from "./finished-jobs";
 import { parseJobId } from "./ids";
 import { type JobNamespace, jobObject } from "./job-object";
 import { fromRow } from "./mirror";
@@ -92,17 +93,16 @@ export async function dispatch(queue: Queue, jobId: string, delaySeconds?: numbe
   }
 }
 
-/** The job as stored for this organization, or 404 (also for another organization's job). */
+/**
+ * The job as stored for this organization, or 404 (also for another organization's job). A sync
+ * inference job asked for right after its answer is waited for (./finished-jobs).
+ */
 export async function findJob(db: Db, principal: Principal, rawId: string): Promise<JobRecord> {
   const id = parseJobId(rawId);
   if (!id) throw new NotFound();
-  const rows = await db
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.id, id), eq(jobs.orgId, principal.orgId)))
-    .limit(1);
-  if (!rows[0]) throw new NotFound();
-  return fromRow(rows[0]);
+  const row = await awaitFinishedJob(id, async () => (await db.select().from(jobs).where(eq(jobs.id, id)).limit(1))[0] ?? null);
+  if (!row || row.orgId !== principal.orgId) throw new NotFound();
+  return fromRow(row);
 }
 
 /** Version references a job detail shows, looked up in bulk. */
