@@ -55,7 +55,12 @@ async function trained(name: string, dir: string, svc: RunningService): Promise<
   const client = new Client(svc.base, svc.key);
   const up = await client.upload("/datasets", table(2000), "churn.csv", { dataset_name: "ryw" });
   await client.untilDone(up.body.job_id, performance.now());
-  const t = await client.json("/models/train", { model_name: "ryw", model_type: "prediction", dataset_id: up.body.dataset.id, label_column: "churned" });
+  const t = await client.json("/models/train", {
+    model_name: "ryw",
+    model_type: "prediction",
+    dataset_id: up.body.dataset.id,
+    label_column: "churned",
+  });
   await client.untilDone(t.body.job_id, performance.now());
   const commit = execSync("git rev-parse --short HEAD", { cwd: dir }).toString().trim();
   return { name, dir, commit, svc, client, modelId: t.body.model.id, infer: [], reads: [] };
