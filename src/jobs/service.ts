@@ -120,7 +120,8 @@ export interface JobWithRefs {
 /** Live state from the job's object (fresher progress than the D1 copy). */
 export async function getJobDetail(deps: JobDeps, principal: Principal, rawId: string): Promise<JobWithRefs> {
   const row = await findJob(deps.db, principal, rawId);
-  let live = (await jobObject(deps.jobs, row.id).get()) ?? row;
+  // a sync inference job was recorded finished, without an object: none to ask
+  let live = row.type === "infer_sync" ? row : ((await jobObject(deps.jobs, row.id).get()) ?? row);
   // The retention sweep (models/retention) marks expired files on the D1 copy only.
   if (row.output?.files_expired_at && live.output && !live.output.files_expired_at) {
     live = { ...live, output: { ...live.output, files_expired_at: row.output.files_expired_at } };
