@@ -49,13 +49,15 @@ function matchedRoute(c: Context<AppEnv>): string {
 }
 
 /**
- * The job the request is about: named in its path (a trainer's control call too), in the answer's
- * X-Job-Id, or created by it: the `job_id` of a 201 or 202 JSON answer (small, as every creation's
- * is) or of another JSON answer of a declared length under 16 KB.
+ * The job the request is about: named in its path (a trainer's control call too), set by its
+ * route (`jobId`: a sync inference, whose answer may be large), in the answer's X-Job-Id, or
+ * created by it: the `job_id` of a 201 or 202 JSON answer (small, as every creation's is) or of
+ * another JSON answer of a declared length under 16 KB.
  */
 async function jobOf(c: Context<AppEnv>): Promise<string | null> {
   const inPath = /^\/(?:internal\/)?jobs\/([^/]+)/.exec(c.req.path)?.[1];
   if (inPath) return inPath;
+  if (c.var.jobId) return c.var.jobId;
   const header = c.res.headers.get("X-Job-Id");
   if (header) return header;
   const small = c.res.status === 201 || c.res.status === 202 || Number(c.res.headers.get("Content-Length") ?? Number.NaN) <= JOB_ANSWER_MAX_BYTES;

@@ -169,6 +169,14 @@ export const MAX_HISTORY_POINTS = 200;
 export const MAX_POINTS_PER_REPORT = 500;
 /** Characters of a failure message a trainer reports. */
 export const FAILURE_MESSAGE_MAX_CHARS = 4000;
+/**
+ * How long after its answer a read of a sync inference job waits for the job's record, which is
+ * written after the answer (jobs/finished-jobs). A small job's record lands about 25 ms after the
+ * answer plus one D1 write; a large one's after its files are in R2 first (up to 30 MB), so the
+ * bound is generous. Only ids of such jobs that are this young wait (jobs/ids); every other
+ * unknown id is a 404 at once.
+ */
+export const FINISHED_JOB_RECORD_WAIT_MS = 10_000;
 
 // ── Memory of one Worker isolate ────────────────────────────────────────────────────────────────
 

@@ -8,6 +8,7 @@ import { versionRefs } from "../db/dataset-versions";
 import { modelVersionRefs } from "../db/model-versions";
 import { jobs } from "../db/schema";
 import { producedResource } from "./effects";
+import { awaitFinishedJob } from "./finished-jobs";
 import { parseJobId } from "./ids";
 import { type JobNamespace, jobObject } from "./job-object";
 import { fromRow } from "./mirror";
@@ -92,17 +93,16 @@ export async function dispatch(queue: Queue, jobId: string, delaySeconds?: numbe
   }
 }
 
-/** The job as stored for this organization, or 404 (also for another organization's job). */
+/**
+ * The job as stored for this organization, or 404 (also for another organization's job). A sync
+ * inference job asked for right after its answer is waited for (./finished-jobs).
+ */
 export async function findJob(db: Db, principal: Principal, rawId: string): Promise<JobRecord> {
   const id = parseJobId(rawId);
   if (!id) throw new NotFound();
-  const rows = await db
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.id, id), eq(jobs.orgId, principal.orgId)))
-    .limit(1);
-  if (!rows[0]) throw new NotFound();
-  return fromRow(rows[0]);
+  const row = await awaitFinishedJob(id, async () => (await db.select().from(jobs).where(eq(jobs.id, id)).limit(1))[0] ?? null);
+  if (!row || row.orgId !== principal.orgId) throw new NotFound();
+  return fromRow(row);
 }
 
 /** Version references a job detail shows, looked up in bulk. */
@@ -120,7 +120,8 @@ export interface JobWithRefs {
 /** Live state from the job's object (fresher progress than the D1 copy). */
 export async function getJobDetail(deps: JobDeps, principal: Principal, rawId: string): Promise<JobWithRefs> {
   const row = await findJob(deps.db, principal, rawId);
-  let live = (await jobObject(deps.jobs, row.id).get()) ?? row;
+  // a sync inference job was recorded finished, without an object: none to ask
+  let live = row.type === "infer_sync" ? row : ((await jobObject(deps.jobs, row.id).get()) ?? row);
   // The retention sweep (models/retention) marks expired files on the D1 copy only.
   if (row.output?.files_expired_at && live.output && !live.output.files_expired_at) {
     live = { ...live, output: { ...live.output, files_expired_at: row.output.files_expired_at } };

@@ -22,6 +22,7 @@ import { readParquet } from "../ingest/parquet";
 import { portableCompressors } from "../ingest/portable-compressors";
 import { creditsFor } from "../jobs/credits";
 import { recordFinishedJob } from "../jobs/finished-jobs";
+import { writtenBehindJobId } from "../jobs/ids";
 import { finishedJobRecord, type JobDeps } from "../jobs/service";
 import type { Frame } from "../ml/frame";
 import type { ResultTable } from "../model-types/contract";
@@ -80,7 +81,8 @@ export async function inferSync(deps: InferDeps, principal: Principal, modelId: 
   const { table, columnTypes } = await runModel(runtime, version, artifact, frame);
   const encoded = req.output_type === "json" ? null : encodeTable(table, req.output_type, { columnTypes });
   const latencyMs = Math.max(0, Math.round(Date.now() - startedMs));
-  const jobId = crypto.randomUUID();
+  // an id that tells a read arriving before the record (written after the answer) to wait for it
+  const jobId = writtenBehindJobId();
   const common = { jobId, model, version, filename: file.name, rows: frame.rowCount, latencyMs, outputType: req.output_type, format };
   // After the response: the input rows and the results are kept (the job's rows can be explained
   // and its results read again, as for async jobs), in D1 with the job when they are small, else

@@ -28,14 +28,15 @@ function freePort(): Promise<number> {
   });
 }
 
-/** `env`: more of npm start's settings (TRAINERS, TRAINER_RESTART, …). */
-export async function startService(timeoutMs = 120_000, env: Record<string, string> = {}): Promise<RunningService> {
+/** `env`: more of npm start's settings (TRAINERS, TRAINER_RESTART, …); `cwd`: the checkout to run (a benchmark compares two). */
+export async function startService(timeoutMs = 120_000, env: Record<string, string> = {}, cwd = process.cwd()): Promise<RunningService> {
   const state = mkdtempSync(join(tmpdir(), "tabular-e2e-"));
   const [port, trainerPort] = [await freePort(), await freePort()];
   let log = "";
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     // one trainer unless a test asks for more (npm start's default is one per core)
     env: { ...process.env, TRAINERS: "1", ...env, PORT: String(port), TRAINER_PORT: String(trainerPort), PERSIST_TO: state, HOST: "127.0.0.1" },
+    cwd,
     stdio: ["ignore", "pipe", "pipe"],
     // Its own process group, so that stopping it stops wrangler, workerd and the trainer too.
     detached: true,

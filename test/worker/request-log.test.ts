@@ -2,6 +2,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { call, newOrg, undispatchedIngestJob } from "./helpers";
+import { inferForm, orgWithModel } from "./model-helpers";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -75,6 +76,16 @@ describe("request log lines", () => {
     });
     expect(lines.find((l) => l.request_id === "log-line-3")).toMatchObject({ route: "/datasets", status: 201, job_id: created.job_id });
   });
+
+  it("name the job of a sync inference", async () => {
+    const { org, modelId } = await orgWithModel();
+    let answer: any;
+    const lines = await logged(async () => {
+      const headers = { ...org.auth, "X-Request-Id": "log-line-4" };
+      answer = await (await call(`/models/${modelId}/infer`, { method: "POST", body: inferForm("usage,plan\n42,pro\n"), headers })).json();
+    });
+    expect(lines.find((l) => l.request_id === "log-line-4")).toMatchObject({ route: "/models/:id/infer", status: 200, job_id: answer.job_id });
+  }, 120_000);
 });
 
 describe("metrics", () => {

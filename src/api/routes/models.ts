@@ -69,6 +69,7 @@ modelRoutes.openapi(def.infer, async (c) => {
   const form = c.req.valid("form");
   // The form validator's File is the runtime's (zod types it with another lib's File).
   const r = await inferSync(deps, c.var.principal, c.req.valid("param").id, { ...form, file: form.file as unknown as File }, started);
+  c.set("jobId", r.jobId);
   const meta = {
     job_id: r.jobId,
     status: "succeeded" as const,
