@@ -33,7 +33,7 @@ export interface UploadOptions {
   onProgress?: OnBytes;
   /** Force the signed-URL flow whatever the size. */
   signed?: boolean;
-  /** The direct upload's Idempotency-Key (default: a new one per call, the same on every attempt). */
+  /** The upload's Idempotency-Key, sent with the direct POST or the signed flow's prepare (default: a new one per call, the same on every attempt). */
   idempotencyKey?: string;
 }
 
@@ -140,6 +140,8 @@ export class TabularClient {
           ...(opts.description ? { description: opts.description } : {}),
           file: { filename, bytes: file.size, content_type: file.type },
         } as never,
+        // Without one, the request gets a new key (src/repeat.ts).
+        ...(opts.idempotencyKey ? { headers: { "Idempotency-Key": opts.idempotencyKey } } : {}),
       }),
     );
     const { upload, dataset, job_id } = prepared as Schemas["SignedUploadPrepared"];

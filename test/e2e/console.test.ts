@@ -181,8 +181,16 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
         model_type: "prediction",
         dataset_id: up.body.dataset.id,
         label_column: "usage",
-        // thousands of deep trees at a tiny learning rate: minutes of work
-        params: { task: "regression", max_rounds: 10_000, early_stopping_rounds: 0, learning_rate: 0.001, num_leaves: 255, min_data_in_leaf: 1 },
+        // thousands of deep trees at a tiny learning rate: minutes of work, one model (no search)
+        params: {
+          search: "off",
+          task: "regression",
+          max_rounds: 10_000,
+          early_stopping_rounds: 0,
+          learning_rate: 0.001,
+          num_leaves: 255,
+          min_data_in_leaf: 1,
+        },
       }),
     });
     expect(started.status).toBe(201);
