@@ -21,7 +21,7 @@ const REPEATABLE_POSTS = [
 const isRepeatablePost = (url: string) => REPEATABLE_POSTS.some((re) => re.test(new URL(url).pathname));
 
 /** A POST that creates something: it gets an Idempotency-Key. */
-export const isCreate = (method: string, url: string) => method.toUpperCase() === "POST" && !isRepeatablePost(url);
+const isCreate = (method: string, url: string) => method.toUpperCase() === "POST" && !isRepeatablePost(url);
 
 /** Sending this request again after no answer cannot do anything twice. */
 export function canRepeat(method: string, url: string, headers: Headers): boolean {
