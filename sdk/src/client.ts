@@ -2,7 +2,8 @@ import createClient, { type Client } from "openapi-fetch";
 import { blobBody, type CountedBody, multipartBody, type OnBytes } from "./body.js";
 import { apiError, errorOf, type Job, JobFailedError } from "./errors.js";
 import { DIRECT_UPLOAD_MAX_BYTES } from "./limits.js";
-import { fetchRetrying, type RetryOptions, sleep } from "./retry.js";
+import { withIdempotencyKey } from "./repeat.js";
+import { fetchRetrying, type OnLost, type RetryOptions, sleep } from "./retry.js";
 import type { components, paths } from "./schema.js";
 
 export type Schemas = components["schemas"];
@@ -13,7 +14,10 @@ export interface ClientOptions {
   baseUrl: string;
   /** `sk_…` */
   apiKey: string;
-  /** How 429 answers are retried (they always are, a few times, honouring `Retry-After`). */
+  /**
+   * How 429 answers (always retried, honouring `Retry-After`) and requests that got no answer
+   * (retried when that cannot do anything twice: src/repeat.ts) are retried.
+   */
   retry?: RetryOptions;
   fetch?: typeof fetch;
 }
@@ -29,6 +33,8 @@ export interface UploadOptions {
   onProgress?: OnBytes;
   /** Force the signed-URL flow whatever the size. */
   signed?: boolean;
+  /** The upload's Idempotency-Key, sent with the direct POST or the signed flow's prepare (default: a new one per call, the same on every attempt). */
+  idempotencyKey?: string;
 }
 
 export interface Uploaded {
@@ -67,7 +73,9 @@ export function contentTypeOf(filename: string): string {
 /**
  * A client of the service: `api` is the typed client of every route (openapi-fetch over the
  * service's OpenAPI document), and a few calls that take several requests are written out here.
- * Every request retries 429s; any other error answer is thrown as an `ApiError` by the calls
+ * Every request retries 429s, and a request that got no answer is sent again when that cannot do
+ * anything twice (every create carries an Idempotency-Key for that: src/repeat.ts), else a
+ * `ConnectionFailedError` is thrown. Any other error answer is thrown as an `ApiError` by the calls
  * here (and returned as `{ error }` by `api`, as openapi-fetch does).
  */
 export class TabularClient {
@@ -81,8 +89,12 @@ export class TabularClient {
     this.api = createClient<paths>({
       baseUrl: this.base,
       headers: { Authorization: `Bearer ${opts.apiKey}` },
-      // The request is cloned for each attempt: its body can be read only once.
-      fetch: (req: Request) => fetchRetrying(() => req.clone(), this.fetchImpl, opts.retry),
+      // The key is set once, before the first attempt; the request is cloned for each attempt: its
+      // body can be read only once.
+      fetch: (req: Request) => {
+        const keyed = withIdempotencyKey(req);
+        return fetchRetrying(() => keyed.clone(), this.fetchImpl, opts.retry);
+      },
     });
   }
 
@@ -113,7 +125,10 @@ export class TabularClient {
     else fields.dataset_name = opts.name ?? filename;
     if (opts.description) fields.description = opts.description;
     const body = multipartBody(fields, "file", file, filename, opts.onProgress);
-    const r = await this.send<Schemas["DatasetUploadStarted"]>("POST", "/datasets", body, { Authorization: `Bearer ${this.opts.apiKey}` });
+    const r = await this.send<Schemas["DatasetUploadStarted"]>("POST", "/datasets", body, {
+      Authorization: `Bearer ${this.opts.apiKey}`,
+      "Idempotency-Key": opts.idempotencyKey ?? crypto.randomUUID(),
+    });
     return { datasetId: r.dataset.id, versionId: r.dataset.version_id, versionNumber: r.dataset.version_number, jobId: r.job_id, method: "direct" };
   }
 
@@ -125,11 +140,23 @@ export class TabularClient {
           ...(opts.description ? { description: opts.description } : {}),
           file: { filename, bytes: file.size, content_type: file.type },
         } as never,
+        // Without one, the request gets a new key (src/repeat.ts).
+        ...(opts.idempotencyKey ? { headers: { "Idempotency-Key": opts.idempotencyKey } } : {}),
       }),
     );
-    const { upload, dataset } = prepared as Schemas["SignedUploadPrepared"];
+    const { upload, dataset, job_id } = prepared as Schemas["SignedUploadPrepared"];
     await this.send<unknown>(upload.method, upload.upload_url, blobBody(file, upload.headers["Content-Type"], opts.onProgress), {});
-    const done = await this.call(this.api.POST("/datasets/{id}/complete", { params: { path: { id: dataset.version_id } } }));
+    let lost = false;
+    const res = await this.postWithoutBody(`/datasets/${encodeURIComponent(dataset.version_id)}/complete`, () => {
+      lost = true;
+    });
+    if (res.status === 409 && lost) {
+      // A repeat found the upload completed by the attempt whose answer was lost.
+      await res.body?.cancel();
+      return { datasetId: dataset.id, versionId: dataset.version_id, versionNumber: dataset.version_number, jobId: job_id, method: "signed" };
+    }
+    if (!res.ok) throw await errorOf(res);
+    const done = (await res.json()) as Schemas["UploadCompleted"];
     return {
       datasetId: done.dataset_id,
       versionId: done.dataset_version_id,
@@ -144,6 +171,12 @@ export class TabularClient {
     const res = await this.sendRaw(method, url, body, headers);
     const text = await res.text();
     return (text && res.headers.get("Content-Type")?.includes("json") ? JSON.parse(text) : null) as T;
+  }
+
+  /** A POST without a body to a path of the service, with the retries; the answer as it came. */
+  private postWithoutBody(path: string, onLost: OnLost): Promise<Response> {
+    const make = () => new Request(this.base + path, { method: "POST", headers: { Authorization: `Bearer ${this.opts.apiKey}` } });
+    return fetchRetrying(make, this.fetchImpl, this.opts.retry, onLost);
   }
 
   private async sendRaw(method: string, url: string, body: CountedBody, headers: Record<string, string>): Promise<Response> {

@@ -46,3 +46,28 @@ export async function errorOf(res: Response): Promise<ApiError> {
   }
   return apiError(res.status, body, text.slice(0, 500) || res.statusText || `HTTP ${res.status}`);
 }
+
+/**
+ * No answer came from the service, after the retries that were safe to make. `sent`: the request
+ * may have reached the service (a reset or a closed connection after sending) or surely did not
+ * (the connection could not be opened); `code` is the network error's (ECONNRESET, EPIPE…).
+ */
+export class ConnectionFailedError extends Error {
+  readonly sent: boolean;
+  readonly code: string;
+  constructor(
+    method: string,
+    url: string,
+    failure: { kind: "unsent" | "lost"; code: string },
+    readonly attempts: number,
+    repeatable: boolean,
+    cause: unknown,
+  ) {
+    const how = failure.kind === "lost" ? "sent, but no answer came back" : "the connection could not be opened";
+    const why = repeatable ? "" : "; not retried: repeating it could do it twice";
+    super(`${method} ${url.split("?")[0]}: ${how} (${failure.code}); ${attempts} attempt(s)${why}`, { cause });
+    this.name = "ConnectionFailedError";
+    this.sent = failure.kind === "lost";
+    this.code = failure.code;
+  }
+}

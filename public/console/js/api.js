@@ -59,10 +59,27 @@ export async function api(path, { method = "GET", json, form, key = session.key(
  * none). onProgress(percent) as bytes go out.
  */
 export function upload(path, form, onProgress) {
+  const headers = { Authorization: `Bearer ${session.key()}` };
+  return send("POST", path, form, { headers, onProgress, networkError: "The upload failed: network error.", fromService: true });
+}
+
+/**
+ * A file PUT to a signed upload URL (straight to the bucket in production), with the headers the
+ * URL was signed for and without the API key: the URL itself authorizes. A refusal of the
+ * browser (the bucket's CORS rule, the page's connect-src) shows only as a network error.
+ */
+export function putSigned(url, file, headers, onProgress) {
+  const refused =
+    "Sending the file to storage failed: a network error, or the bucket's CORS rule or this page's connect-src does not allow it (see the README).";
+  return send("PUT", url, file, { headers, onProgress, networkError: refused, fromService: false });
+}
+
+/** `fromService`: the answer is the service's (a 401 there signs out), not storage's. */
+function send(method, url, body, { headers, onProgress, networkError, fromService }) {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", path);
-    xhr.setRequestHeader("Authorization", `Bearer ${session.key()}`);
+    xhr.open(method, url);
+    for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
     xhr.upload.addEventListener("progress", (e) => e.lengthComputable && onProgress((100 * e.loaded) / e.total));
     xhr.addEventListener("load", () => {
       let data = null;
@@ -72,11 +89,11 @@ export function upload(path, form, onProgress) {
         data = { detail: xhr.responseText.slice(0, 200) };
       }
       if (xhr.status >= 200 && xhr.status < 300) return resolve(data);
-      checkAuth(xhr.status);
+      if (fromService) checkAuth(xhr.status);
       reject(new ApiError(xhr.status, data));
     });
-    xhr.addEventListener("error", () => reject(new Error("The upload failed: network error.")));
-    xhr.send(form);
+    xhr.addEventListener("error", () => reject(new Error(networkError)));
+    xhr.send(body);
   });
 }
 

@@ -82,6 +82,9 @@ export function field(label, control, hint) {
   return h("div", { class: "field" }, h("label", { for: id }, label), control, hintEl);
 }
 
+/** The <option>s of a filter: "" (labelled `anyLabel`, e.g. "Any status") then each value. */
+export const filterOptions = (anyLabel, values) => [h("option", { value: "" }, anyLabel), values.map((v) => h("option", { value: v }, v))];
+
 /** A message region announced to screen readers (role=status, or alert for errors). */
 export function notice(text, kind = "info") {
   return h("p", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status" }, text);

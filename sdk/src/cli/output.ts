@@ -1,5 +1,5 @@
 /** What the CLI prints, and how it ends: the documented exit codes. */
-import { ApiError, describeDetail, JobFailedError } from "../errors.js";
+import { ApiError, ConnectionFailedError, describeDetail, JobFailedError } from "../errors.js";
 
 export const EXIT = {
   ok: 0,
@@ -63,6 +63,9 @@ export function fail(err: unknown): number {
   } else if (err instanceof UsageError) {
     code = EXIT.usage;
     message = err.message;
+  } else if (err instanceof ConnectionFailedError) {
+    code = EXIT.network;
+    message = `Could not reach the service: ${err.message}`;
   } else if (err instanceof TypeError && /fetch failed/i.test(err.message)) {
     code = EXIT.network;
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;

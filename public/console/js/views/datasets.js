@@ -1,9 +1,20 @@
 /** Datasets: list with search, upload with progress, and one dataset's column profile and preview. */
-import { api, pollJob, upload } from "../api.js";
+import { api, pollJob, putSigned, upload } from "../api.js";
 import { add, badge, field, fill, fmtDate, fmtNum, h, notice, progressBar, table } from "../dom.js";
 
-// Direct uploads take 30 MB; larger files go through the signed-URL flow (README), not the console.
+// Direct uploads take 30 MB; larger files go through the signed-URL flow: prepare, PUT straight to
+// the bucket, complete (README: the bucket's CORS rule and the page's connect-src it needs).
 const DIRECT_LIMIT = 30 * 1024 * 1024;
+
+// The media type the service reads for a file name, when the browser gives none (Parquet).
+const TYPES = {
+  csv: "text/csv",
+  tsv: "text/tab-separated-values",
+  txt: "text/plain",
+  parquet: "application/vnd.apache.parquet",
+  pq: "application/vnd.apache.parquet",
+};
+const contentTypeOf = (f) => f.type || TYPES[f.name.split(".").pop().toLowerCase()] || "text/csv";
 
 export async function datasetList(view, ctx) {
   const listBox = h("div");
@@ -64,17 +75,11 @@ function uploadForm(ctx, onDone) {
     e.preventDefault();
     const f = file.files[0];
     if (!f) return;
-    if (f.size > DIRECT_LIMIT) {
-      fill(out, notice("This file is over 30 MB: upload it through the signed-URL flow (see the README).", "error"));
-      return;
-    }
     const bar = progressBar(`Uploading ${f.name}`, 0);
     fill(out, bar);
-    const form = new FormData();
-    form.append("file", f);
-    form.append("dataset_name", name.value.trim());
     try {
-      const started = await upload("/datasets", form, (pct) => bar.set(pct));
+      const send = f.size > DIRECT_LIMIT ? uploadSigned : uploadDirect;
+      const started = await send(f, name.value.trim(), (pct) => bar.set(pct));
       bar.set(100, "uploaded");
       const ingest = progressBar("Ingesting", null);
       out.append(ingest);
@@ -93,11 +98,28 @@ function uploadForm(ctx, onDone) {
     "form",
     { class: "card stack", onsubmit, "aria-labelledby": "upload-title" },
     h("h2", { id: "upload-title" }, "Upload a table"),
-    field("CSV or Parquet file (up to 30 MB)", file),
+    field("CSV or Parquet file", file, "Over 30 MB it goes straight to storage through a signed URL."),
     field("Dataset name", name),
     h("button", { type: "submit" }, "Upload"),
     out,
   );
+}
+
+/** One multipart POST. Answers { job_id, dataset: { id } }. */
+function uploadDirect(f, name, onProgress) {
+  const form = new FormData();
+  form.append("file", f);
+  form.append("dataset_name", name);
+  return upload("/datasets", form, onProgress);
+}
+
+/** Prepare a signed URL, PUT the file to it, complete. Answers { job_id, dataset: { id } }. */
+async function uploadSigned(f, name, onProgress) {
+  const file = { filename: f.name, bytes: f.size, content_type: contentTypeOf(f) };
+  const prepared = await api("/datasets/upload", { method: "POST", json: { dataset_name: name, file } });
+  await putSigned(prepared.upload.upload_url, f, prepared.upload.headers, onProgress);
+  const done = await api(`/datasets/${prepared.dataset.version_id}/complete`, { method: "POST" });
+  return { job_id: done.job_id, dataset: { id: done.dataset_id } };
 }
 
 export async function datasetDetail(view, id, ctx) {

@@ -1,16 +1,14 @@
 /** Jobs: list filtered by type and status, cancel and retry, and one job's detail. */
 import { api, pollJob, TERMINAL } from "../api.js";
-import { add, badge, field, fill, fmtDate, fmtNum, h, notice, shortId, table } from "../dom.js";
+import { add, badge, field, fill, filterOptions, fmtDate, fmtNum, h, notice, shortId, table } from "../dom.js";
 import { trainingJobPanel } from "./train-progress.js";
 
 const TYPES = ["dataset_ingest", "train", "infer_sync", "infer_batch", "infer_explain"];
 const STATUSES = ["queued", "running", "succeeded", "failed", "canceled", "rejected", "waiting_for_upload", "pending", "initializing"];
 
-const options = (label, values) => [h("option", { value: "" }, label), values.map((v) => h("option", { value: v }, v))];
-
 export async function jobList(view, ctx) {
-  const type = h("select", { name: "type" }, options("Any type", TYPES));
-  const status = h("select", { name: "status" }, options("Any status", STATUSES));
+  const type = h("select", { name: "type" }, filterOptions("Any type", TYPES));
+  const status = h("select", { name: "status" }, filterOptions("Any status", STATUSES));
   type.value = ctx.params.get("type") ?? "";
   status.value = ctx.params.get("status") ?? "";
   const box = h("div");

@@ -1,9 +1,11 @@
 /** Models: list, the train form (label picked from the dataset's columns), and a model's detail. */
 import { api } from "../api.js";
-import { add, badge, field, fill, fmtDate, fmtNum, h, notice, table } from "../dom.js";
+import { add, badge, field, fill, filterOptions, fmtDate, fmtNum, h, notice, table } from "../dom.js";
 import { trainingJobPanel } from "./train-progress.js";
 
 const MODEL_TYPES = ["prediction", "anomaly", "embedding", "clustering", "factors", "search", "causal"];
+// GET /models?status= takes these (a model's status follows its current version).
+const STATUSES = ["queued", "processing", "ready", "failed"];
 // The types whose label_column means something (the target; the outcome for causal).
 const NEEDS_LABEL = ["prediction", "causal"];
 
@@ -13,12 +15,35 @@ const metricsText = (m) =>
     .join(", ") || "—";
 
 export async function modelList(view, ctx) {
+  const type = h("select", { name: "model_type" }, filterOptions("Any type", MODEL_TYPES));
+  const status = h("select", { name: "status" }, filterOptions("Any status", STATUSES));
+  type.value = ctx.params.get("model_type") ?? "";
+  status.value = ctx.params.get("status") ?? "";
   const box = h("div");
-  add(view, h("h1", {}, "Models"), h("p", { class: "actions" }, h("a", { class: "button", href: "#/models/new" }, "Train a model")), box);
-  const rows = [];
+  add(
+    view,
+    h("h1", {}, "Models"),
+    h("p", { class: "actions" }, h("a", { class: "button", href: "#/models/new" }, "Train a model")),
+    h(
+      "form",
+      { class: "inline", "aria-label": "Filter models", onsubmit: (e) => e.preventDefault() },
+      field("Model type", type),
+      field("Status", status),
+    ),
+    box,
+  );
+  let rows = [];
+  // A newer filter's answer replaces the list; an older one that arrives late is dropped.
+  let current = 0;
   const load = async (cursor) => {
-    const page = await api(`/models?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
-    if (!ctx.alive()) return;
+    const mine = cursor ? current : ++current;
+    if (!cursor) rows = [];
+    const q = new URLSearchParams({ limit: "50" });
+    if (type.value) q.set("model_type", type.value);
+    if (status.value) q.set("status", status.value);
+    if (cursor) q.set("cursor", cursor);
+    const page = await api(`/models?${q}`);
+    if (!ctx.alive() || mine !== current) return;
     rows.push(
       ...page.items.map((m) => [
         h("a", { href: `#/models/${m.model_id}` }, m.model_name),
@@ -31,8 +56,13 @@ export async function modelList(view, ctx) {
       ]),
     );
     const more = page.next_cursor ? h("button", { type: "button", onclick: () => load(page.next_cursor) }, "Load more") : null;
-    fill(box, table("Models, newest first", ["Name", "Type", "Status", "Dataset", "Metrics", "Version", "Created"], rows, { cards: true }), more);
+    const filtered = [type.value, status.value].filter(Boolean).join(", ");
+    const caption = filtered ? `Models (${filtered}), newest first` : "Models, newest first";
+    fill(box, table(caption, ["Name", "Type", "Status", "Dataset", "Metrics", "Version", "Created"], rows, { cards: true }), more);
   };
+  const reload = () => load().catch((err) => fill(box, notice(err.message, "error")));
+  type.addEventListener("change", reload);
+  status.addEventListener("change", reload);
   await load();
 }
 
