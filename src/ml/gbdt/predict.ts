@@ -11,6 +11,7 @@
  * (test/ml/gbdt-predict-flat.test.ts).
  */
 import * as flat from "./flat";
+import * as leafTable from "./leaf-table";
 import type { GbdtModel } from "./model";
 import { transformScores } from "./objective";
 
@@ -19,6 +20,7 @@ import { transformScores } from "./objective";
 const orderKey = flat.orderKey;
 const RANKS = flat.RANKS_PER_WORD;
 const CODES = flat.CODES_PER_WORD;
+const scoreTable = leafTable.scoreTable;
 
 /** Key bytes per block: in L1 next to the records of the current tree. */
 const BLOCK_BYTES = 16384;
@@ -39,12 +41,23 @@ export function predictRaw(model: GbdtModel, data: Float32Array, numRows: number
   const block = Math.min(numRows, Math.max(16, Math.min(256, Math.floor(BLOCK_BYTES / Math.max(m.stride, 1)))));
   const keys = new Uint8Array(block * m.stride);
   const bits = new Int32Array(data.buffer, data.byteOffset, data.length);
+  const tabled = m.tables.start;
   for (let r0 = 0; r0 < numRows; r0 += block) {
     const r1 = Math.min(numRows, r0 + block);
     rowKeys(m, data, bits, F, r0, r1, keys);
     const groups = r1 - ((r1 - r0) & 7);
-    if (groups > r0) for (let t = 0, k = 0; t < T; t++, k = k + 1 === K ? 0 : k + 1) scoreTree(m, t, keys, r0, groups, out, K, k);
-    walkRows(m, T, keys, r0, groups, r1, out, K);
+    for (let t = 0, k = 0; t < T; t++, k = k + 1 === K ? 0 : k + 1) {
+      if (tabled[t] >= 0) {
+        scoreTable(m, t, keys, r1 - r0, out, r0 * K + k, K);
+        continue;
+      }
+      if (groups > r0) scoreTree(m, t, keys, r0, groups, out, K, k);
+      for (let i = groups; i < r1; i++) {
+        let a = m.roots[t];
+        while (a < m.leafStart[t]) a = step(m.nodes, keys, (i - r0) * m.stride, a);
+        out[i * K + k] += m.leafAt[a >> 2];
+      }
+    }
   }
   return out;
 }
