@@ -151,6 +151,8 @@ export function flatten(model: GbdtModel): FlatModel | null {
     m.catCol[f] = m.stride;
     m.stride += catWords[f];
   }
+  // whole int32 words per row: the predictor hashes and compares rows' keys word by word
+  m.stride = (m.stride + 3) & ~3;
   if (m.stride > MAX_STRIDE) {
     cache.set(model, null);
     return null;

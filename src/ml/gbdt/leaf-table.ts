@@ -30,7 +30,7 @@ export function leafTables(m: FlatModel): LeafTables {
   let size = 0;
   for (let t = 0; t < T; t++) {
     const S = splitCount(m, t);
-    if (S < 1 || S > MAX_TABLE_SPLITS || S > RATIO * depth(m, t)) continue;
+    if (S < 1 || S > MAX_TABLE_SPLITS) continue;
     start[t] = size;
     size += 1 << S;
   }
@@ -54,21 +54,14 @@ export function leafTables(m: FlatModel): LeafTables {
   return { start, values, cols, masks };
 }
 
-const RATIO = Number(process.env.TABLE_RATIO ?? 1.5);
-
-/** Records on the longest walk from tree t's root to a leaf. */
-function depth(m: FlatModel, t: number, n = m.roots[t]): number {
-  if (n >= m.leafStart[t]) return 0;
-  return 1 + Math.max(depth(m, t, m.nodes[n + 1]), depth(m, t, m.nodes[n + 2]));
-}
-
 /** Split records of tree t: they come first, from its root up to its first leaf record. */
 export const splitCount = (m: FlatModel, t: number) => (m.leafStart[t] - m.roots[t]) / NODE;
 
 /**
  * Adds tree t's leaf value (t has a table) to out[o0 + i * K] for the n rows whose keys start at
- * i * stride. The tests are unrolled for 2, 4 or 8 records; the missing ones read column 0 with
- * mask 0, a bit that is always 0.
+ * i * stride. The tests are unrolled for 1, 2, 3, 4, 6 or 8 records; a missing one reads column 0
+ * with mask 0, a bit that is always 0. (Plain locals: a closure or an array here costs more than
+ * the tests.)
  */
 export function scoreTable(m: FlatModel, t: number, keys: Uint8Array, n: number, out: Float64Array, o0: number, K: number) {
   const s = m.stride;
@@ -77,44 +70,72 @@ export function scoreTable(m: FlatModel, t: number, keys: Uint8Array, n: number,
   const v0 = start[t];
   const p = t * MAX_TABLE_SPLITS;
   const c0 = cols[p];
-  const c1 = cols[p + 1];
   const m0 = masks[p];
+  if (S <= 1) {
+    for (let i = 0, b = 0, o = o0; i < n; i++, b += s, o += K) out[o] += values[v0 + ((m0 >>> keys[b + c0]) & 1)];
+    return;
+  }
+  const c1 = cols[p + 1];
   const m1 = masks[p + 1];
   if (S <= 2) {
-    for (let i = 0, b = 0, o = o0; i < n; i++, b += s, o += K) {
+    for (let i = 0, b = 0, o = o0; i < n; i++, b += s, o += K)
       out[o] += values[v0 + (((m0 >>> keys[b + c0]) & 1) | (((m1 >>> keys[b + c1]) & 1) << 1))];
-    }
     return;
   }
   const c2 = cols[p + 2];
-  const c3 = cols[p + 3];
   const m2 = masks[p + 2];
+  if (S <= 3) {
+    for (let i = 0, b = 0, o = o0; i < n; i++, b += s, o += K)
+      out[o] += values[v0 + (((m0 >>> keys[b + c0]) & 1) | (((m1 >>> keys[b + c1]) & 1) << 1) | (((m2 >>> keys[b + c2]) & 1) << 2))];
+    return;
+  }
+  const c3 = cols[p + 3];
   const m3 = masks[p + 3];
   if (S <= 4) {
-    for (let i = 0, b = 0, o = o0; i < n; i++, b += s, o += K) {
-      const c = ((m0 >>> keys[b + c0]) & 1) | (((m1 >>> keys[b + c1]) & 1) << 1) | (((m2 >>> keys[b + c2]) & 1) << 2) | (((m3 >>> keys[b + c3]) & 1) << 3);
-      out[o] += values[v0 + c];
-    }
+    for (let i = 0, b = 0, o = o0; i < n; i++, b += s, o += K)
+      out[o] +=
+        values[
+          v0 +
+            (((m0 >>> keys[b + c0]) & 1) |
+              (((m1 >>> keys[b + c1]) & 1) << 1) |
+              (((m2 >>> keys[b + c2]) & 1) << 2) |
+              (((m3 >>> keys[b + c3]) & 1) << 3))
+        ];
     return;
   }
   const c4 = cols[p + 4];
-  const c5 = cols[p + 5];
-  const c6 = cols[p + 6];
-  const c7 = cols[p + 7];
   const m4 = masks[p + 4];
+  const c5 = cols[p + 5];
   const m5 = masks[p + 5];
-  const m6 = masks[p + 6];
-  const m7 = masks[p + 7];
-  for (let i = 0, b = 0, o = o0; i < n; i++, b += s, o += K) {
-    const c =
-      ((m0 >>> keys[b + c0]) & 1) |
-      (((m1 >>> keys[b + c1]) & 1) << 1) |
-      (((m2 >>> keys[b + c2]) & 1) << 2) |
-      (((m3 >>> keys[b + c3]) & 1) << 3) |
-      (((m4 >>> keys[b + c4]) & 1) << 4) |
-      (((m5 >>> keys[b + c5]) & 1) << 5) |
-      (((m6 >>> keys[b + c6]) & 1) << 6) |
-      (((m7 >>> keys[b + c7]) & 1) << 7);
-    out[o] += values[v0 + c];
+  if (S <= 6) {
+    for (let i = 0, b = 0, o = o0; i < n; i++, b += s, o += K)
+      out[o] +=
+        values[
+          v0 +
+            (((m0 >>> keys[b + c0]) & 1) |
+              (((m1 >>> keys[b + c1]) & 1) << 1) |
+              (((m2 >>> keys[b + c2]) & 1) << 2) |
+              (((m3 >>> keys[b + c3]) & 1) << 3) |
+              (((m4 >>> keys[b + c4]) & 1) << 4) |
+              (((m5 >>> keys[b + c5]) & 1) << 5))
+        ];
+    return;
   }
+  const c6 = cols[p + 6];
+  const m6 = masks[p + 6];
+  const c7 = cols[p + 7];
+  const m7 = masks[p + 7];
+  for (let i = 0, b = 0, o = o0; i < n; i++, b += s, o += K)
+    out[o] +=
+      values[
+        v0 +
+          (((m0 >>> keys[b + c0]) & 1) |
+            (((m1 >>> keys[b + c1]) & 1) << 1) |
+            (((m2 >>> keys[b + c2]) & 1) << 2) |
+            (((m3 >>> keys[b + c3]) & 1) << 3) |
+            (((m4 >>> keys[b + c4]) & 1) << 4) |
+            (((m5 >>> keys[b + c5]) & 1) << 5) |
+            (((m6 >>> keys[b + c6]) & 1) << 6) |
+            (((m7 >>> keys[b + c7]) & 1) << 7))
+      ];
 }
