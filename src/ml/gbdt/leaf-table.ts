@@ -7,10 +7,9 @@
  * those bits ends in; they are never read. The value is the same leaf value as the walk's, so
  * sums are unchanged.
  */
-import type { FlatModel } from "./flat";
 
 /** 2^8 doubles = 2 KB per tree, in L1 while a block of rows goes through the tree. */
-export const MAX_TABLE_SPLITS = 8;
+const MAX_TABLE_SPLITS = 8;
 
 export interface LeafTables {
   /** Per tree: its table's first value in `values`, or -1 (a leaf root or too many splits). */
@@ -23,8 +22,17 @@ export interface LeafTables {
 
 const NODE = 4;
 
+/** The parts of ./flat's compiled model that the tables read (see FlatModel there). */
+export interface TreeRecords {
+  nodes: Int32Array;
+  roots: Int32Array;
+  leafStart: Int32Array;
+  leafAt: Float64Array;
+  stride: number;
+}
+
 /** The tables of every tree of m with 1 to MAX_TABLE_SPLITS split records. */
-export function leafTables(m: FlatModel): LeafTables {
+export function leafTables(m: TreeRecords): LeafTables {
   const T = m.roots.length;
   const start = new Int32Array(T).fill(-1);
   let size = 0;
@@ -55,7 +63,7 @@ export function leafTables(m: FlatModel): LeafTables {
 }
 
 /** Split records of tree t: they come first, from its root up to its first leaf record. */
-export const splitCount = (m: FlatModel, t: number) => (m.leafStart[t] - m.roots[t]) / NODE;
+const splitCount = (m: TreeRecords, t: number) => (m.leafStart[t] - m.roots[t]) / NODE;
 
 /**
  * Adds tree t's leaf value (t has a table) to out[o0 + i * K] for the n rows whose keys start at
@@ -63,7 +71,15 @@ export const splitCount = (m: FlatModel, t: number) => (m.leafStart[t] - m.roots
  * with mask 0, a bit that is always 0. (Plain locals: a closure or an array here costs more than
  * the tests.)
  */
-export function scoreTable(m: FlatModel, t: number, keys: Uint8Array, n: number, out: Float64Array, o0: number, K: number) {
+export function scoreTable(
+  m: TreeRecords & { tables: LeafTables },
+  t: number,
+  keys: Uint8Array,
+  n: number,
+  out: Float64Array,
+  o0: number,
+  K: number,
+) {
   const s = m.stride;
   const { cols, masks, values, start } = m.tables;
   const S = (m.leafStart[t] - m.roots[t]) / NODE;
