@@ -1,9 +1,10 @@
 /**
- * npx tsx bench/ml/predict-speed.ts [--only diamonds,shuttle] [--repeats 15] [--no-ref] [--cache]
+ * npx tsx bench/ml/predict-speed.ts [--only diamonds,shuttle] [--repeats 3] [--no-ref] [--cache]
  * Batch prediction only: the engine's predict() on the whole featurized test fold vs XGBoost's
  * inplace_predict on its float32 codes matrix (bench/ml/predict_speed.py, one thread). Absolute
  * times drift by up to 1.5x within minutes on this shared machine, so the passes of the two sides
- * are interleaved (engine, XGBoost, engine, ...) and each side keeps its fastest.
+ * are interleaved (engine, XGBoost, engine, ...); each side reports the median of its passes, by
+ * wall clock and by its process's CPU time (what the pass cost when other work shares the cores).
  * Two engine models per dataset: the bench's default one (early stopping, up to 500 rounds, so
  * its tree count differs from XGBoost's) and the 100-round one fit on train + val exactly like
  * XGBoost's. --cache keeps the trained models and test matrices in bench/data/predict-speed/ so
@@ -25,7 +26,7 @@ import { ensurePython } from "./python";
 const argv = process.argv.slice(2);
 const arg = (name: string) => argv.find((a, i) => argv[i - 1] === name || a.startsWith(`${name}=`))?.replace(`${name}=`, "");
 const only = arg("--only")?.split(",");
-const repeats = Number(arg("--repeats") ?? 15);
+const repeats = Number(arg("--repeats") ?? 3);
 const cacheDir = argv.includes("--cache") ? join(LOCAL_DIR, "predict-speed") : undefined;
 const specs = DATASETS.filter((d) => !only || only.includes(d.name));
 const withRef = !argv.includes("--no-ref") && ensurePython();
@@ -94,15 +95,25 @@ async function startXgb(spec: BenchSpec) {
     info,
     pass: async () => {
       py.stdin.write("go\n");
-      return Number(await next());
+      const [wall, cpu] = (await next()).split(" ").map(Number);
+      return { wall, cpu };
     },
     stop: () => py.stdin.end(),
   };
 }
 
 const ms = (s: number) => (s * 1000).toFixed(s < 0.01 ? 2 : 1);
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+/** Seconds of this process's CPU time (user + system) since `from`. */
+const cpuSince = (from: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(from);
+  return (u.user + u.system) / 1e6;
+};
 const lines = [
-  "| dataset | test rows | XGBoost ms (trees, leaves) | engine model | trees, leaves | engine ms | engine / XGBoost | ns per row × tree: engine / XGBoost |",
+  "| dataset | test rows | XGBoost ms wall / CPU (trees, leaves) | engine model | trees, leaves | engine ms wall / CPU | engine / XGBoost: wall, CPU | ns per row × tree (CPU): engine / XGBoost |",
   "|---|---:|---:|---|---:|---:|---:|---:|",
 ];
 for (const spec of specs) {
@@ -110,28 +121,36 @@ for (const spec of specs) {
   const xgb = withRef ? await startXgb(spec) : undefined;
   if (xgb && xgb.info.nthread !== "1") console.warn(`  ${spec.name}: XGBoost nthread=${xgb.info.nthread}, not 1`);
   for (const { model } of models) predict(model, data, numRows); // warm-up: compile + JIT
-  const best = models.map(() => Infinity);
-  let xgbBest = Infinity;
+  const wall: number[][] = models.map(() => []);
+  const cpu: number[][] = models.map(() => []);
+  const xgbWall: number[] = [];
+  const xgbCpu: number[] = [];
   for (let r = 0; r < repeats; r++) {
     for (const [j, { model }] of models.entries()) {
-      const t = performance.now();
+      const [t, c] = [performance.now(), process.cpuUsage()];
       predict(model, data, numRows);
-      best[j] = Math.min(best[j], (performance.now() - t) / 1000);
+      cpu[j].push(cpuSince(c));
+      wall[j].push((performance.now() - t) / 1000);
     }
-    if (xgb) xgbBest = Math.min(xgbBest, await xgb.pass());
+    if (xgb) {
+      const p = await xgb.pass();
+      xgbWall.push(p.wall);
+      xgbCpu.push(p.cpu);
+    }
   }
   xgb?.stop();
-  const x = xgb ? xgbBest : undefined;
+  const [xw, xc] = xgb ? [median(xgbWall), median(xgbCpu)] : [undefined, undefined];
   for (const [j, { label, model }] of models.entries()) {
     const leaves = model.trees.reduce((s, tr) => s + tr.leafValue.length, 0);
     const perTree = (s: number, trees: number) => ((s * 1e9) / (numRows * trees)).toFixed(1);
+    const [w, c] = [median(wall[j]), median(cpu[j])];
     lines.push(
-      `| ${spec.name} | ${numRows} | ${x && xgb ? `${ms(x)} (${xgb.info.trees}, ${xgb.info.leaves})` : "—"} | ${label} | ` +
-        `${model.trees.length}, ${leaves} | ${ms(best[j])} | ${x ? `${(best[j] / x).toFixed(2)}×` : "—"} | ` +
-        `${perTree(best[j], model.trees.length)} / ${x && xgb ? perTree(x, xgb.info.trees) : "—"} |`,
+      `| ${spec.name} | ${numRows} | ${xw && xc && xgb ? `${ms(xw)} / ${ms(xc)} (${xgb.info.trees}, ${xgb.info.leaves})` : "—"} | ${label} | ` +
+        `${model.trees.length}, ${leaves} | ${ms(w)} / ${ms(c)} | ${xw && xc ? `${(w / xw).toFixed(2)}×, ${(c / xc).toFixed(2)}×` : "—"} | ` +
+        `${perTree(c, model.trees.length)} / ${xc && xgb ? perTree(xc, xgb.info.trees) : "—"} |`,
     );
     console.log(lines.at(-1));
   }
 }
-console.log(`\nfastest of ${repeats} interleaved passes each; XGBoost: 100 rounds on train + val, inplace_predict, nthread=1\n`);
+console.log(`\nmedian of ${repeats} interleaved passes each; XGBoost: 100 rounds on train + val, inplace_predict, nthread=1\n`);
 console.log(lines.join("\n"));

@@ -2,7 +2,7 @@
 """XGBoost's side of bench/ml/predict-speed.ts: fit the bench's XGBoost model (reference.py's
 `xgb` variant: train + val, 100 rounds, one thread) once, print one JSON line about it, then
 time one `inplace_predict` on the whole test fold (float32 codes matrix, as reference.py does)
-per line read on stdin, printing the seconds: the caller interleaves these passes with the
+per line read on stdin, printing the seconds (wall, then this process's CPU time): the caller interleaves these passes with the
 engine's, so that both sides see the same load on this shared machine.
 
 Usage: predict_speed.py --csv F --folds F --target COL --task regression|binary|multiclass
@@ -33,7 +33,8 @@ def main():
     print(json.dumps({"test_rows": int(Xt.shape[0]), "trees": len(booster.get_dump()), "leaves": leaves,
                       "nthread": nthread}), flush=True)
     for _ in sys.stdin:
-        t = time.perf_counter(); predict(); print(time.perf_counter() - t, flush=True)
+        t, c = time.perf_counter(), time.process_time(); predict()
+        print(time.perf_counter() - t, time.process_time() - c, flush=True)
 
 
 if __name__ == "__main__":

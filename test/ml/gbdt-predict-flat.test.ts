@@ -79,7 +79,7 @@ function randomTree(rng: Rng, F: number, cat: boolean[], maxCode: number[], thre
   return t;
 }
 
-function randomModel(seed: number, objective: Objective, opts: { F?: number; rounds?: number; maxCode?: number } = {}) {
+function randomModel(seed: number, objective: Objective, opts: { F?: number; rounds?: number; maxCode?: number; maxLeaves?: number } = {}) {
   const rng = new Rng(seed);
   const F = opts.F ?? 6;
   const K = objective === "multiclass" ? 3 : 1;
@@ -100,7 +100,7 @@ function randomModel(seed: number, objective: Objective, opts: { F?: number; rou
   ]);
   const trees: Tree[] = [];
   for (let r = 0; r < (opts.rounds ?? 30); r++)
-    for (let k = 0; k < K; k++) trees.push(randomTree(rng, F, cat, maxCode, thresholds, r % 5 === 4 ? 1 : 31));
+    for (let k = 0; k < K; k++) trees.push(randomTree(rng, F, cat, maxCode, thresholds, r % 5 === 4 ? 1 : (opts.maxLeaves ?? 31)));
   const model: GbdtModel = {
     format: "gbdt-v1",
     objective,
@@ -162,6 +162,28 @@ describe("compiled blocked predict = plain traversal, bit for bit", () => {
       const data = randomData(m, 700);
       expectIdentical(predictRaw(m.model, data, 700), referenceRaw(m.model, data, 700));
     }
+  });
+
+  it("small trees (every leaf-table size, ./leaf-table) and models under and over the tree count that looks for equal rows", () => {
+    for (const rounds of [3, 40]) {
+      const m = randomModel(20 + rounds, "multiclass", { rounds, maxLeaves: 10 });
+      const data = randomData(m, 777);
+      expectIdentical(predictRaw(m.model, data, 777), referenceRaw(m.model, data, 777));
+    }
+  });
+
+  it("repeated rows and rows with equal keys but different values, across more than one chunk of rows", () => {
+    const m = randomModel(9, "binary", { F: 4, rounds: 20 });
+    const F = m.model.numFeatures;
+    const base = randomData(m, 500);
+    const n = 70_000;
+    const data = new Float32Array(n * F);
+    for (let i = 0; i < n; i++) {
+      data.set(base.subarray((i % 500) * F, (i % 500) * F + F), i * F);
+      // a nudge that keeps most values between the same two thresholds
+      if (i % 3 === 1) data[i * F] = f32(data[i * F] * (1 + 1e-6));
+    }
+    expectIdentical(predictRaw(m.model, data, n), referenceRaw(m.model, data, n));
   });
 
   it("a prefix of the trees (numTrees), and a matrix longer than numRows", () => {

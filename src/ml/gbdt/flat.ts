@@ -21,6 +21,7 @@
  * in lockstep; it is done once its offset is >= leafStart, and leafAt[offset / NODE] is the value. (Packing column and a 16-bit mask in one slot saves a load per step but doubles the
  * key bytes per row, which measured slower.)
  */
+import { type LeafTables, leafTables } from "./leaf-table";
 import type { GbdtModel } from "./model";
 
 const NODE = 4;
@@ -57,6 +58,8 @@ export interface FlatModel {
    * bytes 31 then 0s; from pattern[W], all 0; from pattern[2 W], all 30.
    */
   pattern: Uint8Array;
+  /** Small trees' leaf tables (./leaf-table). */
+  tables: LeafTables;
 }
 
 const cache = new WeakMap<GbdtModel, FlatModel | null>();
@@ -137,6 +140,7 @@ export function flatten(model: GbdtModel): FlatModel | null {
     catCol: new Int32Array(F),
     catWords,
     pattern: new Uint8Array(0),
+    tables: { start: new Int32Array(0), values: new Float64Array(0), cols: new Int32Array(0), masks: new Int32Array(0) },
   };
   for (let f = 0, thr = 0; f < F; f++) {
     m.thrStart[f] = thr;
@@ -147,6 +151,8 @@ export function flatten(model: GbdtModel): FlatModel | null {
     m.catCol[f] = m.stride;
     m.stride += catWords[f];
   }
+  // whole int32 words per row: the predictor hashes and compares rows' keys word by word
+  m.stride = (m.stride + 3) & ~3;
   if (m.stride > MAX_STRIDE) {
     cache.set(model, null);
     return null;
@@ -202,6 +208,7 @@ export function flatten(model: GbdtModel): FlatModel | null {
     }
     rec = leaves + t.leafValue.length;
   });
+  m.tables = leafTables(m);
   cache.set(model, m);
   return m;
 }

@@ -5,12 +5,17 @@
  *
  * Speed (2-3x a plain row-by-row walk): the model is compiled once (./flat) so that every split
  * is one branch-free bit test on a byte of the row's key vector; rows are predicted in blocks,
- * tree-major inside a block (the block's keys and a tree's records stay in cache), eight rows
- * walking a tree in lockstep so that their dependent loads overlap. Each row's scores are still
+ * tree-major inside a block (the block's keys and a tree's records stay in cache). A tree of at
+ * most 8 split records is looked up in its leaf table (./leaf-table: all its tests at once, no
+ * walk); a larger one is walked by eight rows in lockstep so that their dependent loads overlap.
+ * Models of 16 trees or more score each distinct key vector once (./distinct-keys). Each row's scores are still
  * summed in tree order starting from baseScore, so the doubles equal a plain traversal's
  * (test/ml/gbdt-predict-flat.test.ts).
  */
+
+import { compactDistinct } from "./distinct-keys";
 import * as flat from "./flat";
+import * as leafTable from "./leaf-table";
 import type { GbdtModel } from "./model";
 import { transformScores } from "./objective";
 
@@ -19,9 +24,14 @@ import { transformScores } from "./objective";
 const orderKey = flat.orderKey;
 const RANKS = flat.RANKS_PER_WORD;
 const CODES = flat.CODES_PER_WORD;
+const scoreTable = leafTable.scoreTable;
 
 /** Key bytes per block: in L1 next to the records of the current tree. */
 const BLOCK_BYTES = 16384;
+/** Models of fewer trees are cheap enough per row that looking for equal rows would not pay. */
+const DISTINCT_MIN_TREES = 16;
+/** Rows whose keys are searched for duplicates at once (keys and scores of a chunk in memory). */
+const DISTINCT_CHUNK_ROWS = 65536;
 
 /** Raw scores, row-major [numRows x numOutputs]. `data` is row-major [numRows x numFeatures]. */
 export function predictRaw(model: GbdtModel, data: Float32Array, numRows: number, numTrees = model.trees.length): Float64Array {
@@ -37,16 +47,56 @@ export function predictRaw(model: GbdtModel, data: Float32Array, numRows: number
     return out;
   }
   const block = Math.min(numRows, Math.max(16, Math.min(256, Math.floor(BLOCK_BYTES / Math.max(m.stride, 1)))));
-  const keys = new Uint8Array(block * m.stride);
   const bits = new Int32Array(data.buffer, data.byteOffset, data.length);
-  for (let r0 = 0; r0 < numRows; r0 += block) {
-    const r1 = Math.min(numRows, r0 + block);
-    rowKeys(m, data, bits, F, r0, r1, keys);
-    const groups = r1 - ((r1 - r0) & 7);
-    if (groups > r0) for (let t = 0, k = 0; t < T; t++, k = k + 1 === K ? 0 : k + 1) scoreTree(m, t, keys, r0, groups, out, K, k);
-    walkRows(m, T, keys, r0, groups, r1, out, K);
+  if (T < DISTINCT_MIN_TREES) {
+    const keys = new Uint8Array(block * m.stride);
+    for (let r0 = 0; r0 < numRows; r0 += block) {
+      const r1 = Math.min(numRows, r0 + block);
+      rowKeys(m, data, bits, F, r0, r1, keys);
+      scoreRows(m, T, keys, r1 - r0, out, r0 * K, K);
+    }
+    return out;
+  }
+  // chunks of rows: each chunk's distinct key vectors are scored, in blocks, then copied out
+  const chunk = Math.min(numRows, DISTINCT_CHUNK_ROWS);
+  const keys = new Uint8Array(chunk * m.stride);
+  const of = new Int32Array(chunk);
+  const scores = new Float64Array(chunk * K);
+  for (let c0 = 0; c0 < numRows; c0 += chunk) {
+    const c1 = Math.min(numRows, c0 + chunk);
+    rowKeys(m, data, bits, F, c0, c1, keys);
+    const count = compactDistinct(keys, c1 - c0, m.stride, of);
+    for (let i = 0; i < count * K; i += K) for (let k = 0; k < K; k++) scores[i + k] = model.baseScore[k];
+    for (let u0 = 0; u0 < count; u0 += block) {
+      const u1 = Math.min(count, u0 + block);
+      scoreRows(m, T, keys.subarray(u0 * m.stride, u1 * m.stride), u1 - u0, scores, u0 * K, K);
+    }
+    for (let i = c0; i < c1; i++) for (let k = 0, u = of[i - c0] * K; k < K; k++) out[i * K + k] = scores[u + k];
   }
   return out;
+}
+
+/**
+ * Adds every tree's leaf value to out[o0 + i * K + (t mod K)] for the n rows whose keys start at
+ * i * stride, tree by tree (each row's sum stays in tree order): small trees by their leaf table,
+ * the others eight rows at a time in lockstep, then the last rows one by one.
+ */
+function scoreRows(m: flat.FlatModel, T: number, keys: Uint8Array, n: number, out: Float64Array, o0: number, K: number) {
+  const { roots, leafStart, nodes, leafAt, stride } = m;
+  const tabled = m.tables.start;
+  const groups = n - (n & 7);
+  for (let t = 0, k = 0; t < T; t++, k = k + 1 === K ? 0 : k + 1) {
+    if (tabled[t] >= 0) {
+      scoreTable(m, t, keys, n, out, o0 + k, K);
+      continue;
+    }
+    if (groups > 0) scoreTree(m, t, keys, groups, out, o0 + k, K);
+    for (let i = groups; i < n; i++) {
+      let a = roots[t];
+      while (a < leafStart[t]) a = step(nodes, keys, i * stride, a);
+      out[o0 + i * K + k] += leafAt[a >> 2];
+    }
+  }
 }
 
 /** The key vectors (see ./flat) of rows r0 <= i < r1, into keys from 0. */
@@ -92,17 +142,17 @@ function rowKeys(m: flat.FlatModel, data: Float32Array, bits: Int32Array, F: num
  * multiple of 8. Eight rows walk the tree in lockstep, so that their chains of dependent loads
  * overlap and one loop branch per step serves all eight.
  */
-function scoreTree(m: flat.FlatModel, t: number, keys: Uint8Array, r0: number, r1: number, out: Float64Array, K: number, k: number) {
+function scoreTree(m: flat.FlatModel, t: number, keys: Uint8Array, n: number, out: Float64Array, o0: number, K: number) {
   const { nodes, leafAt, stride: s } = m;
   const root = m.roots[t];
   const leaves = m.leafStart[t];
   if (root >= leaves) {
     const v = leafAt[root >> 2];
-    for (let i = r0; i < r1; i++) out[i * K + k] += v;
+    for (let i = 0; i < n; i++) out[o0 + i * K] += v;
     return;
   }
-  for (let i = r0; i < r1; i += 8) {
-    const b = (i - r0) * s;
+  for (let i = 0; i < n; i += 8) {
+    const b = i * s;
     let [a0, a1, a2, a3, a4, a5, a6, a7] = [root, root, root, root, root, root, root, root];
     do {
       a0 = step(nodes, keys, b, a0);
@@ -117,7 +167,7 @@ function scoreTree(m: flat.FlatModel, t: number, keys: Uint8Array, r0: number, r
       (+(a0 < leaves) | +(a1 < leaves) | +(a2 < leaves) | +(a3 < leaves) | +(a4 < leaves) | +(a5 < leaves) | +(a6 < leaves) | +(a7 < leaves)) !==
       0
     );
-    const o = i * K + k;
+    const o = o0 + i * K;
     out[o] += leafAt[a0 >> 2];
     out[o + K] += leafAt[a1 >> 2];
     out[o + 2 * K] += leafAt[a2 >> 2];
@@ -126,40 +176,6 @@ function scoreTree(m: flat.FlatModel, t: number, keys: Uint8Array, r0: number, r
     out[o + 5 * K] += leafAt[a5 >> 2];
     out[o + 6 * K] += leafAt[a6 >> 2];
     out[o + 7 * K] += leafAt[a7 >> 2];
-  }
-}
-
-/**
- * The rows r1 <= i < r2 of the block from r0 (fewer than 8), one by one: four trees at a time walk
- * the row in lockstep (the overlap again, across trees), their values added in tree order.
- */
-function walkRows(m: flat.FlatModel, T: number, keys: Uint8Array, r0: number, r1: number, r2: number, out: Float64Array, K: number) {
-  const { nodes, leafAt, stride, roots, leafStart } = m;
-  for (let i = r1; i < r2; i++) {
-    const b = (i - r0) * stride;
-    let t = 0;
-    let k = 0;
-    const next = () => (k = k + 1 === K ? 0 : k + 1);
-    for (; t + 4 <= T; t += 4) {
-      const [l0, l1, l2, l3] = [leafStart[t], leafStart[t + 1], leafStart[t + 2], leafStart[t + 3]];
-      let [a0, a1, a2, a3] = [roots[t], roots[t + 1], roots[t + 2], roots[t + 3]];
-      while ((+(a0 < l0) | +(a1 < l1) | +(a2 < l2) | +(a3 < l3)) !== 0) {
-        a0 = step(nodes, keys, b, a0);
-        a1 = step(nodes, keys, b, a1);
-        a2 = step(nodes, keys, b, a2);
-        a3 = step(nodes, keys, b, a3);
-      }
-      out[i * K + k] += leafAt[a0 >> 2];
-      out[i * K + next()] += leafAt[a1 >> 2];
-      out[i * K + next()] += leafAt[a2 >> 2];
-      out[i * K + next()] += leafAt[a3 >> 2];
-      next();
-    }
-    for (; t < T; t++, next()) {
-      let a = roots[t];
-      while (a < leafStart[t]) a = step(nodes, keys, b, a);
-      out[i * K + k] += leafAt[a >> 2];
-    }
   }
 }
 
