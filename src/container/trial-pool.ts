@@ -5,11 +5,14 @@
  * sent through the job's object and the queue to the instance of a free slot; the coordinator
  * polls the trials (which is also their watchdog) and reads each finished one's outcome.
  */
+
+import { SEARCH_DATA_MAX_BYTES } from "../core/limits";
 import { decodeTrialOutcome, encodeSearchData } from "../ml/prediction/search/bytes";
 import type { TrialPool } from "../ml/prediction/search/fan-out";
 import type { FoldPlan } from "../ml/prediction/search/folds";
 import type { SearchRows, TrialOutcome, TrialSpec } from "../ml/prediction/search/trial";
 import type { ControlClient } from "./control-client";
+import { log } from "./log";
 import { shareSearchData, unshareSearchData } from "./search-data";
 
 /** How often the coordinator asks how its trials are doing. */
@@ -27,9 +30,18 @@ export class ControlTrialPool implements TrialPool {
     this.freeSlots = Array.from({ length: instances }, (_, i) => i);
   }
 
-  async open(data: SearchRows, plan: FoldPlan): Promise<void> {
+  async open(data: SearchRows, plan: FoldPlan): Promise<boolean> {
+    const bytes = encodeSearchData(data, plan);
+    if (bytes.byteLength > SEARCH_DATA_MAX_BYTES) {
+      log(`job ${this.client.jobId}: the search's rows (${Math.round(bytes.byteLength / 2 ** 20)} MiB) stay here: trials run one after the other`, {
+        job_id: this.client.jobId,
+        attempt: this.client.attempt,
+      });
+      return false;
+    }
     shareSearchData(this.client.jobId, this.client.attempt, { data, plan });
-    await this.client.writeSearchData(encodeSearchData(data, plan));
+    await this.client.writeSearchData(bytes);
+    return true;
   }
 
   async submit(spec: TrialSpec): Promise<void> {

@@ -54,6 +54,12 @@ export const TRIAL_MAX_SENDS = 2;
  * `max_instances` in wrangler.toml bounds what a deployment has; SEARCH_INSTANCES sets it).
  */
 export const MAX_SEARCH_INSTANCES = 16;
+/**
+ * The largest search (its binned rows, labels and folds as bytes) whose trials go to other
+ * instances: the rows pass through the Worker's control route once, under its 100 MB request
+ * limit. A larger one (a holdout search on millions of rows) runs its trials in the coordinator.
+ */
+export const SEARCH_DATA_MAX_BYTES = 90 * MB;
 /** Files one batch upload may name. */
 export const BATCH_UPLOAD_MAX_FILES = 100;
 /**

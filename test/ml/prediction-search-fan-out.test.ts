@@ -35,10 +35,12 @@ class BytesPool implements TrialPool {
   constructor(
     readonly instances: number,
     private readonly failTrial: number | null = null,
+    private readonly refuse = false,
   ) {}
 
   async open(data: SearchRows, plan: FoldPlan) {
     this.bytes = encodeSearchData(data, plan);
+    return !this.refuse;
   }
 
   async submit(spec: TrialSpec) {
@@ -124,6 +126,14 @@ describe("model search on several instances", () => {
       expect(spec.floorMs).toBeNull();
       expect(spec.budgetMs).toBeLessThanOrEqual(120_000);
     }
+  });
+
+  it("runs its trials here when the pool cannot take the rows", async () => {
+    const pool = new BytesPool(2, null, true);
+    const { result } = await train(pool, { max_trials: 4 });
+    expect(pool.started).toHaveLength(0);
+    expect(result.search!.instances).toBe(1);
+    expect(result.search!.trials).toHaveLength(4);
   });
 
   it("is the one-instance search when the pool has a single instance", () => {

@@ -7,15 +7,18 @@
  */
 import type { FoldPlan } from "./folds";
 import { type SearchOptions, type SearchResult, SearchScheduler } from "./scheduler";
-import type { SearchEvent } from "./search";
+import { type SearchEvent, searchPrediction } from "./search";
 import type { SearchRows, TrialOutcome, TrialSpec } from "./trial";
 
 /** Runs trials on other instances. */
 export interface TrialPool {
   /** Trials that run at once. */
   readonly instances: number;
-  /** Makes the search's rows and plan readable by the instances (before any trial is sent). */
-  open(data: SearchRows, plan: FoldPlan): Promise<void>;
+  /**
+   * Makes the search's rows and plan readable by the instances (before any trial is sent); false
+   * when it cannot (too large to hand over): the search then runs its trials here, one after the other.
+   */
+  open(data: SearchRows, plan: FoldPlan): Promise<boolean>;
   /** Sends a trial. */
   submit(spec: TrialSpec): Promise<void>;
   /**
@@ -39,8 +42,8 @@ export function* searchPredictionFanOut(
   opts: SearchOptions,
   pool: TrialPool,
 ): Generator<SearchEvent, SearchResult, void> {
+  if (!(yield* waitFor(pool.open(data, plan)))) return yield* searchPrediction(data, plan, opts);
   const search = new SearchScheduler(data, plan, opts);
-  yield* waitFor(pool.open(data, plan));
   // the trials in flight, and when each was sent
   const running = new Map<number, number>();
   for (;;) {
