@@ -60,7 +60,13 @@ async function runAll(trainers: number, budgets: number[]): Promise<Run[]> {
       const warm = await api("/models/train", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ model_name: "warm", model_type: "prediction", dataset_id: up.dataset.id, label_column: TABLES[table], params: { search: "off" } }),
+        body: JSON.stringify({
+          model_name: "warm",
+          model_type: "prediction",
+          dataset_id: up.dataset.id,
+          label_column: TABLES[table],
+          params: { search: "off" },
+        }),
       });
       await wait(warm.job_id);
       for (const budget of budgets) {
@@ -104,10 +110,7 @@ async function runAll(trainers: number, budgets: number[]): Promise<Run[]> {
 const load = loadavg()[0];
 const runs = [...(await runAll(1, [BUDGET_S, 3 * BUDGET_S])), ...(await runAll(2, [BUDGET_S])), ...(await runAll(4, [BUDGET_S]))];
 const f4 = (v: number) => v.toFixed(4);
-const lines = [
-  "| table | 1 inst, B | 1 inst, 3B | 2 inst, B | 4 inst, B | 4 inst B ≤ 1 inst 3B? |",
-  "|---|---|---|---|---|---|",
-];
+const lines = ["| table | 1 inst, B | 1 inst, 3B | 2 inst, B | 4 inst, B | 4 inst B ≤ 1 inst 3B? |", "|---|---|---|---|---|---|"];
 for (const table of tables) {
   const at = (n: number, b: number) => runs.find((r) => r.table === table && r.instances === n && r.budget === b)!;
   const cell = (r: Run) => `${f4(r.loss)} (${r.completed}/${r.trials} trials, ${r.usedInstances} inst, ${r.stop}, ${r.seconds.toFixed(0)} s)`;
@@ -121,4 +124,8 @@ const report = [
   "",
 ].join("\n");
 console.log(report);
-if (args.includes("--write")) writeFileSync("bench/search/INSTANCES.md", `# The search on 1, 2 and 4 trainer instances\n\n\`npx tsx bench/search/instances.ts --budget ${BUDGET_S} --write\`\n\n${report}`);
+if (args.includes("--write"))
+  writeFileSync(
+    "bench/search/INSTANCES.md",
+    `# The search on 1, 2 and 4 trainer instances\n\n\`npx tsx bench/search/instances.ts --budget ${BUDGET_S} --write\`\n\n${report}`,
+  );
