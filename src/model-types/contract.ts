@@ -11,6 +11,7 @@
 import type { z } from "zod";
 import type { ColumnContribution } from "../ml/explain/explain-prediction";
 import type { Frame } from "../ml/frame";
+import type { ParallelExecutor } from "../ml/parallel";
 import type { ColumnProfile } from "../ml/profile";
 import type { Representation } from "../ml/representation/representation";
 import type { ArtifactFile } from "../storage/keys";
@@ -99,6 +100,8 @@ export interface TrainInput {
   now(): number;
   /** Called as each stage of the engine's work starts (logs and the memory bench). */
   onStage(stage: string): void;
+  /** The host's threads for the engine (the trainer's); absent: one thread. */
+  parallel?: ParallelExecutor;
 }
 
 /** A metric point of the training's loss curve (the job's `metrics_history`). */

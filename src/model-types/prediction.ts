@@ -193,6 +193,7 @@ function trainOptions(input: TrainInput, labelColumn: string): TrainPredictionOp
     // the boosting time budget (params.time_budget_s) runs on the job's clock
     now: () => input.now(),
     onStage: (stage) => input.onStage(stage),
+    parallel: input.parallel,
   };
 }
 

@@ -5,10 +5,10 @@
  * (./parallel-grow) the large steps are spread over them, the small ones stay on this thread.
  */
 
+import type { ParallelExecutor } from "../parallel";
 import { binCount, type FeatureBins } from "./bins";
 import { buildHistogram, buildHistogramUnitHess, buildRootHistogram, countBins, countsToHess, subtractHistogram, zeroHistogram } from "./histogram";
 import { emptyTree, type Tree } from "./model";
-import type { ParallelExecutor } from "../parallel";
 import { type FindLeaf, ParallelGrow } from "./parallel-grow";
 import { findBestSplit, type SplitParams, SplitSearch } from "./split";
 

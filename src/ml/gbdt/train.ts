@@ -8,9 +8,9 @@ import { Rng } from "../random";
 import { addTreeBinned, addTreeByLeaf } from "./add-tree";
 import { applyBins, computeBins, type FeatureBins } from "./bins";
 import { TreeGrower } from "./grower";
-import { growsInParallel, sharedFloat64, toShared } from "./parallel-grow";
 import type { GbdtModel, Objective, Tree } from "./model";
 import { baseScore, gradients, loss, rowWeights } from "./objective";
+import { growsInParallel, sharedFloat64, toShared } from "./parallel-grow";
 
 export interface GbdtParams {
   objective: Objective;

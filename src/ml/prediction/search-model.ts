@@ -53,6 +53,7 @@ export function* searchPredictionSteps(
     timeBudgetMs: p.time_budget_s * 1000,
     now: opts.now ?? (() => performance.now()),
     seed: p.seed,
+    parallel: opts.parallel,
   });
   let trial = 1;
   for (;;) {

@@ -9,6 +9,7 @@
 import { blendGbdtModels } from "../../gbdt/blend";
 import type { GbdtModel } from "../../gbdt/model";
 import type { StopReason } from "../../gbdt/train";
+import type { ParallelExecutor } from "../../parallel";
 import { gbdtParams, type PredictionParams } from "../params";
 import { selectEnsemble } from "./ensemble";
 import type { FoldPlan } from "./folds";
@@ -30,6 +31,8 @@ export interface SearchOptions {
   timeBudgetMs: number;
   now: () => number;
   seed: number;
+  /** Threads to boost on (see ../../gbdt/train). */
+  parallel?: ParallelExecutor;
 }
 
 type TrialStatus = "completed" | "pruned" | "out_of_time";
@@ -130,7 +133,7 @@ export function* searchPrediction(data: SearchRows, plan: FoldPlan, opts: Search
         status = "out_of_time";
         break;
       }
-      const fit = yield* roundsOf(fitFold(data, plan.folds[f], params, budget, opts.now));
+      const fit = yield* roundsOf(fitFold(data, plan.folds[f], params, budget, opts.now, opts.parallel));
       roundsRun += fit.model.trees.length / K;
       fits.push(fit);
       if (fit.stopReason === "time_budget" && t > 0) {

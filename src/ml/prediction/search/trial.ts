@@ -7,6 +7,7 @@ import type { FeatureBins } from "../../gbdt/bins";
 import type { GbdtModel } from "../../gbdt/model";
 import { type StopReason, trainGbdtBinnedSteps } from "../../gbdt/train";
 import type { Label } from "../../label";
+import type { ParallelExecutor } from "../../parallel";
 import { gbdtParams, type PredictionParams } from "../params";
 import type { Fold } from "./folds";
 
@@ -44,6 +45,7 @@ export function* fitFold(
   params: PredictionParams,
   budgetMs: number,
   now: () => number,
+  parallel?: ParallelExecutor,
 ): Generator<void, FoldFit, void> {
   const F = data.bins.length;
   const K = data.label.classes ? data.label.classes.length : 1;
@@ -62,6 +64,7 @@ export function* fitFold(
     params: gbdtParams(params, fitRows.length, data.label.task, K),
     timeBudgetMs: Math.max(1, budgetMs),
     now,
+    parallel,
   });
   for (;;) {
     const r = boosting.next();
