@@ -17,12 +17,13 @@
 import { availableParallelism } from "node:os";
 import { isMainThread, MessageChannel, type MessagePort, receiveMessageOnPort, Worker, workerData } from "node:worker_threads";
 import { TRAINER_THREADS_ENV } from "../core/limits";
+import { gbdtGradientsKernel } from "../ml/gbdt/parallel-gradients";
 import { gbdtGrowKernel } from "../ml/gbdt/parallel-grow";
 import type { ParallelExecutor, ParallelKernel, ParallelKernelName, ParallelSession } from "../ml/parallel";
 import { logError } from "./log";
 
 const ROLE = "gbdt-thread";
-const KERNELS: Record<ParallelKernelName, ParallelKernel> = { "gbdt-grow": gbdtGrowKernel };
+const KERNELS: Record<ParallelKernelName, ParallelKernel> = { "gbdt-grow": gbdtGrowKernel, "gbdt-gradients": gbdtGradientsKernel };
 
 // the control words
 const SEQ = 0; // bumped by every command

@@ -24,8 +24,8 @@ export interface ParallelSession {
   close(): void;
 }
 
-/** The kernels threads can run, by name (a thread imports ./parallel-kernels and looks one up). */
-export type ParallelKernelName = "gbdt-grow";
+/** The kernels threads can run, by name (the host's threads map each to its function). */
+export type ParallelKernelName = "gbdt-grow" | "gbdt-gradients";
 
 /** Makes one thread's runner from the shared state. */
 export type ParallelKernel = (state: object) => (task: number) => void;

@@ -10,6 +10,7 @@ import { applyBins, computeBins, type FeatureBins } from "./bins";
 import { TreeGrower } from "./grower";
 import type { GbdtModel, Objective, Tree } from "./model";
 import { baseScore, gradients, loss, rowWeights } from "./objective";
+import { ParallelGradients } from "./parallel-gradients";
 import { growsInParallel, sharedFloat64, toShared } from "./parallel-grow";
 
 export interface GbdtParams {
@@ -217,7 +218,7 @@ export function* trainGbdtBinnedSteps(input: BinnedGbdtInput): Generator<Iterati
   const wv = input.weight && valRows ? rowWeights(input.weight, valRows, "validation") : undefined;
 
   const base = baseScore(obj, y, K, w);
-  const scores = new Float64Array(n * K);
+  const scores = float64(n * K);
   const vscores = new Float64Array(nv * K);
   // Validation scores at the best round so far: the model is cut back to that round.
   const bestVscores = new Float64Array(nv * K);
@@ -232,10 +233,15 @@ export function* trainGbdtBinnedSteps(input: BinnedGbdtInput): Generator<Iterati
   const unitHess = obj === "regression" && !w;
 
   const grower = new TreeGrower(trainBins, n, bins, p, parallel && { executor: parallel, grad, hess });
+  // with one output per row the threads compute the gradients too (./parallel-gradients)
+  const shared = parallel && K === 1 ? { objective: obj, n, scores, label: toShared(y), weight: w ? toShared(w) : null, grad, hess } : null;
+  const threadGradients = parallel && shared ? new ParallelGradients(parallel, shared) : null;
+  const computeGradients = () => (threadGradients ? threadGradients.run() : gradients(obj, scores, y, K, grad, hess, prob, w));
   try {
     return yield* boost();
   } finally {
     grower.close();
+    threadGradients?.close();
   }
 
   function* boost(): Generator<IterationInfo, TrainGbdtResult, void> {
@@ -251,7 +257,7 @@ export function* trainGbdtBinnedSteps(input: BinnedGbdtInput): Generator<Iterati
     let bestRound = -1;
     let bestLoss = Infinity;
     let stopReason: StopReason = "max_rounds";
-    gradients(obj, scores, y, K, grad, hess, prob, w);
+    computeGradients();
     const lossSample = trainLossSample(n, p.seed);
     const budget = input.timeBudgetMs;
     if (budget !== undefined && !(budget > 0)) throw new Error(`timeBudgetMs must be positive (got ${budget})`);
@@ -281,7 +287,7 @@ export function* trainGbdtBinnedSteps(input: BinnedGbdtInput): Generator<Iterati
         if (valBins) addTreeBinned(tree, grower, valBins, F, nv, vscores, K, k);
       }
       const valLoss = valBins ? loss(obj, vscores, yv, K, undefined, wv) : null;
-      gradients(obj, scores, y, K, grad, hess, prob, w);
+      computeGradients();
       const trainLoss = loss(obj, scores, y, K, lossSample, w);
       const info: IterationInfo = { iteration: round + 1, trainLoss, valLoss };
       history.push(info);
