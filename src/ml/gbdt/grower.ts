@@ -27,6 +27,9 @@ export class TreeGrower {
   readonly isCat: Uint8Array;
   private readonly pool: Float64Array[] = [];
   private readonly par: ParallelGrow | null;
+  /** The threads when the tree being grown uses them, and its number of selected features. */
+  private treePar: ParallelGrow | null = null;
+  private treeSel = 0;
   /** Row indices grouped by leaf: leaf l owns rowIdx[leafStart[l] .. + leafCount[l]). */
   readonly rowIdx: Int32Array;
   private readonly scratch: Int32Array;
@@ -113,6 +116,8 @@ export class TreeGrower {
     let nextHist = 1;
     const par = this.par?.worth(m, nSel) ? this.par : null;
     if (par) par.startTree(sel, nSel, grad, unitHess);
+    this.treePar = par;
+    this.treeSel = nSel;
     if (p.numLeaves > 1 && this.canSplit(0) && nSel > 0) {
       if (par) par.buildRoot(bag ? m : null);
       else if (bag) this.build(0, grad, hess, unitHess, sel, nSel);
@@ -290,6 +295,27 @@ export class TreeGrower {
     // stable in-place partition of the leaf's rows
     const start = this.leafStart[l];
     const count = this.leafCount[l];
+    const nl = this.treePar?.worth(count, this.treeSel) ? this.treePar.partition(start, count, table, f) : this.partition(start, count, table, f);
+    const nr = count - nl;
+    const depth = this.leafDepth[l] + 1;
+    this.leafStart[r] = start + nl;
+    this.leafCount[r] = nr;
+    this.leafG[r] = this.leafG[l] - s.leftG[l];
+    this.leafH[r] = this.leafH[l] - s.leftH[l];
+    this.leafDepth[r] = depth;
+    this.leafParent[r] = node;
+    this.leafIsLeft[r] = 0;
+    this.leafCount[l] = nl;
+    this.leafG[l] = s.leftG[l];
+    this.leafH[l] = s.leftH[l];
+    this.leafDepth[l] = depth;
+    this.leafParent[l] = node;
+    this.leafIsLeft[l] = 1;
+    return r;
+  }
+
+  /** Stable in-place partition of rowIdx[start..start+count) by `table` on feature f; returns the left count. */
+  private partition(start: number, count: number, table: Uint8Array, f: number): number {
     const rows = this.rowIdx;
     const scratch = this.scratch;
     const bins = this.bins;
@@ -307,20 +333,6 @@ export class TreeGrower {
       nr += 1 - goLeft;
     }
     for (let i = 0, o = start + nl; i < nr; i++) rows[o + i] = scratch[i];
-    const depth = this.leafDepth[l] + 1;
-    this.leafStart[r] = start + nl;
-    this.leafCount[r] = nr;
-    this.leafG[r] = this.leafG[l] - s.leftG[l];
-    this.leafH[r] = this.leafH[l] - s.leftH[l];
-    this.leafDepth[r] = depth;
-    this.leafParent[r] = node;
-    this.leafIsLeft[r] = 0;
-    this.leafCount[l] = nl;
-    this.leafG[l] = s.leftG[l];
-    this.leafH[l] = s.leftH[l];
-    this.leafDepth[l] = depth;
-    this.leafParent[l] = node;
-    this.leafIsLeft[l] = 1;
-    return r;
+    return nl;
   }
 }

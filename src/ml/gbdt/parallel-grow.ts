@@ -38,6 +38,11 @@ export interface GrowState {
   outF: Float64Array;
   outI: Int32Array;
   outCat: Uint8Array;
+  /** A split's partition: its goLeft table per bin, the row shares' left counts and destinations. */
+  table: Uint8Array;
+  partLeft: Int32Array;
+  partDest: Int32Array;
+  scratch: Int32Array;
 }
 
 // ctrl slots
@@ -51,13 +56,17 @@ const I_START = 6;
 const I_END = 7;
 const I_PARENT_HIST = 8;
 const I_FIND_HIST = 9; // and 10: the histograms of slots 0 and 1
-const CTRL_LEN = 11;
+const I_FEATURE = 11; // the split feature of a partition
+const CTRL_LEN = 12;
 // operations (bits of ctrl[I_OP]), done in this order
 const OP_BUILD = 1; // rows rowIdx[start..end) into hist BUILD_HIST
 const OP_BUILD_ROOT = 2; // every row, with the root's counts (no bagging)
 const OP_SUBTRACT = 4; // hist PARENT_HIST -= hist BUILD_HIST
 const OP_FIND_0 = 8;
 const OP_FIND_1 = 16;
+// a partition of rowIdx[start..end) by feature FEATURE's table, in two runs over row shares
+const OP_PARTITION = 32; // each share into scratch: its left rows forwards, its right rows backwards
+const OP_PLACE = 64; // each share from scratch to its place in rowIdx (partDest)
 // outputs per (task, slot)
 const OUT_F = 3; // score, leftG, leftH
 const OUT_I = 5; // feature, threshold, defaultLeft, isCat, catCount
@@ -75,6 +84,10 @@ export function gbdtGrowKernel(state: object): (task: number) => void {
   const hist = (i: number) => s.hists.subarray(i * s.histSize, (i + 1) * s.histSize);
   return (task) => {
     const op = ctrl[I_OP];
+    if (op & (OP_PARTITION | OP_PLACE)) {
+      partition(s, task, op);
+      return;
+    }
     const nSelAll = ctrl[I_NSEL];
     const tasks = ctrl[I_TASKS];
     const j0 = Math.floor((task * nSelAll) / tasks);
@@ -116,6 +129,36 @@ export function gbdtGrowKernel(state: object): (task: number) => void {
   };
 }
 
+/** One row share of a partition (the stable partition of one thread, per share). */
+function partition(s: GrowState, task: number, op: number): void {
+  const { ctrl, rowIdx: rows, scratch } = s;
+  const start = ctrl[I_START];
+  const count = ctrl[I_END] - start;
+  const tasks = ctrl[I_TASKS];
+  const a = start + Math.floor((task * count) / tasks);
+  const b = start + Math.floor(((task + 1) * count) / tasks);
+  if (op & OP_PARTITION) {
+    const { bins, F, table } = s;
+    const f = ctrl[I_FEATURE];
+    let nl = 0;
+    let nr = 0;
+    // branchless: write both places, advance one (the other place is the next one of its side)
+    for (let i = a; i < b; i++) {
+      const row = rows[i];
+      const goLeft = table[bins[row * F + f]];
+      scratch[a + nl] = row;
+      scratch[b - 1 - nr] = row;
+      nl += goLeft;
+      nr += 1 - goLeft;
+    }
+    s.partLeft[task] = nl;
+    return;
+  }
+  const nl = s.partLeft[task];
+  rows.set(scratch.subarray(a, a + nl), s.partDest[task * 2]);
+  for (let i = b - 1, o = s.partDest[task * 2 + 1]; i >= a + nl; i--, o++) rows[o] = scratch[i];
+}
+
 /** A leaf to find the best split of: its histogram and sums, and where the result goes. */
 export interface FindLeaf {
   leaf: number;
@@ -152,6 +195,10 @@ export class ParallelGrow {
       outF: sharedFloat64(T * OUT_F),
       outI: sharedInt32(T * OUT_I),
       outCat: new Uint8Array(sharedBuffer(T * 256)),
+      table: new Uint8Array(sharedBuffer(256)),
+      partLeft: sharedInt32(T),
+      partDest: sharedInt32(2 * T),
+      scratch: sharedInt32(base.n),
     };
     this.session = executor.open("gbdt-grow", this.state);
   }
@@ -212,6 +259,36 @@ export class ParallelGrow {
     const tasks = c[I_TASKS];
     this.session.run(tasks);
     find.forEach((f, slot) => this.merge(slot, f, search, tasks));
+  }
+
+  /**
+   * Stable partition of rowIdx[start..start+count) (left rows first, each side in its order, as
+   * one thread's) by `table` on feature `f`; returns the left count.
+   */
+  partition(start: number, count: number, table: Uint8Array, f: number): number {
+    const c = this.state.ctrl;
+    const tasks = this.maxTasks;
+    this.state.table.set(table);
+    c[I_OP] = OP_PARTITION;
+    c[I_FEATURE] = f;
+    c[I_START] = start;
+    c[I_END] = start + count;
+    const saved = c[I_TASKS];
+    c[I_TASKS] = tasks;
+    this.session.run(tasks);
+    let left = 0;
+    for (let t = 0; t < tasks; t++) left += this.state.partLeft[t];
+    for (let t = 0, l = start, r = start + left; t < tasks; t++) {
+      const size = Math.floor(((t + 1) * count) / tasks) - Math.floor((t * count) / tasks);
+      this.state.partDest[t * 2] = l;
+      this.state.partDest[t * 2 + 1] = r;
+      l += this.state.partLeft[t];
+      r += size - this.state.partLeft[t];
+    }
+    c[I_OP] = OP_PLACE;
+    this.session.run(tasks);
+    c[I_TASKS] = saved;
+    return left;
   }
 
   /** The best of the tasks' splits for a slot, into search at the leaf (as findBestSplit writes it). */
