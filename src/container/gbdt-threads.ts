@@ -49,7 +49,7 @@ interface Start {
 }
 
 /** The threads to train on: TRAINER_THREADS, else the instance's vCPUs. */
-export function trainerThreads(env: NodeJS.ProcessEnv = process.env): number {
+export function trainerThreads(env: Record<string, string | undefined> = process.env): number {
   const raw = env[TRAINER_THREADS_ENV];
   if (raw === undefined || raw === "") return availableParallelism();
   const n = Number(raw);
@@ -64,6 +64,8 @@ export class GbdtThreads implements ParallelExecutor {
   private readonly ports: MessagePort[] = [];
   private readonly runners = new Map<number, (task: number) => void>();
   private nextSession = 1;
+  /** A session its training dropped without closing it (a generator abandoned mid-way): closed when collected. */
+  private readonly abandoned = new FinalizationRegistry<number>((id) => this.closeSession(id));
 
   constructor(threads: number) {
     this.threads = Math.max(1, threads);
@@ -86,14 +88,21 @@ export class GbdtThreads implements ParallelExecutor {
     const id = this.nextSession++;
     for (const port of this.ports) port.postMessage({ open: id, kernel, state } satisfies Message);
     this.runners.set(id, KERNELS[kernel](state));
-    return {
+    const session: ParallelSession = {
       run: (count) => this.run(id, count),
       close: () => {
-        if (!this.runners.delete(id)) return;
-        for (const port of this.ports) port.postMessage({ close: id } satisfies Message);
-        this.command(CMD_SYNC, id, 0);
+        this.abandoned.unregister(session);
+        this.closeSession(id);
       },
     };
+    this.abandoned.register(session, id, session);
+    return session;
+  }
+
+  private closeSession(id: number): void {
+    if (!this.runners.delete(id)) return;
+    for (const port of this.ports) port.postMessage({ close: id } satisfies Message);
+    if (this.workers.length > 0) this.command(CMD_SYNC, id, 0);
   }
 
   /** Waits until every thread is up (the first command waits for that anyway). */
@@ -102,6 +111,7 @@ export class GbdtThreads implements ParallelExecutor {
   }
 
   async close(): Promise<void> {
+    this.runners.clear();
     if (this.workers.length > 0) this.command(CMD_EXIT, 0, 0);
     await Promise.all(this.workers.map((w) => w.terminate()));
   }

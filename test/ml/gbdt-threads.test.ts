@@ -1,5 +1,6 @@
+import { availableParallelism } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
-import { GbdtThreads } from "../../src/container/gbdt-threads";
+import { GbdtThreads, trainerThreads } from "../../src/container/gbdt-threads";
 import { GBDT_PARALLEL_MIN_CELLS } from "../../src/core/limits";
 import { type GbdtParams, type TrainGbdtInput, trainGbdt } from "../../src/ml/gbdt/train";
 import type { ParallelExecutor } from "../../src/ml/parallel";
@@ -92,5 +93,16 @@ describe("gbdt on threads", () => {
     const { executor, seen } = counting(pools[0]);
     trainGbdt({ ...small, label: small.labels.binary, params: { objective: "binary", maxRounds: 5 }, parallel: executor });
     expect(seen.opened).toBe(0);
+  });
+});
+
+describe("the trainer's thread count", () => {
+  it("is the vCPUs unless TRAINER_THREADS says otherwise", () => {
+    expect(trainerThreads({})).toBe(availableParallelism());
+    expect(trainerThreads({ TRAINER_THREADS: "3" })).toBe(3);
+  });
+  it("refuses a TRAINER_THREADS that is not a whole number of at least 1", () => {
+    expect(() => trainerThreads({ TRAINER_THREADS: "0" })).toThrow(/TRAINER_THREADS/);
+    expect(() => trainerThreads({ TRAINER_THREADS: "two" })).toThrow(/TRAINER_THREADS/);
   });
 });
