@@ -120,6 +120,8 @@ function startTrainer(index: number): ReturnType<typeof spawn> {
       HOST: "127.0.0.1",
       CONTROL_URL: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
       CONTROL_SECRET: devVar("INTERNAL_SECRET"),
+      // The cores shared out: processes × threads never more than the machine has.
+      TRAINER_THREADS: process.env.TRAINER_THREADS ?? String(Math.max(1, Math.floor(availableParallelism() / trainerCount))),
       // One of several: a restarted one must not restart the jobs the others are running.
       ...(trainerCount > 1 ? { TRAINER_ANNOUNCE_START: "0" } : {}),
     },

@@ -117,7 +117,7 @@ function first100(model: GbdtModel, data: Float32Array, n: number): Float64Array
   return raw;
 }
 
-function score(spec: BenchSpec, model: GbdtModel, testFrame: Frame, out: Float64Array) {
+export function score(spec: BenchSpec, model: GbdtModel, testFrame: Frame, out: Float64Array) {
   const col = testFrame.columns.find((c) => c.name === spec.target)!;
   if (spec.task === "regression") {
     if (col.storage !== "numeric") throw new Error("regression target must be numeric");

@@ -5,6 +5,8 @@
  */
 import { runBatchInTrainer } from "./batch-job";
 import type { ControlClient } from "./control-client";
+import { trainerThreadPool } from "./gbdt-threads";
+import { GbdtThreads, trainerThreads } from "./gbdt-threads";
 import { runIngestInTrainer } from "./ingest-job";
 import { runTraining } from "./run-training";
 import type { TaskOf, TrainerJobKind } from "./wire";
@@ -15,9 +17,12 @@ export interface RunOutcome {
   summary: string;
 }
 
+/** The trainer's threads, started with its first training and kept for every later one. */
+let threads: GbdtThreads | undefined;
+
 export const TRAINER_RUNNERS: { [K in TrainerJobKind]: (client: ControlClient, task: TaskOf<K>) => Promise<RunOutcome> } = {
   async train(client, task) {
-    const output = await runTraining(task, client.io(task.search_instances));
+    const output = await runTraining(task, client.io(task.search_instances), { parallel: trainerThreadPool() });
     return { output, summary: `succeeded in ${output.seconds.total} s (${output.representation} representation)` };
   },
   async infer_batch(client, task) {

@@ -9,6 +9,7 @@ import { SUMMARY_MAX_BYTES } from "../core/limits";
 import { SERVICE_RUNTIME_VERSION } from "../core/version";
 import { MlInputError } from "../ml/errors";
 import type { Frame } from "../ml/frame";
+import type { ParallelExecutor } from "../ml/parallel";
 import { parseRepresentation, plannedSslSteps, serializeRepresentation } from "../ml/representation/representation";
 import type { TrainedModel } from "../model-types/contract";
 import { type ModelTypeRegistry, modelTypes } from "../model-types/registry";
@@ -42,6 +43,8 @@ export interface RunOptions {
   onStage?: (stage: RunStage) => void;
   /** The model types it trains (a test adds one of its own). */
   registry?: ModelTypeRegistry;
+  /** The trainer's threads (./gbdt-threads); absent: one thread. */
+  parallel?: ParallelExecutor;
 }
 
 /**
@@ -93,6 +96,7 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
     now,
     onStage,
     trialPool: io.trialPool ?? null,
+    parallel: opts.parallel,
   });
   // The ssl part of the run is the shared representation's build: it ends with the last ssl step
   // before the type's own work (or with the build's hand-over); 0 s when the representation was stored.

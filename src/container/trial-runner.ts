@@ -10,6 +10,7 @@ import { JobCanceledError } from "../jobs/errors";
 import { encodeTrialOutcome } from "../ml/prediction/search/bytes";
 import { runTrial, type TrialSpec } from "../ml/prediction/search/trial";
 import type { ControlClient } from "./control-client";
+import { trainerThreadPool } from "./gbdt-threads";
 import { log, logWarning } from "./log";
 import { searchDataFor } from "./search-data";
 import type { TrialAssignment } from "./wire";
@@ -24,7 +25,7 @@ export async function runTrialInTrainer(client: ControlClient, a: TrialAssignmen
   try {
     const { data, plan } = await searchDataFor(a.job_id, a.attempt, () => client.readSearchData());
     const now = () => performance.now();
-    const run = runTrial(data, plan, a.spec as unknown as TrialSpec, now);
+    const run = runTrial(data, plan, a.spec as unknown as TrialSpec, now, trainerThreadPool());
     let last = now();
     let r = run.next();
     for (; !r.done; r = run.next()) {

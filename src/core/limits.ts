@@ -183,6 +183,18 @@ export const FAILURE_MESSAGE_MAX_CHARS = 4000;
  * unknown id is a 404 at once.
  */
 export const FINISHED_JOB_RECORD_WAIT_MS = 10_000;
+/**
+ * The GBDT spreads a step of a tree's growth (a histogram, its split search) over the trainer's
+ * threads only from this many cells (rows × selected features) up: below, handing the step over
+ * costs more than it saves, and a training whose whole table is smaller never touches the threads
+ * (src/ml/gbdt/parallel-grow.ts; measured in bench/ml/threads.ts).
+ */
+export const GBDT_PARALLEL_MIN_CELLS = 100_000;
+/**
+ * Threads the trainer trains on, counting its main thread: the instance's vCPUs
+ * (os.availableParallelism()) unless `TRAINER_THREADS` in its environment says otherwise.
+ */
+export const TRAINER_THREADS_ENV = "TRAINER_THREADS";
 
 // ── Memory of one Worker isolate ────────────────────────────────────────────────────────────────
 

@@ -12,6 +12,7 @@ import type { z } from "zod";
 import type { ColumnContribution } from "../ml/explain/explain-prediction";
 import type { Frame } from "../ml/frame";
 import type { TrialPool } from "../ml/prediction/search/fan-out";
+import type { ParallelExecutor } from "../ml/parallel";
 import type { ColumnProfile } from "../ml/profile";
 import type { Representation } from "../ml/representation/representation";
 import type { ArtifactFile } from "../storage/keys";
@@ -102,6 +103,8 @@ export interface TrainInput {
   onStage(stage: string): void;
   /** Other trainer instances a model search may run its trials on, several at once; null: none. */
   trialPool: TrialPool | null;
+  /** The host's threads for the engine (the trainer's); absent: one thread. */
+  parallel?: ParallelExecutor;
 }
 
 /** A metric point of the training's loss curve (the job's `metrics_history`). */

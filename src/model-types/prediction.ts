@@ -195,6 +195,7 @@ function trainOptions(input: TrainInput, labelColumn: string): TrainPredictionOp
     now: () => input.now(),
     onStage: (stage) => input.onStage(stage),
     trialPool: input.trialPool,
+    parallel: input.parallel,
   };
 }
 

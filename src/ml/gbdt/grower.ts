@@ -1,12 +1,15 @@
 /**
  * Leaf-wise tree growth on binned rows: always split the leaf with the largest gain, build the
  * histogram of the smaller child only and get the larger one by subtraction, partition a
- * row-index array in place. All buffers are allocated once per training run.
+ * row-index array in place. All buffers are allocated once per training run. With threads
+ * (./parallel-grow) the large steps are spread over them, the small ones stay on this thread.
  */
 
+import type { ParallelExecutor } from "../parallel";
 import { binCount, type FeatureBins } from "./bins";
 import { buildHistogram, buildHistogramUnitHess, buildRootHistogram, countBins, countsToHess, subtractHistogram, zeroHistogram } from "./histogram";
 import { emptyTree, type Tree } from "./model";
+import { type FindLeaf, ParallelGrow } from "./parallel-grow";
 import { findBestSplit, type SplitParams, SplitSearch } from "./split";
 
 export interface GrowParams extends SplitParams {
@@ -23,6 +26,10 @@ export class TreeGrower {
   readonly off3: Int32Array;
   readonly isCat: Uint8Array;
   private readonly pool: Float64Array[] = [];
+  private readonly par: ParallelGrow | null;
+  /** The threads when the tree being grown uses them, and its number of selected features. */
+  private treePar: ParallelGrow | null = null;
+  private treeSel = 0;
   /** Row indices grouped by leaf: leaf l owns rowIdx[leafStart[l] .. + leafCount[l]). */
   readonly rowIdx: Int32Array;
   private readonly scratch: Int32Array;
@@ -48,6 +55,8 @@ export class TreeGrower {
     numRows: number,
     readonly featureBins: FeatureBins[],
     readonly p: GrowParams,
+    /** Threads, and the training's gradients in their shared memory (bins must be shared too). */
+    parallel?: { executor: ParallelExecutor; grad: Float64Array; hess: Float64Array },
   ) {
     const F = (this.F = featureBins.length);
     this.n = numRows;
@@ -60,8 +69,19 @@ export class TreeGrower {
     }
     this.isCat = Uint8Array.from(featureBins, (b) => (b.kind === "categorical" ? 1 : 0));
     const L = Math.max(2, p.numLeaves);
-    for (let i = 0; i < L; i++) this.pool.push(new Float64Array(total * 3));
-    this.rowIdx = new Int32Array(numRows);
+    if (parallel) {
+      const counts = countBins(bins, F, this.off3, numRows, total * 3);
+      const { executor, grad, hess } = parallel;
+      const base = { F, n: numRows, bins, off3: this.off3, nb: this.nb, isCat: this.isCat, split: p, grad, hess };
+      this.par = new ParallelGrow(executor, base, L, total * 3, counts);
+      for (let i = 0; i < L; i++) this.pool.push(this.par.hist(i));
+      this.rootCounts = this.par.state.rootCounts;
+      this.rowIdx = this.par.state.rowIdx;
+    } else {
+      this.par = null;
+      for (let i = 0; i < L; i++) this.pool.push(new Float64Array(total * 3));
+      this.rowIdx = new Int32Array(numRows);
+    }
     this.scratch = new Int32Array(numRows);
     this.leafStart = new Int32Array(L);
     this.leafCount = new Int32Array(L);
@@ -94,8 +114,13 @@ export class TreeGrower {
     this.leafParent[0] = -1;
     this.leafHist[0] = 0;
     let nextHist = 1;
+    const par = this.par?.worth(m, nSel) ? this.par : null;
+    if (par) par.startTree(sel, nSel, grad, unitHess);
+    this.treePar = par;
+    this.treeSel = nSel;
     if (p.numLeaves > 1 && this.canSplit(0) && nSel > 0) {
-      if (bag) this.build(0, grad, hess, unitHess, sel, nSel);
+      if (par) par.buildRoot(bag ? m : null);
+      else if (bag) this.build(0, grad, hess, unitHess, sel, nSel);
       else this.buildRoot(grad, hess, unitHess, sel, nSel);
       // root sums from the histogram of any built feature (saves a pass over the rows)
       const hist = this.pool[0];
@@ -107,7 +132,8 @@ export class TreeGrower {
       }
       this.leafG[0] = G;
       this.leafH[0] = H;
-      this.findSplit(0, sel, nSel);
+      if (par) par.step(null, -1, [this.findLeaf(0)], this.search);
+      else this.findSplit(0, sel, nSel);
     } else {
       let G = 0;
       let H = 0;
@@ -145,6 +171,15 @@ export class TreeGrower {
       const parentHist = this.leafHist[l];
       this.leafHist[small] = nextHist++;
       this.leafHist[large] = parentHist;
+      if (par?.worth(this.leafCount[small], nSel)) {
+        const s = this.leafStart[small];
+        const build = { hist: this.leafHist[small], start: s, end: s + this.leafCount[small] };
+        const find: FindLeaf[] = [];
+        if (splitL) find.push(this.findLeaf(l));
+        if (splitR) find.push(this.findLeaf(r));
+        par.step(build, (small === l ? splitR : splitL) ? parentHist : -1, find, this.search);
+        continue;
+      }
       this.build(small, grad, hess, unitHess, sel, nSel);
       if (small === l ? splitR : splitL) {
         subtractHistogram(this.pool[parentHist], this.pool[this.leafHist[small]], this.off3, this.nb, sel, nSel);
@@ -159,6 +194,15 @@ export class TreeGrower {
     return tree;
   }
 
+  /** Lets the threads go (a training calls it once done with the grower). */
+  close(): void {
+    this.par?.close();
+  }
+
+  private findLeaf(l: number): FindLeaf {
+    return { leaf: l, hist: this.leafHist[l], G: this.leafG[l], H: this.leafH[l], C: this.leafCount[l] };
+  }
+
   private canSplit(l: number): boolean {
     const p = this.p;
     return this.leafCount[l] >= 2 * p.minDataInLeaf && (p.maxDepth <= 0 || this.leafDepth[l] < p.maxDepth);
@@ -170,10 +214,10 @@ export class TreeGrower {
     const s = this.leafStart[l];
     const e = s + this.leafCount[l];
     if (unitHess) {
-      buildHistogramUnitHess(hist, this.bins, this.F, this.off3, sel, nSel, this.rowIdx, s, e, grad);
+      buildHistogramUnitHess(hist, this.bins, this.F, this.off3, sel, nSel, nSel === this.F, this.rowIdx, s, e, grad);
       countsToHess(hist, this.off3, this.nb, sel, nSel);
     } else {
-      buildHistogram(hist, this.bins, this.F, this.off3, sel, nSel, this.rowIdx, s, e, grad, hess);
+      buildHistogram(hist, this.bins, this.F, this.off3, sel, nSel, nSel === this.F, this.rowIdx, s, e, grad, hess);
     }
   }
 
@@ -181,7 +225,20 @@ export class TreeGrower {
   private buildRoot(grad: Float64Array, hess: Float64Array, unitHess: boolean, sel: Int32Array, nSel: number): void {
     const hist = this.pool[0];
     this.rootCounts ??= countBins(this.bins, this.F, this.off3, this.n, hist.length);
-    buildRootHistogram(hist, this.bins, this.F, this.off3, this.nb, sel, nSel, this.n, grad, unitHess ? null : hess, this.rootCounts);
+    buildRootHistogram(
+      hist,
+      this.bins,
+      this.F,
+      this.off3,
+      this.nb,
+      sel,
+      nSel,
+      nSel === this.F,
+      this.n,
+      grad,
+      unitHess ? null : hess,
+      this.rootCounts,
+    );
     if (unitHess) countsToHess(hist, this.off3, this.nb, sel, nSel);
   }
 
@@ -238,6 +295,27 @@ export class TreeGrower {
     // stable in-place partition of the leaf's rows
     const start = this.leafStart[l];
     const count = this.leafCount[l];
+    const nl = this.treePar?.worth(count, this.treeSel) ? this.treePar.partition(start, count, table, f) : this.partition(start, count, table, f);
+    const nr = count - nl;
+    const depth = this.leafDepth[l] + 1;
+    this.leafStart[r] = start + nl;
+    this.leafCount[r] = nr;
+    this.leafG[r] = this.leafG[l] - s.leftG[l];
+    this.leafH[r] = this.leafH[l] - s.leftH[l];
+    this.leafDepth[r] = depth;
+    this.leafParent[r] = node;
+    this.leafIsLeft[r] = 0;
+    this.leafCount[l] = nl;
+    this.leafG[l] = s.leftG[l];
+    this.leafH[l] = s.leftH[l];
+    this.leafDepth[l] = depth;
+    this.leafParent[l] = node;
+    this.leafIsLeft[l] = 1;
+    return r;
+  }
+
+  /** Stable in-place partition of rowIdx[start..start+count) by `table` on feature f; returns the left count. */
+  private partition(start: number, count: number, table: Uint8Array, f: number): number {
     const rows = this.rowIdx;
     const scratch = this.scratch;
     const bins = this.bins;
@@ -255,20 +333,6 @@ export class TreeGrower {
       nr += 1 - goLeft;
     }
     for (let i = 0, o = start + nl; i < nr; i++) rows[o + i] = scratch[i];
-    const depth = this.leafDepth[l] + 1;
-    this.leafStart[r] = start + nl;
-    this.leafCount[r] = nr;
-    this.leafG[r] = this.leafG[l] - s.leftG[l];
-    this.leafH[r] = this.leafH[l] - s.leftH[l];
-    this.leafDepth[r] = depth;
-    this.leafParent[r] = node;
-    this.leafIsLeft[r] = 0;
-    this.leafCount[l] = nl;
-    this.leafG[l] = s.leftG[l];
-    this.leafH[l] = s.leftH[l];
-    this.leafDepth[l] = depth;
-    this.leafParent[l] = node;
-    this.leafIsLeft[l] = 1;
-    return r;
+    return nl;
   }
 }

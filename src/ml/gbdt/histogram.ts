@@ -4,7 +4,11 @@
  * Hot loops: typed arrays only, no closures, no allocation.
  */
 
-/** Accumulate rows[start..end) into hist for the selected features (hist must be zeroed). */
+/**
+ * Accumulate rows[start..end) into hist for the selected features (hist must be zeroed).
+ * `blocked`: the selection is every feature (or a thread's share of every feature, see
+ * ./parallel-grow), where blocks of rows beat one pass over the rows.
+ */
 export function buildHistogram(
   hist: Float64Array,
   bins: Uint8Array,
@@ -12,6 +16,7 @@ export function buildHistogram(
   off3: Int32Array,
   sel: Int32Array,
   nSel: number,
+  blocked: boolean,
   rows: Int32Array,
   start: number,
   end: number,
@@ -19,22 +24,24 @@ export function buildHistogram(
   hess: Float64Array,
 ): void {
   const F = numFeatures;
-  if (nSel === F) {
+  if (blocked) {
     // blocks of rows, two features at a time (see buildRootHistogram)
     const B = 2048;
     for (let i0 = start; i0 < end; i0 += B) {
       const i1 = Math.min(end, i0 + B);
-      let f = 0;
-      for (; f + 2 <= F; f += 2) {
-        const o0 = off3[f];
-        const o1 = off3[f + 1];
+      let j = 0;
+      for (; j + 2 <= nSel; j += 2) {
+        const f0 = sel[j];
+        const f1 = sel[j + 1];
+        const o0 = off3[f0];
+        const o1 = off3[f1];
         for (let i = i0; i < i1; i++) {
           const r = rows[i];
           const g = grad[r];
           const h = hess[r];
-          const base = r * F + f;
-          const x0 = o0 + bins[base] * 3;
-          const x1 = o1 + bins[base + 1] * 3;
+          const base = r * F;
+          const x0 = o0 + bins[base + f0] * 3;
+          const x1 = o1 + bins[base + f1] * 3;
           hist[x0] += g;
           hist[x0 + 1] += h;
           hist[x0 + 2] += 1;
@@ -43,7 +50,8 @@ export function buildHistogram(
           hist[x1 + 2] += 1;
         }
       }
-      for (; f < F; f++) {
+      for (; j < nSel; j++) {
+        const f = sel[j];
         const o = off3[f];
         for (let i = i0; i < i1; i++) {
           const r = rows[i];
@@ -79,31 +87,36 @@ export function buildHistogramUnitHess(
   off3: Int32Array,
   sel: Int32Array,
   nSel: number,
+  blocked: boolean,
   rows: Int32Array,
   start: number,
   end: number,
   grad: Float64Array,
 ): void {
   const F = numFeatures;
-  if (nSel === F) {
+  if (blocked) {
     // blocks of rows, four features at a time (see buildRootHistogram)
     const B = 2048;
     for (let i0 = start; i0 < end; i0 += B) {
       const i1 = Math.min(end, i0 + B);
-      let f = 0;
-      for (; f + 4 <= F; f += 4) {
-        const o0 = off3[f];
-        const o1 = off3[f + 1];
-        const o2 = off3[f + 2];
-        const o3 = off3[f + 3];
+      let j = 0;
+      for (; j + 4 <= nSel; j += 4) {
+        const f0 = sel[j];
+        const f1 = sel[j + 1];
+        const f2 = sel[j + 2];
+        const f3 = sel[j + 3];
+        const o0 = off3[f0];
+        const o1 = off3[f1];
+        const o2 = off3[f2];
+        const o3 = off3[f3];
         for (let i = i0; i < i1; i++) {
           const r = rows[i];
           const g = grad[r];
-          const base = r * F + f;
-          const x0 = o0 + bins[base] * 3;
-          const x1 = o1 + bins[base + 1] * 3;
-          const x2 = o2 + bins[base + 2] * 3;
-          const x3 = o3 + bins[base + 3] * 3;
+          const base = r * F;
+          const x0 = o0 + bins[base + f0] * 3;
+          const x1 = o1 + bins[base + f1] * 3;
+          const x2 = o2 + bins[base + f2] * 3;
+          const x3 = o3 + bins[base + f3] * 3;
           hist[x0] += g;
           hist[x0 + 2] += 1;
           hist[x1] += g;
@@ -114,7 +127,8 @@ export function buildHistogramUnitHess(
           hist[x3 + 2] += 1;
         }
       }
-      for (; f < F; f++) {
+      for (; j < nSel; j++) {
+        const f = sel[j];
         const o = off3[f];
         for (let i = i0; i < i1; i++) {
           const r = rows[i];
@@ -154,6 +168,7 @@ export function buildRootHistogram(
   nb: Int32Array,
   sel: Int32Array,
   nSel: number,
+  blocked: boolean,
   n: number,
   grad: Float64Array,
   hess: Float64Array | null,
@@ -168,52 +183,60 @@ export function buildRootHistogram(
       hist[idx + 2] = counts[idx + 2];
     }
   }
-  if (nSel === F && hess === null) {
+  if (blocked && hess === null) {
     // blocks of rows, four features at a time: the four features' bins (4 x 6 KB) stay in L1
     // where all F would not, and four independent adds keep going while one waits on a bin that
     // the previous row also hit
     const B = 2048;
     for (let r0 = 0; r0 < n; r0 += B) {
       const r1 = Math.min(n, r0 + B);
-      let f = 0;
-      for (; f + 4 <= F; f += 4) {
-        const o0 = off3[f];
-        const o1 = off3[f + 1];
-        const o2 = off3[f + 2];
-        const o3 = off3[f + 3];
-        for (let r = r0, base = r0 * F + f; r < r1; r++, base += F) {
+      let j = 0;
+      for (; j + 4 <= nSel; j += 4) {
+        const f0 = sel[j];
+        const o0 = off3[f0];
+        const d1 = sel[j + 1] - f0;
+        const d2 = sel[j + 2] - f0;
+        const d3 = sel[j + 3] - f0;
+        const o1 = off3[f0 + d1];
+        const o2 = off3[f0 + d2];
+        const o3 = off3[f0 + d3];
+        for (let r = r0, base = r0 * F + f0; r < r1; r++, base += F) {
           const g = grad[r];
           hist[o0 + bins[base] * 3] += g;
-          hist[o1 + bins[base + 1] * 3] += g;
-          hist[o2 + bins[base + 2] * 3] += g;
-          hist[o3 + bins[base + 3] * 3] += g;
+          hist[o1 + bins[base + d1] * 3] += g;
+          hist[o2 + bins[base + d2] * 3] += g;
+          hist[o3 + bins[base + d3] * 3] += g;
         }
       }
-      for (; f < F; f++) {
+      for (; j < nSel; j++) {
+        const f = sel[j];
         const o = off3[f];
         for (let r = r0, base = r0 * F + f; r < r1; r++, base += F) hist[o + bins[base] * 3] += grad[r];
       }
     }
-  } else if (nSel === F && hess !== null) {
+  } else if (blocked && hess !== null) {
     const B = 2048;
     for (let r0 = 0; r0 < n; r0 += B) {
       const r1 = Math.min(n, r0 + B);
-      let f = 0;
-      for (; f + 2 <= F; f += 2) {
-        const o0 = off3[f];
-        const o1 = off3[f + 1];
-        for (let r = r0, base = r0 * F + f; r < r1; r++, base += F) {
+      let j = 0;
+      for (; j + 2 <= nSel; j += 2) {
+        const f0 = sel[j];
+        const d1 = sel[j + 1] - f0;
+        const o0 = off3[f0];
+        const o1 = off3[f0 + d1];
+        for (let r = r0, base = r0 * F + f0; r < r1; r++, base += F) {
           const g = grad[r];
           const h = hess[r];
           const x0 = o0 + bins[base] * 3;
-          const x1 = o1 + bins[base + 1] * 3;
+          const x1 = o1 + bins[base + d1] * 3;
           hist[x0] += g;
           hist[x0 + 1] += h;
           hist[x1] += g;
           hist[x1 + 1] += h;
         }
       }
-      for (; f < F; f++) {
+      for (; j < nSel; j++) {
+        const f = sel[j];
         const o = off3[f];
         for (let r = r0, base = r0 * F + f; r < r1; r++, base += F) {
           const idx = o + bins[base] * 3;

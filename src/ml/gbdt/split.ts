@@ -24,6 +24,12 @@ export interface SplitParams {
 /** Per-leaf best split (struct of arrays, indexed by leaf). */
 export class SplitSearch {
   readonly gain: Float64Array;
+  /**
+   * The best split's score GL²/(HL+λ) + GR²/(HR+λ) (-Infinity when none): gain is this minus the
+   * parent's score, which can round two different scores to one gain, so searches over parts of
+   * the features (./parallel-grow) compare scores.
+   */
+  readonly score: Float64Array;
   readonly feature: Int32Array;
   /** numeric: left = value bins 1..threshold. */
   readonly threshold: Int32Array;
@@ -43,6 +49,7 @@ export class SplitSearch {
     readonly p: SplitParams,
   ) {
     this.gain = new Float64Array(maxLeaves);
+    this.score = new Float64Array(maxLeaves);
     this.feature = new Int32Array(maxLeaves);
     this.threshold = new Int32Array(maxLeaves);
     this.defaultLeft = new Uint8Array(maxLeaves);
@@ -214,4 +221,5 @@ export function findBestSplit(
     }
   }
   s.gain[leaf] = found ? best - parentScore : -Infinity;
+  s.score[leaf] = found ? best : -Infinity;
 }

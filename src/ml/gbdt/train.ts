@@ -3,12 +3,15 @@
  * validation, early stopping, progress callback, cancellation). Deterministic for a seed.
  */
 
+import type { ParallelExecutor } from "../parallel";
 import { Rng } from "../random";
 import { addTreeBinned, addTreeByLeaf } from "./add-tree";
 import { applyBins, computeBins, type FeatureBins } from "./bins";
 import { TreeGrower } from "./grower";
 import type { GbdtModel, Objective, Tree } from "./model";
 import { baseScore, gradients, loss, rowWeights } from "./objective";
+import { ParallelGradients } from "./parallel-gradients";
+import { growsInParallel, sharedFloat64, toShared } from "./parallel-grow";
 
 export interface GbdtParams {
   objective: Objective;
@@ -109,6 +112,11 @@ export interface TrainGbdtInput {
   timeBudgetMs?: number;
   /** The clock of `timeBudgetMs`, in milliseconds (default `performance.now`); tests inject one. */
   now?: () => number;
+  /**
+   * Threads to grow the trees on (the trainer's, src/container/gbdt-threads.ts); absent: this
+   * thread only. The model is bit-identical either way; small tables never use them.
+   */
+  parallel?: ParallelExecutor;
 }
 
 /**
@@ -191,115 +199,134 @@ export function* trainGbdtBinnedSteps(input: BinnedGbdtInput): Generator<Iterati
   const K = obj === "multiclass" ? p.numClasses : 1;
   if (obj === "multiclass" && !(K >= 2)) throw new Error("multiclass needs numClasses >= 2");
   const F = input.numFeatures;
-  const { bins, trainBins } = input;
+  const { bins } = input;
   const all = input.trainRows;
   const n = all.length;
   const valRows = input.valRows && input.valRows.length > 0 ? input.valRows : null;
   const valBins = valRows ? input.valBins : null;
-  if (bins.length !== F || trainBins.length !== n * F || (valRows && valBins?.length !== valRows.length * F)) {
+  if (bins.length !== F || input.trainBins.length !== n * F || (valRows && valBins?.length !== valRows.length * F)) {
     throw new Error(`binned input does not match ${F} features, ${n} training and ${valRows?.length ?? 0} validation rows`);
   }
   const nv = valRows ? valRows.length : 0;
+  // the threads read the bins and gradients from memory shared with them
+  const parallel = growsInParallel(input.parallel, n, F) ? input.parallel : undefined;
+  const trainBins = parallel ? toShared(input.trainBins) : input.trainBins;
+  const float64 = (length: number) => (parallel ? sharedFloat64(length) : new Float64Array(length));
   const y = Float64Array.from(all, (r) => input.label[r]);
   const yv = valRows ? Float64Array.from(valRows, (r) => input.label[r]) : new Float64Array(0);
   const w = input.weight ? rowWeights(input.weight, all, "training") : undefined;
   const wv = input.weight && valRows ? rowWeights(input.weight, valRows, "validation") : undefined;
 
   const base = baseScore(obj, y, K, w);
-  const scores = new Float64Array(n * K);
+  const scores = float64(n * K);
   const vscores = new Float64Array(nv * K);
   // Validation scores at the best round so far: the model is cut back to that round.
   const bestVscores = new Float64Array(nv * K);
   for (let i = 0; i < n * K; i++) scores[i] = base[i % K];
   for (let i = 0; i < nv * K; i++) vscores[i] = base[i % K];
-  const grad = new Float64Array(n * K);
+  const grad = float64(n * K);
   // regression hessians are constant: 1, or the row's weight
-  const hess = w && obj === "regression" ? Float64Array.from(w) : new Float64Array(n * K).fill(1);
+  const hess = float64(n * K);
+  if (w && obj === "regression") hess.set(w);
+  else hess.fill(1);
   const prob = new Float64Array(K);
   const unitHess = obj === "regression" && !w;
 
-  const grower = new TreeGrower(trainBins, n, bins, p);
-  const rng = new Rng(p.seed);
-  const perm = Int32Array.from({ length: F }, (_, i) => i);
-  const sel = new Int32Array(F);
-  const nSel = p.featureFraction < 1 ? Math.max(1, Math.round(p.featureFraction * F)) : F;
-  const bagSize = p.subsample < 1 ? Math.max(1, Math.round(p.subsample * n)) : n;
-  const bag = bagSize < n ? new Int32Array(bagSize) : null;
+  const grower = new TreeGrower(trainBins, n, bins, p, parallel && { executor: parallel, grad, hess });
+  // with one output per row the threads compute the gradients too (./parallel-gradients)
+  const shared = parallel && K === 1 ? { objective: obj, n, scores, label: toShared(y), weight: w ? toShared(w) : null, grad, hess } : null;
+  const threadGradients = parallel && shared ? new ParallelGradients(parallel, shared) : null;
+  const computeGradients = () => (threadGradients ? threadGradients.run() : gradients(obj, scores, y, K, grad, hess, prob, w));
+  try {
+    return yield* boost();
+  } finally {
+    grower.close();
+    threadGradients?.close();
+  }
 
-  const trees: Tree[] = [];
-  const history: IterationInfo[] = [];
-  let bestRound = -1;
-  let bestLoss = Infinity;
-  let stopReason: StopReason = "max_rounds";
-  gradients(obj, scores, y, K, grad, hess, prob, w);
-  const lossSample = trainLossSample(n, p.seed);
-  const budget = input.timeBudgetMs;
-  if (budget !== undefined && !(budget > 0)) throw new Error(`timeBudgetMs must be positive (got ${budget})`);
-  const now = input.now ?? (() => performance.now());
-  const tStart = budget !== undefined ? now() : 0;
-  let tRoundEnd = tStart;
-  if (input.shouldStop?.()) stopReason = "cancelled";
-  for (let round = 0; round < p.maxRounds && stopReason === "max_rounds"; round++) {
-    if (bag) sampleSorted(rng, n, bag);
-    if (nSel < F) {
-      for (let i = 0; i < nSel; i++) {
-        const j = i + rng.int(F - i);
-        const t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
+  function* boost(): Generator<IterationInfo, TrainGbdtResult, void> {
+    const rng = new Rng(p.seed);
+    const perm = Int32Array.from({ length: F }, (_, i) => i);
+    const sel = new Int32Array(F);
+    const nSel = p.featureFraction < 1 ? Math.max(1, Math.round(p.featureFraction * F)) : F;
+    const bagSize = p.subsample < 1 ? Math.max(1, Math.round(p.subsample * n)) : n;
+    const bag = bagSize < n ? new Int32Array(bagSize) : null;
+
+    const trees: Tree[] = [];
+    const history: IterationInfo[] = [];
+    let bestRound = -1;
+    let bestLoss = Infinity;
+    let stopReason: StopReason = "max_rounds";
+    computeGradients();
+    const lossSample = trainLossSample(n, p.seed);
+    const budget = input.timeBudgetMs;
+    if (budget !== undefined && !(budget > 0)) throw new Error(`timeBudgetMs must be positive (got ${budget})`);
+    const now = input.now ?? (() => performance.now());
+    const tStart = budget !== undefined ? now() : 0;
+    let tRoundEnd = tStart;
+    if (input.shouldStop?.()) stopReason = "cancelled";
+    for (let round = 0; round < p.maxRounds && stopReason === "max_rounds"; round++) {
+      if (bag) sampleSorted(rng, n, bag);
+      if (nSel < F) {
+        for (let i = 0; i < nSel; i++) {
+          const j = i + rng.int(F - i);
+          const t = perm[i];
+          perm[i] = perm[j];
+          perm[j] = t;
+        }
+        sel.set(perm.subarray(0, nSel));
+        sel.subarray(0, nSel).sort();
+      } else for (let f = 0; f < F; f++) sel[f] = f;
+      for (let k = 0; k < K; k++) {
+        const g = K > 1 ? grad.subarray(k * n, (k + 1) * n) : grad;
+        const h = K > 1 ? hess.subarray(k * n, (k + 1) * n) : hess;
+        const tree = grower.grow(g, h, unitHess, bag, sel, nSel);
+        trees.push(tree);
+        if (bag) addTreeBinned(tree, grower, trainBins, F, n, scores, K, k);
+        else addTreeByLeaf(tree, grower, scores, K, k);
+        if (valBins) addTreeBinned(tree, grower, valBins, F, nv, vscores, K, k);
       }
-      sel.set(perm.subarray(0, nSel));
-      sel.subarray(0, nSel).sort();
-    } else for (let f = 0; f < F; f++) sel[f] = f;
-    for (let k = 0; k < K; k++) {
-      const g = K > 1 ? grad.subarray(k * n, (k + 1) * n) : grad;
-      const h = K > 1 ? hess.subarray(k * n, (k + 1) * n) : hess;
-      const tree = grower.grow(g, h, unitHess, bag, sel, nSel);
-      trees.push(tree);
-      if (bag) addTreeBinned(tree, grower, trainBins, F, n, scores, K, k);
-      else addTreeByLeaf(tree, grower, scores, K, k);
-      if (valBins) addTreeBinned(tree, grower, valBins, F, nv, vscores, K, k);
-    }
-    const valLoss = valBins ? loss(obj, vscores, yv, K, undefined, wv) : null;
-    gradients(obj, scores, y, K, grad, hess, prob, w);
-    const trainLoss = loss(obj, scores, y, K, lossSample, w);
-    const info: IterationInfo = { iteration: round + 1, trainLoss, valLoss };
-    history.push(info);
-    if (valLoss !== null && p.earlyStoppingRounds > 0) {
-      if (bestRound < 0 || valLoss < bestLoss - 1e-12 * Math.abs(bestLoss)) {
-        bestLoss = valLoss;
+      const valLoss = valBins ? loss(obj, vscores, yv, K, undefined, wv) : null;
+      computeGradients();
+      const trainLoss = loss(obj, scores, y, K, lossSample, w);
+      const info: IterationInfo = { iteration: round + 1, trainLoss, valLoss };
+      history.push(info);
+      if (valLoss !== null && p.earlyStoppingRounds > 0) {
+        if (bestRound < 0 || valLoss < bestLoss - 1e-12 * Math.abs(bestLoss)) {
+          bestLoss = valLoss;
+          bestRound = round;
+          bestVscores.set(vscores);
+        } else if (p.earlyStoppingRounds > 0 && round - bestRound >= p.earlyStoppingRounds) {
+          stopReason = "early_stopping";
+        }
+      } else {
         bestRound = round;
         bestVscores.set(vscores);
-      } else if (p.earlyStoppingRounds > 0 && round - bestRound >= p.earlyStoppingRounds) {
-        stopReason = "early_stopping";
       }
-    } else {
-      bestRound = round;
-      bestVscores.set(vscores);
+      yield info;
+      if (input.onIteration?.(info) === false || input.shouldStop?.()) stopReason = "cancelled";
+      if (budget !== undefined && stopReason === "max_rounds" && round + 1 < p.maxRounds) {
+        const t = now();
+        // the next round would end past the budget (expected to take as long as this one)
+        if (t - tStart + (t - tRoundEnd) > budget) stopReason = "time_budget";
+        tRoundEnd = t;
+      }
     }
-    yield info;
-    if (input.onIteration?.(info) === false || input.shouldStop?.()) stopReason = "cancelled";
-    if (budget !== undefined && stopReason === "max_rounds" && round + 1 < p.maxRounds) {
-      const t = now();
-      // the next round would end past the budget (expected to take as long as this one)
-      if (t - tStart + (t - tRoundEnd) > budget) stopReason = "time_budget";
-      tRoundEnd = t;
-    }
+    const rounds = bestRound + 1;
+    const model: GbdtModel = {
+      format: "gbdt-v1",
+      objective: obj,
+      numOutputs: K,
+      baseScore: base,
+      trees: trees.slice(0, rounds * K),
+      numFeatures: F,
+      featureNames: input.featureNames ?? Array.from({ length: F }, (_, i) => `f${i}`),
+      bestIteration: Math.max(0, bestRound),
+    };
+    if (input.classes) model.classes = input.classes;
+    const allKept = rounds === history.length;
+    return { model, bins, history, stopReason, rounds, trainRaw: allKept ? scores : null, valRaw: valRows ? bestVscores : null };
   }
-  const rounds = bestRound + 1;
-  const model: GbdtModel = {
-    format: "gbdt-v1",
-    objective: obj,
-    numOutputs: K,
-    baseScore: base,
-    trees: trees.slice(0, rounds * K),
-    numFeatures: F,
-    featureNames: input.featureNames ?? Array.from({ length: F }, (_, i) => `f${i}`),
-    bestIteration: Math.max(0, bestRound),
-  };
-  if (input.classes) model.classes = input.classes;
-  const allKept = rounds === history.length;
-  return { model, bins, history, stopReason, rounds, trainRaw: allKept ? scores : null, valRaw: valRows ? bestVscores : null };
 }
 
 /**

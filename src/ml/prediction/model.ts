@@ -17,6 +17,7 @@ import { transformScores } from "../gbdt/objective";
 import { type IterationInfo, type StopReason, type TrainGbdtResult, trainGbdtBinnedSteps } from "../gbdt/train";
 import { extractLabel, type Label, type Task } from "../label";
 import { classificationMetrics, type MetricValue, regressionMetrics } from "../metrics";
+import type { ParallelExecutor } from "../parallel";
 import { buildRepresentationSteps, deriveModelFeatures, type Representation, type RepresentationStep } from "../representation/representation";
 import { type BinnedRows, binRows, splitRows } from "./data";
 import { gbdtParams, type PredictionParams, predictionParams } from "./params";
@@ -40,6 +41,8 @@ export interface TrainPredictionOptions {
   onStage?: (stage: PredictionStage) => void;
   /** Where a model search runs its trials when it may run several at once (other trainer instances). */
   trialPool?: TrialPool | null;
+  /** Threads to boost on (see ../gbdt/train); absent: this thread only. */
+  parallel?: ParallelExecutor;
 }
 
 /**
@@ -194,6 +197,7 @@ export function* boostPredictionSteps(
     shouldStop: opts.shouldStop,
     timeBudgetMs: p.time_budget_s * 1000,
     now: opts.now,
+    parallel: opts.parallel,
   });
   let res: TrainGbdtResult;
   opts.onStage?.("boost");

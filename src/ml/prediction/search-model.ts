@@ -60,6 +60,7 @@ export function* searchPredictionSteps(
     timeBudgetMs: p.time_budget_s * 1000,
     now: opts.now ?? (() => performance.now()),
     seed: p.seed,
+    parallel: opts.parallel,
   };
   // several instances: trials run there, several at once; else one after the other, here
   const pool = opts.trialPool && opts.trialPool.instances > 1 ? opts.trialPool : null;

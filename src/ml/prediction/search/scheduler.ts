@@ -8,6 +8,7 @@
 import { blendGbdtModels } from "../../gbdt/blend";
 import type { GbdtModel } from "../../gbdt/model";
 import type { StopReason } from "../../gbdt/train";
+import type { ParallelExecutor } from "../../parallel";
 import { gbdtParams, type PredictionParams } from "../params";
 import { selectEnsemble } from "./ensemble";
 import type { FoldPlan } from "./folds";
@@ -29,6 +30,8 @@ export interface SearchOptions {
   timeBudgetMs: number;
   now: () => number;
   seed: number;
+  /** Threads to boost on (see ../../gbdt/train); absent: this thread only. */
+  parallel?: ParallelExecutor;
 }
 
 export interface TrialRecord {

@@ -37,7 +37,7 @@ export type SearchEvent = { kind: "round" } | { kind: "trial"; record: TrialReco
 export function* searchPrediction(data: SearchRows, plan: FoldPlan, opts: SearchOptions): Generator<SearchEvent, SearchResult, void> {
   const search = new SearchScheduler(data, plan, opts);
   for (let spec = search.next(); spec; spec = search.next()) {
-    const trial = runTrial(data, plan, spec, opts.now);
+    const trial = runTrial(data, plan, spec, opts.now, opts.parallel);
     let r = trial.next();
     for (; !r.done; r = trial.next()) yield { kind: "round" };
     const record = search.record(r.value);

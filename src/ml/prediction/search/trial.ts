@@ -7,6 +7,7 @@ import type { FeatureBins } from "../../gbdt/bins";
 import type { GbdtModel } from "../../gbdt/model";
 import { type StopReason, trainGbdtBinnedSteps } from "../../gbdt/train";
 import type { Label } from "../../label";
+import type { ParallelExecutor } from "../../parallel";
 import { gbdtParams, type PredictionParams } from "../params";
 import type { Fold, FoldPlan } from "./folds";
 
@@ -38,7 +39,14 @@ export interface FoldFit {
  * Fits `params` on `fold`, one boosting round per step. `budgetMs` caps the boosting (the search's
  * time left); `now` is its clock.
  */
-function* fitFold(data: SearchRows, fold: Fold, params: PredictionParams, budgetMs: number, now: () => number): Generator<void, FoldFit, void> {
+function* fitFold(
+  data: SearchRows,
+  fold: Fold,
+  params: PredictionParams,
+  budgetMs: number,
+  now: () => number,
+  parallel?: ParallelExecutor,
+): Generator<void, FoldFit, void> {
   const F = data.bins.length;
   const K = data.label.classes ? data.label.classes.length : 1;
   const fitRows = data.rows ? gather(data.rows, fold.fit) : fold.fit;
@@ -56,6 +64,7 @@ function* fitFold(data: SearchRows, fold: Fold, params: PredictionParams, budget
     params: gbdtParams(params, fitRows.length, data.label.task, K),
     timeBudgetMs: Math.max(1, budgetMs),
     now,
+    parallel,
   });
   for (;;) {
     const r = boosting.next();
@@ -103,7 +112,13 @@ export interface TrialOutcome {
  * Runs a trial fold after fold, one boosting round per step: the unit of work a search schedules,
  * here or on another trainer instance (its inputs and outcome are plain data: ./bytes).
  */
-export function* runTrial(data: SearchRows, plan: FoldPlan, spec: TrialSpec, now: () => number): Generator<void, TrialOutcome, void> {
+export function* runTrial(
+  data: SearchRows,
+  plan: FoldPlan,
+  spec: TrialSpec,
+  now: () => number,
+  parallel?: ParallelExecutor,
+): Generator<void, TrialOutcome, void> {
   const t0 = now();
   const deadline = t0 + spec.budgetMs;
   const fits: FoldFit[] = [];
@@ -114,7 +129,7 @@ export function* runTrial(data: SearchRows, plan: FoldPlan, spec: TrialSpec, now
       status = "out_of_time";
       break;
     }
-    const fit = yield* fitFold(data, plan.folds[f], spec.params, budget, now);
+    const fit = yield* fitFold(data, plan.folds[f], spec.params, budget, now, parallel);
     fits.push(fit);
     if (fit.stopReason === "time_budget" && spec.floorMs === null) {
       status = "out_of_time";
