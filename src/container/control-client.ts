@@ -15,7 +15,6 @@ import { bodyBytes } from "./body-bytes";
 import { fetchRetrying, s3Refusal } from "./http-retry";
 import { log, logWarning } from "./log";
 import type { TrainingIO, TrainingReport } from "./training-io";
-import { ControlTrialPool } from "./trial-pool";
 import {
   type AnsweringRoute,
   type AnswerOf,
@@ -257,10 +256,9 @@ export class ControlClient {
     return bodyBytes(res);
   }
 
-  /** The TrainingIO of the runner, over HTTP; `searchInstances` > 1: a model search runs its trials on that many instances. */
-  io(searchInstances = 1): TrainingIO {
+  /** The TrainingIO of the runner, over HTTP. */
+  io(): TrainingIO {
     return {
-      trialPool: searchInstances > 1 ? new ControlTrialPool(this, searchInstances) : null,
       loadFrame: async () => {
         // straight from R2 when the Worker hands out a presigned URL, else through the route
         const { url } = await this.json("frameLocation");

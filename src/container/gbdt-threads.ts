@@ -48,7 +48,10 @@ interface Start {
   port: MessagePort;
 }
 
-/** The threads to train on: TRAINER_THREADS, else the instance's vCPUs. */
+/**
+ * The threads to train on: TRAINER_THREADS, else the instance's vCPUs.
+ * @internal exported for its unit test (test/ml/gbdt-threads.test.ts)
+ */
 export function trainerThreads(env: Record<string, string | undefined> = process.env): number {
   const raw = env[TRAINER_THREADS_ENV];
   if (raw === undefined || raw === "") return availableParallelism();

@@ -6,9 +6,9 @@
 import { runBatchInTrainer } from "./batch-job";
 import type { ControlClient } from "./control-client";
 import { trainerThreadPool } from "./gbdt-threads";
-import { GbdtThreads, trainerThreads } from "./gbdt-threads";
 import { runIngestInTrainer } from "./ingest-job";
 import { runTraining } from "./run-training";
+import { ControlTrialPool } from "./trial-pool";
 import type { TaskOf, TrainerJobKind } from "./wire";
 
 /** A job's outcome: its output (what `succeed` records) and what the trainer logs of it. */
@@ -17,12 +17,12 @@ export interface RunOutcome {
   summary: string;
 }
 
-/** The trainer's threads, started with its first training and kept for every later one. */
-let threads: GbdtThreads | undefined;
-
 export const TRAINER_RUNNERS: { [K in TrainerJobKind]: (client: ControlClient, task: TaskOf<K>) => Promise<RunOutcome> } = {
   async train(client, task) {
-    const output = await runTraining(task, client.io(task.search_instances), { parallel: trainerThreadPool() });
+    // more than one instance: a model search runs its trials on them (./trial-pool)
+    const instances = task.search_instances ?? 1;
+    const io = { ...client.io(), trialPool: instances > 1 ? new ControlTrialPool(client, instances) : null };
+    const output = await runTraining(task, io, { parallel: trainerThreadPool() });
     return { output, summary: `succeeded in ${output.seconds.total} s (${output.representation} representation)` };
   },
   async infer_batch(client, task) {

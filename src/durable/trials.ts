@@ -7,7 +7,6 @@
  */
 import type { TrialView } from "../jobs/job-object";
 import type { JsonObject } from "../jobs/types";
-import type { TrialMessage } from "../queue/messages";
 import { onTrialDeadline, type TrialState, trialKey, trialPrefix } from "./trial-state";
 
 export class SearchTrials {
@@ -31,7 +30,8 @@ export class SearchTrials {
     t.sentAtMs = Date.now();
     t.beatAtMs = null;
     await this.put(attempt, t);
-    await this.queue.send({ job_id: this.jobId, attempt, trial: t.trial } satisfies TrialMessage);
+    // the queue's trial message (queue/messages.ts: trialMessageSchema, which the consumer reads it with)
+    await this.queue.send({ job_id: this.jobId, attempt, trial: t.trial });
   }
 
   /** Sends a trial; a trial already sent is left as it is (a retried call). */

@@ -11,8 +11,8 @@
 import type { z } from "zod";
 import type { ColumnContribution } from "../ml/explain/explain-prediction";
 import type { Frame } from "../ml/frame";
-import type { TrialPool } from "../ml/prediction/search/fan-out";
 import type { ParallelExecutor } from "../ml/parallel";
+import type { TrialPool } from "../ml/prediction/search/fan-out";
 import type { ColumnProfile } from "../ml/profile";
 import type { Representation } from "../ml/representation/representation";
 import type { ArtifactFile } from "../storage/keys";
