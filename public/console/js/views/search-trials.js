@@ -13,8 +13,8 @@ export function searchSection(job) {
   const weights = new Map((search.ensemble?.members ?? []).map((m) => [m.trial, m.weight]));
   const params = [...PARAMS, ...new Set(trials.flatMap((t) => Object.keys(t.params ?? {})).filter((k) => !PARAMS.includes(k)))];
   const rows = trials.map((t) => [
-    String(t.trial),
     [
+      h("span", { class: "trial" }, String(t.trial)),
       t.trial === search.best ? h("span", { class: "badge best" }, "best") : null,
       weights.has(t.trial) ? h("span", { class: "badge member" }, `ensemble ×${fmtNum(weights.get(t.trial))}`) : null,
     ],
@@ -23,7 +23,7 @@ export function searchSection(job) {
     fmtNum(t.folds),
     fmtNum(t.rounds),
     fmtNum(t.seconds),
-    params.map((p) => fmtNum(t.params?.[p])),
+    ...params.map((p) => paramText(p, t.params?.[p])),
   ]);
   const rowClass = (i) => (trials[i].trial === search.best ? "best" : weights.has(trials[i].trial) ? "member" : null);
   return h(
@@ -31,11 +31,14 @@ export function searchSection(job) {
     { class: "card stack search", "aria-labelledby": "model-search-title" },
     h("h2", { id: "model-search-title" }, "Model search"),
     h("p", { class: "search-summary" }, summary(search, trials)),
-    table("Search trials, by trial number (score: validation loss, lower is better)", ["Trial", "Chosen", "Status", "Score", "Folds", "Rounds", "Seconds", ...params], rows, {
+    table("Search trials, by trial number (score: validation loss, lower is better)", ["Trial", "Status", "Score", "Folds", "Rounds", "Seconds", ...params], rows, {
       rowClass,
     }),
   );
 }
+
+// A max_depth below 0 is the engine's "no limit".
+const paramText = (name, v) => (name === "max_depth" && typeof v === "number" && v < 0 ? "no limit" : fmtNum(v));
 
 function summary(search, trials) {
   const best = trials.find((t) => t.trial === search.best);
