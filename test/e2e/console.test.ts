@@ -311,7 +311,13 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
     const started = await api("/models/train", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ model_name: "searched", model_type: "prediction", dataset_id: dataset, label_column: "churned", params: { max_trials: 4 } }),
+      body: JSON.stringify({
+        model_name: "searched",
+        model_type: "prediction",
+        dataset_id: dataset,
+        label_column: "churned",
+        params: { max_trials: 4 },
+      }),
     });
     expect(started.status).toBe(201);
     // Opened while it trains: the section appears when the panel sees the job end.

@@ -31,9 +31,14 @@ export function searchSection(job) {
     { class: "card stack search", "aria-labelledby": "model-search-title" },
     h("h2", { id: "model-search-title" }, "Model search"),
     h("p", { class: "search-summary" }, summary(search, trials)),
-    table("Search trials, by trial number (score: validation loss, lower is better)", ["Trial", "Status", "Score", "Folds", "Rounds", "Seconds", ...params], rows, {
-      rowClass,
-    }),
+    table(
+      "Search trials, by trial number (score: validation loss, lower is better)",
+      ["Trial", "Status", "Score", "Folds", "Rounds", "Seconds", ...params],
+      rows,
+      {
+        rowClass,
+      },
+    ),
   );
 }
 
