@@ -49,8 +49,29 @@ const api = async (path: string, init: RequestInit = {}) => {
   return { status: res.status, body: (await res.json()) as any };
 };
 
-/** A churn table: low usage or the basic plan churns. */
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+/** A dataset of `rows` churn rows uploaded through the API, once its ingestion has succeeded. */
+async function readyDataset(name: string, rows: number): Promise<string> {
+  const form = new FormData();
+  form.append("file", new File([table(rows)], `${name}.csv`, { type: "text/csv" }));
+  form.append("dataset_name", name);
+  const up = await api("/datasets", { method: "POST", body: form });
+  expect(up.status).toBe(201);
+  await expect.poll(async () => (await api(`/jobs/${up.body.job_id}`)).body.status, { timeout: 60_000, interval: 250 }).toBe("succeeded");
+  return up.body.dataset.id;
+}
+
+/** Opens a console page, signing in first when this tab holds no key (a test run alone, with -t). */
+async function openSignedIn(hash: string) {
+  await page.goto(`${svc.base}/console/${hash}`);
+  // The script enables the button just before it routes: by then the sign-in form shows or not.
+  await page.locator("#sign-in-form button:enabled").waitFor({ state: "attached" });
+  if (await page.locator("#sign-in").isVisible()) {
+    await page.getByLabel("API key").fill(svc.key);
+    await page.keyboard.press("Enter");
+  }
+}
 
 describe("the console's files", () => {
   it("load without a key, with a strict CSP, while the API stays closed", async () => {
@@ -283,6 +304,34 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
     await page.getByLabel("Status").selectOption("ready");
     await page.getByRole("table", { name: "Models (ready), newest first" }).getByRole("link", { name: "churn model" }).waitFor();
     await shot("12b-models-filtered");
+  });
+
+  it("shows a prediction model's search trials, the best marked, once its training ends", async () => {
+    const dataset = await readyDataset("search churn", 2000);
+    const started = await api("/models/train", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        model_name: "searched",
+        model_type: "prediction",
+        dataset_id: dataset,
+        label_column: "churned",
+        params: { max_trials: 4 },
+      }),
+    });
+    expect(started.status).toBe(201);
+    // Opened while it trains: the section appears when the panel sees the job end.
+    await openSignedIn(`#/models/${started.body.model.id}`);
+    await page.locator("#model-status .badge.ready").waitFor({ timeout: 120_000 });
+    const trials = page.getByRole("table", { name: /Search trials/ });
+    await expect.poll(() => trials.locator("tbody tr").count()).toBe(4);
+    // The job's own trials, by number; the best one's row marked.
+    const search = (await api(`/jobs/${started.body.job_id}`)).body.output.search;
+    const numbers = search.trials.map((t: { trial: number }) => t.trial).sort((a: number, b: number) => a - b);
+    expect(await trials.locator("tbody td:first-child .trial").allTextContents()).toEqual(numbers.map(String));
+    expect(await trials.locator("tr.best td:first-child .trial").allTextContents()).toEqual([String(search.best)]);
+    expect(await page.locator(".search-summary").textContent()).toMatch(/4 trials on \d+ instances?; stopped: .+\. Best: trial \d/);
+    await shot("13-model-search");
   });
 
   it("every page fits a 390 px wide screen", async () => {

@@ -36,9 +36,9 @@ export function fill(el, ...children) {
 /**
  * A table in a horizontally scrollable region, with a caption and header cells. `cards`: on a
  * narrow screen each row becomes a card of "column: value" lines (lists), instead of scrolling
- * (wide data tables: previews, predictions).
+ * (wide data tables: previews, predictions). `rowClass(i)`: a class for row i (rows to mark), or null.
  */
-export function table(caption, columns, rows, { cards = false } = {}) {
+export function table(caption, columns, rows, { cards = false, rowClass } = {}) {
   return h(
     "div",
     { class: cards ? "table-wrap cards" : "table-wrap", tabindex: 0, role: "region", "aria-label": caption },
@@ -59,10 +59,10 @@ export function table(caption, columns, rows, { cards = false } = {}) {
         "tbody",
         {},
         rows.length
-          ? rows.map((r) =>
+          ? rows.map((r, row) =>
               h(
                 "tr",
-                {},
+                { class: rowClass?.(row) },
                 r.map((v, i) => h("td", { "data-label": columns[i] }, v)),
               ),
             )

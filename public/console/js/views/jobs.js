@@ -1,6 +1,7 @@
 /** Jobs: list filtered by type and status, cancel and retry, and one job's detail. */
 import { api, pollJob, TERMINAL } from "../api.js";
 import { add, badge, field, fill, filterOptions, fmtDate, fmtNum, h, notice, shortId, table } from "../dom.js";
+import { searchSection } from "./search-trials.js";
 import { trainingJobPanel } from "./train-progress.js";
 
 const TYPES = ["dataset_ingest", "train", "infer_sync", "infer_batch", "infer_explain"];
@@ -107,7 +108,11 @@ export async function jobDetail(view, id, ctx) {
     ),
     message,
   );
-  if (job.type === "train") add(view, await trainingJobPanel(job, ctx));
+  if (job.type === "train") {
+    // A prediction model's search: its trials, once the job has ended (the panel says when).
+    const search = h("div", { id: "model-search" }, searchSection(job));
+    add(view, await trainingJobPanel(job, ctx, (j) => fill(search, searchSection(j))), search);
+  }
   const output = h("pre", { class: "json", tabindex: 0, "aria-label": "Job output" });
   const showOutput = (j) => {
     output.textContent = JSON.stringify({ error_message: j.error_message, output: j.output, explanations: j.explanations }, null, 2);

@@ -1,6 +1,7 @@
 /** Models: list, the train form (label picked from the dataset's columns), and a model's detail. */
 import { api } from "../api.js";
 import { add, badge, field, fill, filterOptions, fmtDate, fmtNum, h, notice, table } from "../dom.js";
+import { searchSection } from "./search-trials.js";
 import { trainingJobPanel } from "./train-progress.js";
 
 const MODEL_TYPES = ["prediction", "anomaly", "embedding", "clustering", "factors", "search", "causal"];
@@ -163,16 +164,24 @@ export async function modelDetail(view, id, ctx) {
     ),
     h("p", { class: "actions" }, h("a", { class: "button", href: `#/infer?model=${m.model_id}` }, "Predict with this model")),
   );
-  if (jobs.items[0]) add(view, await trainingJobPanel(jobs.items[0], ctx, () => refresh(view, id, ctx)));
-  add(view, h("div", { id: "model-metrics" }, metricsTable(m)), h("h2", {}, "Versions"), versionsTable(versions.items));
+  const job = jobs.items[0];
+  if (job) add(view, await trainingJobPanel(job, ctx, (j) => refresh(view, id, ctx, j)));
+  add(
+    view,
+    h("div", { id: "model-metrics" }, metricsTable(m)),
+    h("div", { id: "model-search" }, searchSection(job)),
+    h("h2", {}, "Versions"),
+    versionsTable(versions.items),
+  );
 }
 
-/** After a training ends: the status, metrics and versions as they now are. */
-async function refresh(view, id, ctx) {
+/** After a training ends: the status, metrics, search and versions as they now are. */
+async function refresh(view, id, ctx, job) {
   const [m, versions] = await Promise.all([api(`/models/${id}`), api(`/models/${id}/versions`)]);
   if (!ctx.alive()) return;
   fill(view.querySelector("#model-status"), badge(m.status));
   fill(view.querySelector("#model-metrics"), metricsTable(m));
+  fill(view.querySelector("#model-search"), searchSection(job));
   view.querySelector("#versions")?.replaceWith(versionsTable(versions.items));
 }
 
