@@ -62,7 +62,7 @@ describe("the SDK", () => {
     if (r.kind === "json") expect((await c.explain(r.result.job_id, [1], { intervalMs: 200 }))[0]).toMatchObject({ id: "1" });
 
     // Errors: the API's detail in an ApiError; a failed job in a JobFailedError.
-    const missing = await c.call(c.api.GET("/models/{id}", { params: { path: { id: crypto.randomUUID() } } })).catch((e) => e);
+    const missing = await c.call(c.api.GET("/models/{model_id}", { params: { path: { model_id: crypto.randomUUID() } } })).catch((e) => e);
     expect(missing).toBeInstanceOf(ApiError);
     expect(missing).toMatchObject({ status: 404, detail: "Not found" });
     const bad = await c.train({ model_name: "bad", model_type: "prediction", dataset_id: direct.datasetId, label_column: "nope" }).catch((e) => e);
@@ -74,7 +74,7 @@ describe("the SDK", () => {
       label_column: "churned",
       params: { max_rounds: 2000 },
     });
-    const canceled = await c.call(c.api.POST("/jobs/{id}/cancel", { params: { path: { id: long.job_id } } })).catch((e) => e);
+    const canceled = await c.call(c.api.POST("/jobs/{job_id}/cancel", { params: { path: { job_id: long.job_id } } })).catch((e) => e);
     if (!(canceled instanceof ApiError)) {
       const ended = await long.wait({ intervalMs: 200 }).catch((e) => e);
       expect(ended).toBeInstanceOf(JobFailedError);

@@ -39,7 +39,7 @@ export function keyCommands(program: Command): void {
     .description("Revoke a key (the one in use too: then log in again with another)")
     .action(async (id: string) => {
       const c = client();
-      await c.call(c.api.DELETE("/api-keys/{id}", { params: { path: { id } } }));
+      await c.call(c.api.DELETE("/api-keys/{api_key_id}", { params: { path: { api_key_id: id } } }));
       show({ revoked: id }, () => process.stdout.write(`Revoked key ${id}\n`));
     });
 }

@@ -9,6 +9,7 @@ import { jsonAnswer, jsonRequest } from "./parts";
 const TAG = ["API keys"];
 
 export const createApiKey = createRoute({
+  operationId: "createApiKey",
   method: "post",
   path: "/api-keys",
   tags: TAG,
@@ -19,10 +20,11 @@ export const createApiKey = createRoute({
       z.object({ name: z.string().trim().min(1).max(100).openapi({ description: "What the key is for, e.g. `ci`", example: "ci key" }) }).strict(),
     ),
   },
-  responses: { 201: jsonAnswer(ApiKeyCreated, "The new key, with its secret"), ...errorResponses(...AUTH_ERRORS, 422) },
+  responses: { 201: jsonAnswer(ApiKeyCreated, "The new key, with its secret"), ...errorResponses(...AUTH_ERRORS, 413, 422) },
 });
 
 export const listApiKeys = createRoute({
+  operationId: "listApiKeys",
   method: "get",
   path: "/api-keys",
   tags: TAG,
@@ -32,11 +34,12 @@ export const listApiKeys = createRoute({
 });
 
 export const revokeApiKey = createRoute({
+  operationId: "revokeApiKey",
   method: "delete",
-  path: "/api-keys/{id}",
+  path: "/api-keys/{api_key_id}",
   tags: TAG,
   summary:
     "Revoke an API key (the calling key and the organization's last key included; a revoked key stays listed). It stops working at once on this isolate and within 30 s everywhere",
-  request: { params: z.object({ id: z.string().openapi({ param: { name: "id", in: "path" }, description: "API key id" }) }) },
+  request: { params: z.object({ api_key_id: z.string().openapi({ param: { name: "api_key_id", in: "path" }, description: "API key id" }) }) },
   responses: { 204: { description: "Revoked (also when it already was)" }, ...errorResponses(...AUTH_ERRORS, 404) },
 });

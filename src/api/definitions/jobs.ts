@@ -17,14 +17,15 @@ const TAG = ["Jobs"];
 
 /** A 404 for an unknown job comes before any complaint about the body. */
 const jobMustExist: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await findJob(c.var.db, c.var.principal, c.req.param("id") ?? "");
+  await findJob(c.var.db, c.var.principal, c.req.param("job_id") ?? "");
   await next();
 };
 const jobIdParam = z.object({
-  id: z.string().openapi({ param: { name: "id", in: "path" }, description: "Job id: the public form job_<32 hex> or the plain UUID" }),
+  job_id: z.string().openapi({ param: { name: "job_id", in: "path" }, description: "Job id: the public form job_<32 hex> or the plain UUID" }),
 });
 
 export const listJobs = createRoute({
+  operationId: "listJobs",
   method: "get",
   path: "/jobs",
   tags: TAG,
@@ -43,8 +44,9 @@ export const listJobs = createRoute({
 });
 
 export const getJob = createRoute({
+  operationId: "getJob",
   method: "get",
-  path: "/jobs/{id}",
+  path: "/jobs/{job_id}",
   tags: TAG,
   summary: "Job detail, with live progress",
   request: { params: jobIdParam },
@@ -52,8 +54,9 @@ export const getJob = createRoute({
 });
 
 export const cancelJob = createRoute({
+  operationId: "cancelJob",
   method: "post",
-  path: "/jobs/{id}/cancel",
+  path: "/jobs/{job_id}/cancel",
   tags: TAG,
   summary: "Cancel a queued or running job (best effort)",
   request: { params: jobIdParam },
@@ -61,8 +64,9 @@ export const cancelJob = createRoute({
 });
 
 export const retryJob = createRoute({
+  operationId: "retryJob",
   method: "post",
-  path: "/jobs/{id}/retry",
+  path: "/jobs/{job_id}/retry",
   tags: TAG,
   summary: "Retry a failed job as a new job with the same parameters",
   request: { params: jobIdParam },
@@ -70,8 +74,9 @@ export const retryJob = createRoute({
 });
 
 export const explainJob = createRoute({
+  operationId: "explainJob",
   method: "post",
-  path: "/jobs/{id}/explain",
+  path: "/jobs/{job_id}/explain",
   tags: TAG,
   summary: explainSummary(),
   middleware: [jobMustExist, jsonBody] as const,
@@ -91,12 +96,13 @@ export const explainJob = createRoute({
       },
     },
   },
-  responses: { 202: jsonAnswer(JobDetail, "The explanation job"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
+  responses: { 202: jsonAnswer(JobDetail, "The explanation job"), ...errorResponses(...AUTH_ERRORS, 404, 409, 413, 422) },
 });
 
 export const jobResults = createRoute({
+  operationId: "getJobResults",
   method: "get",
-  path: "/jobs/{id}/results",
+  path: "/jobs/{job_id}/results",
   tags: TAG,
   summary: "Results of a succeeded async inference job: a page of JSON rows, or the csv / parquet file",
   request: {

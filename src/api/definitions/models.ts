@@ -24,7 +24,7 @@ import { directFile, idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./par
 const TAG = ["Models"];
 
 const id = z.string().min(1).max(ID_MAX_CHARS);
-const modelIdParam = z.object({ id: z.string().openapi({ param: { name: "id", in: "path" }, description: "Model id" }) });
+const modelIdParam = z.object({ model_id: z.string().openapi({ param: { name: "model_id", in: "path" }, description: "Model id" }) });
 
 const trainBody = z
   .object({
@@ -61,6 +61,7 @@ const inferForm = z.object({
 });
 
 export const train = createRoute({
+  operationId: "trainModel",
   method: "post",
   path: "/models/train",
   tags: TAG,
@@ -69,21 +70,23 @@ export const train = createRoute({
   request: { headers: idempotencyKeyHeader, body: jsonRequest(trainBody) },
   responses: {
     201: jsonAnswer(TrainingStarted, "The model, its first version and the queued training job"),
-    ...errorResponses(...AUTH_ERRORS, 409, 422),
+    ...errorResponses(...AUTH_ERRORS, 409, 413, 422),
   },
 });
 
 export const retrain = createRoute({
+  operationId: "retrainModel",
   method: "post",
-  path: "/models/{id}/retrain",
+  path: "/models/{model_id}/retrain",
   tags: TAG,
   summary: "Train a new version on new data, with the previous version's configuration",
   middleware: [jsonBody] as const,
   request: { params: modelIdParam, headers: idempotencyKeyHeader, body: jsonRequest(retrainBody) },
-  responses: { 201: jsonAnswer(TrainingStarted, "The new version and its queued training job"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
+  responses: { 201: jsonAnswer(TrainingStarted, "The new version and its queued training job"), ...errorResponses(...AUTH_ERRORS, 404, 409, 413, 422) },
 });
 
 export const listModels = createRoute({
+  operationId: "listModels",
   method: "get",
   path: "/models",
   tags: TAG,
@@ -100,8 +103,9 @@ export const listModels = createRoute({
 });
 
 export const getModel = createRoute({
+  operationId: "getModel",
   method: "get",
-  path: "/models/{id}",
+  path: "/models/{model_id}",
   tags: TAG,
   summary: "Model detail",
   request: { params: modelIdParam },
@@ -109,8 +113,9 @@ export const getModel = createRoute({
 });
 
 export const deleteModel = createRoute({
+  operationId: "deleteModel",
   method: "delete",
-  path: "/models/{id}",
+  path: "/models/{model_id}",
   tags: TAG,
   summary: "Delete a model, its versions and their artifacts",
   request: { params: modelIdParam },
@@ -118,8 +123,9 @@ export const deleteModel = createRoute({
 });
 
 export const listModelVersions = createRoute({
+  operationId: "listModelVersions",
   method: "get",
-  path: "/models/{id}/versions",
+  path: "/models/{model_id}/versions",
   tags: TAG,
   summary: "List a model's versions, newest first",
   request: { params: modelIdParam },
@@ -127,8 +133,9 @@ export const listModelVersions = createRoute({
 });
 
 export const getArtifact = createRoute({
+  operationId: "getModelArtifact",
   method: "get",
-  path: "/models/{id}/versions/{version}/artifact",
+  path: "/models/{model_id}/versions/{version}/artifact",
   tags: TAG,
   summary: "Download a ready version's ONNX graph, its featurizer, or a search model's index",
   request: {
@@ -155,8 +162,9 @@ export const getArtifact = createRoute({
 });
 
 export const infer = createRoute({
+  operationId: "infer",
   method: "post",
-  path: "/models/{id}/infer",
+  path: "/models/{model_id}/infer",
   tags: ["Inference"],
   summary: "Synchronous inference on an uploaded file",
   middleware: [
@@ -202,8 +210,9 @@ const effectForm = z.object({
 });
 
 export const estimateCausalEffect = createRoute({
+  operationId: "estimateCausalEffect",
   method: "post",
-  path: "/models/{id}/estimate-causal-effect",
+  path: "/models/{model_id}/estimate-causal-effect",
   tags: ["Inference"],
   summary: "Average treatment effect of a causal model, with its 95% interval, over the training data, a dataset or a file",
   middleware: [limitBody(DIRECT_UPLOAD_MAX_BYTES + MULTIPART_SLACK_BYTES, inferenceFileTooLarge), jsonOrMultipart] as const,
@@ -218,10 +227,11 @@ export const estimateCausalEffect = createRoute({
 });
 
 export const inferAsync = createRoute({
+  operationId: "inferAsync",
   method: "post",
-  path: "/models/{id}/infer-async",
+  path: "/models/{model_id}/infer-async",
   tags: ["Inference"],
-  summary: "Asynchronous inference on an uploaded file: an infer_batch job; read its results with GET /jobs/{id}/results",
+  summary: "Asynchronous inference on an uploaded file: an infer_batch job; read its results with GET /jobs/{job_id}/results",
   middleware: [
     limitBody(DIRECT_UPLOAD_MAX_BYTES + MULTIPART_SLACK_BYTES, inferenceFileTooLarge),
     multipartOnly("Send the file as multipart/form-data with a 'file' part (and optionally 'output_type', 'model_version_id')."),
@@ -239,20 +249,21 @@ const batchBody = z
       .optional()
       .openapi({ description: "Predict the latest ready version of this dataset (exactly one of dataset_id, dataset_version_id)" }),
     dataset_version_id: id.optional(),
-    output_type: z.enum(OUTPUT_FORMATS).default("json").openapi({ description: "Default format of GET /jobs/{id}/results" }),
+    output_type: z.enum(OUTPUT_FORMATS).default("json").openapi({ description: "Default format of GET /jobs/{job_id}/results" }),
     model_version_id: versionChoice,
   })
   .strict();
 
 export const inferBatch = createRoute({
+  operationId: "inferBatch",
   method: "post",
-  path: "/models/{id}/infer-batch",
+  path: "/models/{model_id}/infer-batch",
   tags: ["Inference"],
-  summary: "Batch inference over a stored dataset version: an infer_batch job; read its results with GET /jobs/{id}/results",
+  summary: "Batch inference over a stored dataset version: an infer_batch job; read its results with GET /jobs/{job_id}/results",
   middleware: [jsonBody] as const,
   request: { params: modelIdParam, body: jsonRequest(batchBody) },
   responses: {
     202: jsonAnswer(JobDetail, "The queued infer_batch job"),
-    ...errorResponses(...AUTH_ERRORS, 404, 409, 422),
+    ...errorResponses(...AUTH_ERRORS, 404, 409, 413, 422),
   },
 });

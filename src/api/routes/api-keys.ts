@@ -16,6 +16,6 @@ apiKeyRoutes.openapi(def.listApiKeys, async (c) =>
 );
 
 apiKeyRoutes.openapi(def.revokeApiKey, async (c) => {
-  await revokeApiKey(c.var.db, c.var.principal, c.req.valid("param").id);
+  await revokeApiKey(c.var.db, c.var.principal, c.req.valid("param").api_key_id);
   return c.body(null, 204);
 });

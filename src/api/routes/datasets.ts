@@ -77,9 +77,9 @@ datasetRoutes.openapi(def.prepareBatchUpload, async (c) => {
   );
 });
 
-datasetRoutes.openapi(def.completeUpload, async (c) => c.json(await completeUpload(datasetDeps(c), c.var.principal, c.req.valid("param").id), 200));
+datasetRoutes.openapi(def.completeUpload, async (c) => c.json(await completeUpload(datasetDeps(c), c.var.principal, c.req.valid("param").dataset_version_id), 200));
 datasetRoutes.openapi(def.completeUploadApi, async (c) =>
-  c.json(await completeUpload(datasetDeps(c), c.var.principal, c.req.valid("param").id), 200),
+  c.json(await completeUpload(datasetDeps(c), c.var.principal, c.req.valid("param").dataset_version_id), 200),
 );
 
 datasetRoutes.openapi(def.listDatasets, async (c) =>
@@ -87,33 +87,33 @@ datasetRoutes.openapi(def.listDatasets, async (c) =>
 );
 
 datasetRoutes.openapi(def.getDataset, async (c) =>
-  c.json(presentDatasetDetail(await getDataset(c.var.db, c.var.principal, c.req.valid("param").id)), 200),
+  c.json(presentDatasetDetail(await getDataset(c.var.db, c.var.principal, c.req.valid("param").dataset_id)), 200),
 );
 
 datasetRoutes.openapi(def.deleteDataset, async (c) => {
-  await deleteDataset(datasetDeps(c), c.var.principal, c.req.valid("param").id);
+  await deleteDataset(datasetDeps(c), c.var.principal, c.req.valid("param").dataset_id);
   return c.body(null, 204);
 });
 
 datasetRoutes.openapi(def.listVersions, async (c) =>
-  c.json({ items: (await listVersions(c.var.db, c.var.principal, c.req.valid("param").id)).map(presentVersion) }, 200),
+  c.json({ items: (await listVersions(c.var.db, c.var.principal, c.req.valid("param").dataset_id)).map(presentVersion) }, 200),
 );
 
 datasetRoutes.openapi(def.archiveVersion, async (c) => {
-  const { id, versionId } = c.req.valid("param");
-  return c.json(presentVersion(await archiveVersion(datasetDeps(c), c.var.principal, id, versionId)), 200);
+  const { dataset_id, dataset_version_id } = c.req.valid("param");
+  return c.json(presentVersion(await archiveVersion(datasetDeps(c), c.var.principal, dataset_id, dataset_version_id)), 200);
 });
 
 datasetRoutes.openapi(def.previewRows, async (c) =>
-  c.json(await previewRows(c.var.db, c.env.BUCKET, c.var.principal, c.req.valid("param").id, c.req.valid("query")), 200),
+  c.json(await previewRows(c.var.db, c.env.BUCKET, c.var.principal, c.req.valid("param").dataset_id, c.req.valid("query")), 200),
 );
 
 datasetRoutes.openapi(def.lookupRows, async (c) =>
-  c.json(await lookupRows(c.var.db, c.env.BUCKET, c.var.principal, c.req.valid("param").id, c.req.valid("json")), 200),
+  c.json(await lookupRows(c.var.db, c.env.BUCKET, c.var.principal, c.req.valid("param").dataset_id, c.req.valid("json")), 200),
 );
 
 datasetRoutes.openapi(def.listModelsOfDataset, async (c) =>
-  c.json(presentPage(await listModelsOfDataset(c.var.db, c.var.principal, c.req.valid("param").id, c.req.valid("query")), presentModel), 200),
+  c.json(presentPage(await listModelsOfDataset(c.var.db, c.var.principal, c.req.valid("param").dataset_id, c.req.valid("query")), presentModel), 200),
 );
 
 /** The signed-URL target; no API key (the token authorizes), and no principal. */

@@ -11,23 +11,23 @@ export const jobRoutes = apiRouter();
 
 jobRoutes.openapi(def.listJobs, async (c) => c.json(presentPage(await listJobs(c.var.db, c.var.principal, c.req.valid("query")), presentJob), 200));
 
-jobRoutes.openapi(def.getJob, async (c) => c.json(presentJob(await getJobDetail(jobDeps(c), c.var.principal, c.req.valid("param").id)), 200));
+jobRoutes.openapi(def.getJob, async (c) => c.json(presentJob(await getJobDetail(jobDeps(c), c.var.principal, c.req.valid("param").job_id)), 200));
 
-jobRoutes.openapi(def.cancelJob, async (c) => c.json(await cancelJob(jobDeps(c), c.var.principal, c.req.valid("param").id), 200));
+jobRoutes.openapi(def.cancelJob, async (c) => c.json(await cancelJob(jobDeps(c), c.var.principal, c.req.valid("param").job_id), 200));
 
-jobRoutes.openapi(def.retryJob, async (c) => c.json(await retryJob(jobDeps(c), c.var.principal, c.req.valid("param").id), 201));
+jobRoutes.openapi(def.retryJob, async (c) => c.json(await retryJob(jobDeps(c), c.var.principal, c.req.valid("param").job_id), 201));
 
 /** Explain rows of a succeeded inference job: 202 with the infer_explain job. */
 jobRoutes.openapi(def.explainJob, async (c) => {
   const deps = { ...jobDeps(c), bucket: c.env.BUCKET };
-  const job = await startExplanation(deps, c.var.principal, c.req.valid("param").id, c.req.valid("json").ids);
+  const job = await startExplanation(deps, c.var.principal, c.req.valid("param").job_id, c.req.valid("json").ids);
   return c.json(presentJob(job), 202);
 });
 
 /** A succeeded async inference job's results: JSON pages, or the csv / parquet file streamed from R2. */
 jobRoutes.openapi(def.jobResults, async (c) => {
   const deps = { ...jobDeps(c), bucket: c.env.BUCKET };
-  const r = await jobResults(deps, c.var.principal, c.req.valid("param").id, c.req.valid("query"));
+  const r = await jobResults(deps, c.var.principal, c.req.valid("param").job_id, c.req.valid("query"));
   if (r.kind === "json") return c.json(r.body, 200);
   return c.body(r.body, 200, {
     "Content-Type": r.contentType,
