@@ -154,7 +154,11 @@ const completion = {
   },
 };
 export const completeUpload = createRoute({ ...completion, operationId: "completeUpload", path: "/datasets/{dataset_version_id}/complete" });
-export const completeUploadApi = createRoute({ ...completion, operationId: "completeUploadApi", path: "/api/datasets/{dataset_version_id}/complete" });
+export const completeUploadApi = createRoute({
+  ...completion,
+  operationId: "completeUploadApi",
+  path: "/api/datasets/{dataset_version_id}/complete",
+});
 
 export const listDatasets = createRoute({
   operationId: "listDatasets",
@@ -235,7 +239,10 @@ export const lookupRows = createRoute({
   summary: "Rows by their ingest-time id",
   middleware: [jsonBody] as const,
   request: { params: datasetIdParam, body: jsonRequest(z.object({ ids: rowIds, dataset_version_id: z.uuid().optional() })) },
-  responses: { 200: jsonAnswer(DatasetRowLookup, "The rows found, and the ids that were not"), ...errorResponses(...AUTH_ERRORS, 404, 409, 413, 422) },
+  responses: {
+    200: jsonAnswer(DatasetRowLookup, "The rows found, and the ids that were not"),
+    ...errorResponses(...AUTH_ERRORS, 404, 409, 413, 422),
+  },
 });
 
 export const listModelsOfDataset = createRoute({

@@ -82,7 +82,10 @@ export const retrain = createRoute({
   summary: "Train a new version on new data, with the previous version's configuration",
   middleware: [jsonBody] as const,
   request: { params: modelIdParam, headers: idempotencyKeyHeader, body: jsonRequest(retrainBody) },
-  responses: { 201: jsonAnswer(TrainingStarted, "The new version and its queued training job"), ...errorResponses(...AUTH_ERRORS, 404, 409, 413, 422) },
+  responses: {
+    201: jsonAnswer(TrainingStarted, "The new version and its queued training job"),
+    ...errorResponses(...AUTH_ERRORS, 404, 409, 413, 422),
+  },
 });
 
 export const listModels = createRoute({

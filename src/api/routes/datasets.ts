@@ -77,7 +77,9 @@ datasetRoutes.openapi(def.prepareBatchUpload, async (c) => {
   );
 });
 
-datasetRoutes.openapi(def.completeUpload, async (c) => c.json(await completeUpload(datasetDeps(c), c.var.principal, c.req.valid("param").dataset_version_id), 200));
+datasetRoutes.openapi(def.completeUpload, async (c) =>
+  c.json(await completeUpload(datasetDeps(c), c.var.principal, c.req.valid("param").dataset_version_id), 200),
+);
 datasetRoutes.openapi(def.completeUploadApi, async (c) =>
   c.json(await completeUpload(datasetDeps(c), c.var.principal, c.req.valid("param").dataset_version_id), 200),
 );
