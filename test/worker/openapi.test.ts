@@ -77,6 +77,15 @@ describe("the OpenAPI document", () => {
     expect(doc.paths).toHaveProperty(["/datasets/{dataset_version_id}/complete"]);
   });
 
+  it("declares Location on every 201 and 202, and Idempotency-Key on every operation that answers one", async () => {
+    const creates = operations(await document()).filter(({ op }) => op.responses["201"] || op.responses["202"]);
+    expect(creates.length).toBeGreaterThan(8);
+    for (const { name, op } of creates) {
+      expect(Object.keys((op.responses["201"] ?? op.responses["202"]).headers ?? {}), name).toContain("Location");
+      expect(op.parameters?.map((p) => p.name) ?? [], name).toContain("idempotency-key");
+    }
+  });
+
   it("states a licence", async () => {
     expect((await document()).info.license?.name).toBeTruthy();
   });

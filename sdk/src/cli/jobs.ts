@@ -59,11 +59,13 @@ export function jobCommands(program: Command): void {
 
   jobs
     .command("cancel <id>")
-    .description("Cancel a queued or running job")
+    .description("Cancel a queued or running job (a job that has already ended stays as it ended)")
     .action(async (id: string) => {
       const c = client();
       const r = await c.call(c.api.POST("/jobs/{job_id}/cancel", { params: { path: { job_id: id } } }));
-      show(r, () => process.stdout.write(`Canceled job ${r.job_id}\n`));
+      show(r, () =>
+        process.stdout.write(r.status === "canceled" ? `Canceled job ${r.job_id}\n` : `Job ${r.job_id} had already ended: ${r.status}\n`),
+      );
     });
 
   jobs

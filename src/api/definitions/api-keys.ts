@@ -2,9 +2,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { pageQuery } from "../pagination";
 import { jsonBody } from "../request-body";
-import { ApiKeyCreated, ApiKeyPage } from "../schemas/api-keys";
+import { ApiKey, ApiKeyCreated, ApiKeyPage } from "../schemas/api-keys";
 import { AUTH_ERRORS, errorResponses } from "../schemas/common";
-import { jsonAnswer, jsonRequest } from "./parts";
+import { createdAnswer, idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
 
 const TAG = ["API keys"];
 
@@ -16,11 +16,19 @@ export const createApiKey = createRoute({
   summary: "Create an API key of the caller's organization; the answer is the only time its secret is shown",
   middleware: [jsonBody] as const,
   request: {
+    headers: idempotencyKeyHeader,
     body: jsonRequest(
       z.object({ name: z.string().trim().min(1).max(100).openapi({ description: "What the key is for, e.g. `ci`", example: "ci key" }) }).strict(),
     ),
   },
-  responses: { 201: jsonAnswer(ApiKeyCreated, "The new key, with its secret"), ...errorResponses(...AUTH_ERRORS, 413, 422) },
+  responses: {
+    201: createdAnswer(ApiKeyCreated, "The new key, with its secret", "The key: `/api-keys/{api_key_id}` (the path that revokes it)"),
+    200: jsonAnswer(
+      ApiKey,
+      "A repeat of a request with the same Idempotency-Key: the key it created, without its secret, which is shown once only and never stored",
+    ),
+    ...errorResponses(...AUTH_ERRORS, 413, 422),
+  },
 });
 
 export const listApiKeys = createRoute({

@@ -13,7 +13,7 @@ import {
   ROW_IDS_MAX,
 } from "../../core/limits";
 import { directUploadTooLarge } from "../../datasets/upload-file";
-import { pageQuery } from "../pagination";
+import { pageQuery, versionPageQuery } from "../pagination";
 import { jsonBody, limitBody, multipartOnly } from "../request-body";
 import { AUTH_ERRORS, errorResponses } from "../schemas/common";
 import {
@@ -30,7 +30,7 @@ import {
   UploadCompleted,
 } from "../schemas/datasets";
 import { ModelPage } from "../schemas/models";
-import { directFile, idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
+import { createdAnswer, directFile, idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
 
 const TAG = ["Datasets"];
 
@@ -75,7 +75,7 @@ const fileSpec = z.object({
     ),
 });
 
-const prepareUploadBody = z
+export const prepareUploadBody = z
   .object({ dataset_name: name.optional(), dataset_id: z.uuid().optional(), description, file: fileSpec })
   .openapi({ example: { dataset_name: "customer_churn", file: { filename: "churn.csv", bytes: 73400320, content_type: "text/csv" } } });
 
@@ -111,7 +111,7 @@ export const createDataset = createRoute({
     body: { required: true, content: { "multipart/form-data": { schema: directUploadForm } } },
   },
   responses: {
-    201: jsonAnswer(DatasetUploadStarted, "The version is created and its ingest job queued"),
+    201: createdAnswer(DatasetUploadStarted, "The version is created and its ingest job queued", "The dataset: `/datasets/{dataset_id}`"),
     ...errorResponses(...AUTH_ERRORS, 400, 404, 409, 413, 415, 422),
   },
 });
@@ -123,9 +123,9 @@ export const prepareUpload = createRoute({
   tags: TAG,
   summary: "Prepare a signed-URL upload (files over 30 MB)",
   middleware: [jsonBody] as const,
-  request: { body: jsonRequest(prepareUploadBody) },
+  request: { headers: idempotencyKeyHeader, body: jsonRequest(prepareUploadBody) },
   responses: {
-    201: jsonAnswer(SignedUploadPrepared, "PUT the file to upload_url, then complete the upload"),
+    201: createdAnswer(SignedUploadPrepared, "PUT the file to upload_url, then complete the upload", "The dataset: `/datasets/{dataset_id}`"),
     ...errorResponses(...AUTH_ERRORS, 404, 413, 415, 422),
   },
 });
@@ -137,8 +137,11 @@ export const prepareBatchUpload = createRoute({
   tags: TAG,
   summary: "Prepare a signed-URL upload of several files with checksums",
   middleware: [jsonBody] as const,
-  request: { body: jsonRequest(batchUploadBody) },
-  responses: { 201: jsonAnswer(BatchUploadPrepared, "One signed URL per file"), ...errorResponses(...AUTH_ERRORS, 404, 413, 415, 422) },
+  request: { headers: idempotencyKeyHeader, body: jsonRequest(batchUploadBody) },
+  responses: {
+    201: createdAnswer(BatchUploadPrepared, "One signed URL per file", "The dataset: `/datasets/{dataset_id}`"),
+    ...errorResponses(...AUTH_ERRORS, 404, 413, 415, 422),
+  },
 });
 
 const completion = {
@@ -201,8 +204,8 @@ export const listVersions = createRoute({
   path: "/datasets/{dataset_id}/versions",
   tags: TAG,
   summary: "List a dataset's versions, newest first",
-  request: { params: datasetIdParam },
-  responses: { 200: jsonAnswer(DatasetVersionList, "The versions"), ...errorResponses(...AUTH_ERRORS, 404) },
+  request: { params: datasetIdParam, query: z.object(versionPageQuery) },
+  responses: { 200: jsonAnswer(DatasetVersionList, "A page of versions"), ...errorResponses(...AUTH_ERRORS, 404, 422) },
 });
 
 export const archiveVersion = createRoute({

@@ -11,7 +11,7 @@ import { jsonBody } from "../request-body";
 import { AUTH_ERRORS, errorResponses } from "../schemas/common";
 import { JobCanceled, JobDetail, JobPage, JobResults, JobRetried } from "../schemas/jobs";
 import { explainSummary } from "../schemas/model-type-docs";
-import { jsonAnswer } from "./parts";
+import { createdAnswer, idempotencyKeyHeader, jsonAnswer } from "./parts";
 
 const TAG = ["Jobs"];
 
@@ -59,8 +59,13 @@ export const cancelJob = createRoute({
   path: "/jobs/{job_id}/cancel",
   tags: TAG,
   summary: "Cancel a queued or running job (best effort)",
+  description:
+    "Best effort, as a job may end on its own at any moment: a job that has already ended is left as it is, and the answer gives its status (`succeeded`, `failed`, `canceled` or `rejected`) rather than an error, so that a cancel racing the job's end, or sent twice, is not a failure.",
   request: { params: jobIdParam },
-  responses: { 200: jsonAnswer(JobCanceled, "Canceled"), ...errorResponses(...AUTH_ERRORS, 404, 409) },
+  responses: {
+    200: jsonAnswer(JobCanceled, "The job's status after the cancel: `canceled`, or how it had already ended"),
+    ...errorResponses(...AUTH_ERRORS, 404),
+  },
 });
 
 export const retryJob = createRoute({
@@ -69,8 +74,8 @@ export const retryJob = createRoute({
   path: "/jobs/{job_id}/retry",
   tags: TAG,
   summary: "Retry a failed job as a new job with the same parameters",
-  request: { params: jobIdParam },
-  responses: { 201: jsonAnswer(JobRetried, "The new job, queued"), ...errorResponses(...AUTH_ERRORS, 404, 409) },
+  request: { params: jobIdParam, headers: idempotencyKeyHeader },
+  responses: { 201: createdAnswer(JobRetried, "The new job, queued", "The new job: `/jobs/{job_id}`"), ...errorResponses(...AUTH_ERRORS, 404, 409) },
 });
 
 export const explainJob = createRoute({
@@ -82,6 +87,7 @@ export const explainJob = createRoute({
   middleware: [jobMustExist, jsonBody] as const,
   request: {
     params: jobIdParam,
+    headers: idempotencyKeyHeader,
     body: {
       required: true,
       content: {
@@ -96,7 +102,10 @@ export const explainJob = createRoute({
       },
     },
   },
-  responses: { 202: jsonAnswer(JobDetail, "The explanation job"), ...errorResponses(...AUTH_ERRORS, 404, 409, 413, 422) },
+  responses: {
+    202: createdAnswer(JobDetail, "The explanation job", "The explanation job: `/jobs/{job_id}`"),
+    ...errorResponses(...AUTH_ERRORS, 404, 409, 413, 422),
+  },
 });
 
 export const jobResults = createRoute({

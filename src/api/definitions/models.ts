@@ -13,13 +13,13 @@ import { OUTPUT_FORMATS } from "../../inference/output";
 import { MODEL_TYPES } from "../../model-types/registry";
 import { inferenceFileTooLarge } from "../../models/infer";
 import { MODEL_STATUSES } from "../../models/status";
-import { pageQuery } from "../pagination";
+import { pageQuery, versionPageQuery } from "../pagination";
 import { jsonBody, jsonOrMultipart, limitBody, multipartOnly } from "../request-body";
 import { AUTH_ERRORS, errorResponses } from "../schemas/common";
 import { JobDetail } from "../schemas/jobs";
 import { labelColumnDescription, paramsDescription } from "../schemas/model-type-docs";
 import { CausalEffect, Model, ModelPage, ModelVersionList, SyncInferenceResult, TrainingStarted } from "../schemas/models";
-import { directFile, idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
+import { createdAnswer, directFile, idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
 
 const TAG = ["Models"];
 
@@ -69,7 +69,7 @@ export const train = createRoute({
   middleware: [jsonBody] as const,
   request: { headers: idempotencyKeyHeader, body: jsonRequest(trainBody) },
   responses: {
-    201: jsonAnswer(TrainingStarted, "The model, its first version and the queued training job"),
+    201: createdAnswer(TrainingStarted, "The model, its first version and the queued training job", "The model: `/models/{model_id}`"),
     ...errorResponses(...AUTH_ERRORS, 409, 413, 422),
   },
 });
@@ -83,7 +83,7 @@ export const retrain = createRoute({
   middleware: [jsonBody] as const,
   request: { params: modelIdParam, headers: idempotencyKeyHeader, body: jsonRequest(retrainBody) },
   responses: {
-    201: jsonAnswer(TrainingStarted, "The new version and its queued training job"),
+    201: createdAnswer(TrainingStarted, "The new version and its queued training job", "The model: `/models/{model_id}`"),
     ...errorResponses(...AUTH_ERRORS, 404, 409, 413, 422),
   },
 });
@@ -131,8 +131,8 @@ export const listModelVersions = createRoute({
   path: "/models/{model_id}/versions",
   tags: TAG,
   summary: "List a model's versions, newest first",
-  request: { params: modelIdParam },
-  responses: { 200: jsonAnswer(ModelVersionList, "The versions"), ...errorResponses(...AUTH_ERRORS, 404) },
+  request: { params: modelIdParam, query: z.object(versionPageQuery) },
+  responses: { 200: jsonAnswer(ModelVersionList, "A page of versions"), ...errorResponses(...AUTH_ERRORS, 404, 422) },
 });
 
 export const getArtifact = createRoute({
@@ -239,9 +239,13 @@ export const inferAsync = createRoute({
     limitBody(DIRECT_UPLOAD_MAX_BYTES + MULTIPART_SLACK_BYTES, inferenceFileTooLarge),
     multipartOnly("Send the file as multipart/form-data with a 'file' part (and optionally 'output_type', 'model_version_id')."),
   ] as const,
-  request: { params: modelIdParam, body: { required: true, content: { "multipart/form-data": { schema: inferForm } } } },
+  request: {
+    params: modelIdParam,
+    headers: idempotencyKeyHeader,
+    body: { required: true, content: { "multipart/form-data": { schema: inferForm } } },
+  },
   responses: {
-    202: jsonAnswer(JobDetail, "The queued infer_batch job (poll it; its results once it has succeeded)"),
+    202: createdAnswer(JobDetail, "The queued infer_batch job (poll it; its results once it has succeeded)", "The job: `/jobs/{job_id}`"),
     ...errorResponses(...AUTH_ERRORS, 400, 404, 409, 413, 415, 422),
   },
 });
@@ -264,9 +268,9 @@ export const inferBatch = createRoute({
   tags: ["Inference"],
   summary: "Batch inference over a stored dataset version: an infer_batch job; read its results with GET /jobs/{job_id}/results",
   middleware: [jsonBody] as const,
-  request: { params: modelIdParam, body: jsonRequest(batchBody) },
+  request: { params: modelIdParam, headers: idempotencyKeyHeader, body: jsonRequest(batchBody) },
   responses: {
-    202: jsonAnswer(JobDetail, "The queued infer_batch job"),
+    202: createdAnswer(JobDetail, "The queued infer_batch job", "The job: `/jobs/{job_id}`"),
     ...errorResponses(...AUTH_ERRORS, 404, 409, 413, 422),
   },
 });

@@ -9,6 +9,7 @@ import { startRetraining, startTraining } from "../../models/train";
 import * as def from "../definitions/models";
 import { jobDeps } from "../deps";
 import { idempotent } from "../idempotency";
+import { locationOf } from "../locations";
 import { presentJob } from "../presenters/jobs";
 import { presentModel, presentModelVersion } from "../presenters/models";
 import { presentPage } from "../presenters/page";
@@ -22,6 +23,7 @@ modelRoutes.openapi(def.train, async (c) => {
     status: 201,
     body: await startTraining(jobDeps(c), c.var.principal, body),
   }));
+  c.header("Location", locationOf.model(res.body.model.id));
   return c.json(res.body, 201);
 });
 
@@ -32,6 +34,7 @@ modelRoutes.openapi(def.retrain, async (c) => {
     status: 201,
     body: await startRetraining(jobDeps(c), c.var.principal, id, body),
   }));
+  c.header("Location", locationOf.model(res.body.model.id));
   return c.json(res.body, 201);
 });
 
@@ -47,7 +50,10 @@ modelRoutes.openapi(def.deleteModel, async (c) => {
 });
 
 modelRoutes.openapi(def.listModelVersions, async (c) =>
-  c.json({ items: (await listModelVersions(c.var.db, c.var.principal, c.req.valid("param").model_id)).map(presentModelVersion) }, 200),
+  c.json(
+    presentPage(await listModelVersions(c.var.db, c.var.principal, c.req.valid("param").model_id, c.req.valid("query")), presentModelVersion),
+    200,
+  ),
 );
 
 /** A ready version's ONNX graph (default), or with ?part= its featurizer, search index or whole summary. */
@@ -101,13 +107,24 @@ modelRoutes.openapi(def.estimateCausalEffect, async (c) => {
 /** Asynchronous inference: the file to R2, an infer_batch job to the queue; 202 with the job. */
 modelRoutes.openapi(def.inferAsync, async (c) => {
   const form = c.req.valid("form");
+  const { model_id: id } = c.req.valid("param");
   const deps = { ...jobDeps(c), bucket: c.env.BUCKET };
-  const job = await startAsyncInference(deps, c.var.principal, c.req.valid("param").model_id, { ...form, file: form.file as unknown as File });
-  return c.json(presentJob(job), 202);
+  const res = await idempotent(c.var.db, c.var.principal, `POST /models/${id}/infer-async`, c.req.header("Idempotency-Key"), form, async () => ({
+    status: 202,
+    body: presentJob(await startAsyncInference(deps, c.var.principal, id, { ...form, file: form.file as unknown as File })),
+  }));
+  c.header("Location", locationOf.job(res.body.id));
+  return c.json(res.body, 202);
 });
 
 /** Batch inference over a stored dataset version: 202 with the infer_batch job. */
 modelRoutes.openapi(def.inferBatch, async (c) => {
-  const job = await startBatchInference(jobDeps(c), c.var.principal, c.req.valid("param").model_id, c.req.valid("json"));
-  return c.json(presentJob(job), 202);
+  const body = c.req.valid("json");
+  const { model_id: id } = c.req.valid("param");
+  const res = await idempotent(c.var.db, c.var.principal, `POST /models/${id}/infer-batch`, c.req.header("Idempotency-Key"), body, async () => ({
+    status: 202,
+    body: presentJob(await startBatchInference(jobDeps(c), c.var.principal, id, body)),
+  }));
+  c.header("Location", locationOf.job(res.body.id));
+  return c.json(res.body, 202);
 });

@@ -12,7 +12,7 @@ const EXAMPLE = {
   current: false,
 };
 
-const ApiKey = z
+export const ApiKey = z
   .object({
     id: z.uuid(),
     name: z.string(),
