@@ -223,7 +223,7 @@ export class TabularClient {
     const deadline = opts.timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + opts.timeoutMs;
     for (;;) {
       opts.signal?.throwIfAborted();
-      const job = await this.call(this.api.GET("/jobs/{id}", { params: { path: { id } } }));
+      const job = await this.call(this.api.GET("/jobs/{job_id}", { params: { path: { job_id: id } } }));
       opts.onProgress?.(job);
       if (TERMINAL.has(job.status)) {
         if (job.status !== "succeeded") throw new JobFailedError(job);
@@ -241,11 +241,11 @@ export class TabularClient {
    */
   async explain(inferenceJobId: string, ids: (string | number)[], wait?: WaitOptions) {
     for (let attempt = 0; ; attempt++) {
-      const { response } = await this.api.GET("/jobs/{id}", { params: { path: { id: inferenceJobId } } });
+      const { response } = await this.api.GET("/jobs/{job_id}", { params: { path: { job_id: inferenceJobId } } });
       if (response.status !== 404 || attempt >= 40) break;
       await sleep(250);
     }
-    const started = await this.call(this.api.POST("/jobs/{id}/explain", { params: { path: { id: inferenceJobId } }, body: { ids } }));
+    const started = await this.call(this.api.POST("/jobs/{job_id}/explain", { params: { path: { job_id: inferenceJobId } }, body: { ids } }));
     const job = await this.waitForJob(started.id, wait);
     return job.explanations ?? [];
   }

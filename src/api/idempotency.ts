@@ -19,15 +19,18 @@ export interface StoredResponse<T> {
  * reservation whose request died without releasing it is taken over after a few minutes.
  * `request` is what was asked (the validated body): as Stripe does, a key reused with other
  * parameters is refused rather than answered with the first request's response.
+ * `remember` is what a repeat gets back, when it must differ from the first answer (a secret
+ * shown once is not stored); by default the first answer itself.
  */
-export async function idempotent<T>(
+export async function idempotent<T, R = T>(
   db: Db,
   principal: Principal,
   route: string,
   key: string | undefined,
   request: unknown,
   fn: () => Promise<StoredResponse<T>>,
-): Promise<StoredResponse<T>> {
+  remember: (res: StoredResponse<T>) => StoredResponse<R> = (res) => res as unknown as StoredResponse<R>,
+): Promise<StoredResponse<T | R>> {
   if (!key) return fn();
   const fingerprint = await requestFingerprint(request);
   const where = and(eq(idempotencyKeys.orgId, principal.orgId), eq(idempotencyKeys.route, route), eq(idempotencyKeys.key, key));
@@ -42,16 +45,17 @@ export async function idempotent<T>(
     const [row] = await db.select().from(idempotencyKeys).where(where).limit(1);
     const previous = row ? parseStored(row.responseJson) : undefined;
     if (previous?.fingerprint !== undefined && previous.fingerprint !== fingerprint) throw keyReused(key);
-    if (row && row.statusCode !== 0) return { status: row.statusCode as ContentfulStatusCode, body: previous?.body as T };
+    if (row && row.statusCode !== 0) return { status: row.statusCode as ContentfulStatusCode, body: previous?.body as R };
     if (!row || !(await takeOverAbandoned(db, where, row.createdAt, now))) {
       throw new Conflict("A request with this Idempotency-Key is still in progress.");
     }
   }
   try {
     const res = await fn();
+    const kept = remember(res);
     await db
       .update(idempotencyKeys)
-      .set({ statusCode: res.status, responseJson: stored(fingerprint, res.body) })
+      .set({ statusCode: kept.status, responseJson: stored(fingerprint, kept.body) })
       .where(where);
     return res;
   } catch (e) {

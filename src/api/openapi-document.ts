@@ -3,6 +3,12 @@ import { SERVICE_RUNTIME_VERSION } from "../core/version";
 import type { AppEnv } from "./context";
 import { REQUEST_ID_HEADER } from "./request-log";
 
+/**
+ * The service is not published under an open licence (the SDK's package says UNLICENSED too).
+ * `identifier` is OpenAPI 3.1's SPDX expression, which the generator's (3.0) type lacks.
+ */
+const LICENSE = { name: "Proprietary: all rights reserved", identifier: "LicenseRef-Proprietary" };
+
 /** The OpenAPI 3.1 document of an app whose routes are OpenAPI definitions. */
 export function openApiDocument(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
@@ -21,7 +27,8 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>) {
     info: {
       title: "Tabular ML service",
       version: "0.1.0",
-      description: `Upload tables, train models, run inference and ask why. ML runtime ${SERVICE_RUNTIME_VERSION}. Every route needs \`Authorization: Bearer <API key>\` unless it says otherwise; errors are JSON with a \`detail\`.`,
+      description: `Upload tables, train models, run inference and ask why. ML runtime ${SERVICE_RUNTIME_VERSION}. Every route needs \`Authorization: Bearer <API key>\` unless it says otherwise; errors are JSON with a \`detail\`. A path asked with a method it does not take answers \`405 Method Not Allowed\` with an \`Allow\` header listing the methods it takes.`,
+      license: LICENSE,
     },
     // Relative: the document is served by the API it describes, wherever that runs.
     servers: [{ url: "/" }],

@@ -1,7 +1,7 @@
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { afterCursor, type PageRequest, toPage } from "../db/cursor";
+import { afterCursor, type Page, type PageRequest, toPage } from "../db/cursor";
 import { currentVersions, versionsOfDataset } from "../db/dataset-versions";
 import { datasets } from "../db/schema";
 import { type DatasetRow, findDataset, type VersionRow } from "./records";
@@ -39,8 +39,8 @@ export async function getDataset(db: Db, principal: Principal, id: string): Prom
   return { dataset: d, current: current.get(d.id) };
 }
 
-/** Every version of the dataset, newest first. */
-export async function listVersions(db: Db, principal: Principal, id: string): Promise<VersionRow[]> {
+/** A page of the dataset's versions, newest first. */
+export async function listVersions(db: Db, principal: Principal, id: string, page: PageRequest): Promise<Page<VersionRow>> {
   const d = await findDataset(db, principal, id);
-  return versionsOfDataset(db, d.id);
+  return versionsOfDataset(db, d.id, page);
 }

@@ -52,3 +52,34 @@ export function toPage<T extends { createdAt: string; id: string }, U>(rows: T[]
     next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
   };
 }
+
+/**
+ * Version lists page the same way, by version number descending instead: a number is unique
+ * within its dataset or model and, unlike created_at, never ties. Their cursor is the last number
+ * shown (a one-element array, so that a cursor of another list is refused).
+ */
+export function decodeVersionCursor(raw: string): number | null {
+  try {
+    const position = JSON.parse(atob(raw));
+    if (Array.isArray(position) && position.length === 1 && Number.isInteger(position[0])) return position[0];
+  } catch {
+    // not base64 or not JSON: not one of ours
+  }
+  return null;
+}
+
+/** Versions strictly older than the cursor's (routes refuse a cursor that does not decode, with a 422). */
+export function beforeVersion(version: SQLiteColumn, raw: string | undefined): SQL | undefined {
+  const last = raw === undefined ? null : decodeVersionCursor(raw);
+  return last === null ? undefined : lt(version, last);
+}
+
+/** A page of versions from limit + 1 rows ordered by version descending. */
+export function toVersionPage<T extends { version: number }, U>(rows: T[], limit: number, present: (row: T) => U): Page<U> {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(present),
+    next_cursor: rows.length > limit && last ? btoa(JSON.stringify([last.version])).replace(/=+$/, "") : null,
+  };
+}

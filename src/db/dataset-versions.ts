@@ -8,6 +8,7 @@
  */
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import { type Db, inChunks, nowIso } from "./client";
+import { beforeVersion, type Page, type PageRequest, toVersionPage } from "./cursor";
 import { datasetFiles, datasetVersions } from "./schema";
 import type { VersionStatus } from "./version-statuses";
 
@@ -43,8 +44,14 @@ export async function versionInDataset(db: Db, datasetId: string, versionId: str
 }
 
 /** Every version of a dataset, newest first (archived ones too). */
-export async function versionsOfDataset(db: Db, datasetId: string): Promise<VersionRow[]> {
-  return db.select().from(datasetVersions).where(eq(datasetVersions.datasetId, datasetId)).orderBy(desc(datasetVersions.version));
+export async function versionsOfDataset(db: Db, datasetId: string, page: PageRequest): Promise<Page<VersionRow>> {
+  const rows = await db
+    .select()
+    .from(datasetVersions)
+    .where(and(eq(datasetVersions.datasetId, datasetId), beforeVersion(datasetVersions.version, page.cursor)))
+    .orderBy(desc(datasetVersions.version))
+    .limit(page.limit + 1);
+  return toVersionPage(rows, page.limit, (v) => v);
 }
 
 /** The current version of each dataset (see the rules above); datasets without one are absent. */

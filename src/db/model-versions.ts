@@ -4,6 +4,7 @@
  */
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import { type Db, inChunks, nowIso } from "./client";
+import { beforeVersion, type Page, type PageRequest, toVersionPage } from "./cursor";
 import { modelVersions } from "./schema";
 import type { ModelVersionStatus } from "./version-statuses";
 
@@ -12,6 +13,17 @@ export type ModelVersionRow = typeof modelVersions.$inferSelect;
 /** Every version of a model, newest first. */
 export async function versionsOfModel(db: Db, modelId: string): Promise<ModelVersionRow[]> {
   return db.select().from(modelVersions).where(eq(modelVersions.modelId, modelId)).orderBy(desc(modelVersions.version));
+}
+
+/** A page of a model's versions, newest first. */
+export async function pageOfModelVersions(db: Db, modelId: string, page: PageRequest): Promise<Page<ModelVersionRow>> {
+  const rows = await db
+    .select()
+    .from(modelVersions)
+    .where(and(eq(modelVersions.modelId, modelId), beforeVersion(modelVersions.version, page.cursor)))
+    .orderBy(desc(modelVersions.version))
+    .limit(page.limit + 1);
+  return toVersionPage(rows, page.limit, (v) => v);
 }
 
 /** The versions of several models, each list newest first. */

@@ -3,7 +3,7 @@ import type { Principal } from "../auth/principal";
 import { findDataset } from "../datasets/records";
 import { type Db, inChunks } from "../db/client";
 import { afterCursor, type PageRequest, toPage } from "../db/cursor";
-import { modelIdsTrainedOn, versionsOfModel, versionsOfModels } from "../db/model-versions";
+import { modelIdsTrainedOn, pageOfModelVersions, versionsOfModels } from "../db/model-versions";
 import { datasets, models } from "../db/schema";
 import { findModel, type ModelRow, type ModelVersionRow } from "./records";
 import { modelStatusSql } from "./status";
@@ -49,10 +49,10 @@ export async function getModel(db: Db, principal: Principal, id: string): Promis
   return { model: m, versions: versions.get(m.id) ?? [], datasetNames: names };
 }
 
-/** Every version of the model, newest first. */
-export async function listModelVersions(db: Db, principal: Principal, id: string): Promise<ModelVersionRow[]> {
+/** A page of the model's versions, newest first. */
+export async function listModelVersions(db: Db, principal: Principal, id: string, page: PageRequest) {
   const m = await findModel(db, principal, id);
-  return versionsOfModel(db, m.id);
+  return pageOfModelVersions(db, m.id, page);
 }
 
 /** Versions of the given models (newest first) and the names of the datasets they were trained on. */

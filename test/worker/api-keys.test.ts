@@ -155,6 +155,6 @@ describe("the document", () => {
   it("describes the three routes", async () => {
     const doc = await (await call("/openapi.json")).json<{ paths: Record<string, Record<string, unknown>> }>();
     expect(Object.keys(doc.paths["/api-keys"] ?? {}).sort()).toEqual(["get", "post"]);
-    expect(Object.keys(doc.paths["/api-keys/{id}"] ?? {})).toEqual(["delete"]);
+    expect(Object.keys(doc.paths["/api-keys/{api_key_id}"] ?? {})).toEqual(["delete"]);
   });
 });

@@ -2,7 +2,17 @@ import { describe, expect, it } from "vitest";
 import { createApp, isPublic } from "../../src/api/app";
 import { call, newOrg } from "./helpers";
 
-type Doc = { openapi: string; paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>> };
+interface Operation {
+  operationId?: string;
+  security?: unknown[];
+  parameters?: { name: string; in: string }[];
+  requestBody?: { content: Record<string, unknown> };
+  responses: Record<string, { headers?: Record<string, unknown> }>;
+}
+type Doc = { openapi: string; info: { license?: { name: string } }; paths: Record<string, Record<string, Operation>> };
+
+const operations = (doc: Doc) =>
+  Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })));
 
 /** The routes the app serves, as "METHOD /path/{param}" (middleware and the internal routes left out). */
 function servedRoutes(): string[] {
@@ -41,11 +51,43 @@ describe("the OpenAPI document", () => {
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
         if (isPublic(path.replace(/\{[^}]+\}/g, "x"))) continue;
-        expect(Object.keys(op.responses), `${method} ${path}`).toEqual(expect.arrayContaining(["401", "429"]));
+        expect(Object.keys(op.responses), `${method} ${path}`).toEqual(expect.arrayContaining(["401", "403", "429"]));
       }
     }
     expect(Object.keys(doc.paths["/datasets"].post.responses)).toEqual(expect.arrayContaining(["201", "413", "415", "422"]));
-    expect(Object.keys(doc.paths["/jobs/{id}/retry"].post.responses)).toEqual(expect.arrayContaining(["201", "404", "409"]));
+    expect(Object.keys(doc.paths["/jobs/{job_id}/retry"].post.responses)).toEqual(expect.arrayContaining(["201", "404", "409"]));
+  });
+
+  it("names every operation with a unique operationId", async () => {
+    const ids = operations(await document()).map(({ name, op }) => op.operationId ?? `(none on ${name})`);
+    expect(ids.filter((id) => id.startsWith("(none"))).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("documents 413 on every operation that takes a JSON body", async () => {
+    const json = operations(await document()).filter(({ op }) => op.requestBody?.content["application/json"]);
+    expect(json.length).toBeGreaterThan(5);
+    for (const { name, op } of json) expect(Object.keys(op.responses), name).toContain("413");
+  });
+
+  it("names path parameters after what they identify, as the interface does", async () => {
+    const doc = await document();
+    const names = new Set(Object.keys(doc.paths).flatMap((p) => [...p.matchAll(/\{([^}]+)\}/g)].map((m) => m[1])));
+    expect([...names].sort()).toEqual(["api_key_id", "dataset_id", "dataset_version_id", "job_id", "model_id", "token", "version"]);
+    expect(doc.paths).toHaveProperty(["/datasets/{dataset_version_id}/complete"]);
+  });
+
+  it("declares Location on every 201 and 202, and Idempotency-Key on every operation that answers one", async () => {
+    const creates = operations(await document()).filter(({ op }) => op.responses["201"] || op.responses["202"]);
+    expect(creates.length).toBeGreaterThan(8);
+    for (const { name, op } of creates) {
+      expect(Object.keys((op.responses["201"] ?? op.responses["202"]).headers ?? {}), name).toContain("Location");
+      expect(op.parameters?.map((p) => p.name) ?? [], name).toContain("idempotency-key");
+    }
+  });
+
+  it("states a licence", async () => {
+    expect((await document()).info.license?.name).toBeTruthy();
   });
 
   it("serves an interactive reference at /docs without a key", async () => {

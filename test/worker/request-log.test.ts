@@ -62,7 +62,7 @@ describe("request log lines", () => {
     const org = await newOrg();
     const { jobId } = await undispatchedIngestJob(org);
     const lines = await logged(() => call(`/jobs/${jobId}`, { headers: { ...org.auth, "X-Request-Id": "log-line-2" } }));
-    expect(lines.find((l) => l.request_id === "log-line-2")).toMatchObject({ route: "/jobs/:id", job_id: jobId });
+    expect(lines.find((l) => l.request_id === "log-line-2")).toMatchObject({ route: "/jobs/:job_id", job_id: jobId });
   });
 
   it("name the job a request created", async () => {

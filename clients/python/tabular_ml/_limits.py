@@ -11,4 +11,15 @@ MODEL_TYPES = ("prediction", "anomaly", "embedding", "clustering", "factors", "s
 
 #: The create routes that honour an ``Idempotency-Key`` (the service answers a repeated key with the
 #: first answer): only these are retried when a request was sent and no answer came back.
-IDEMPOTENT_CREATES = ("POST /datasets", "POST /models/train", "POST /models/{id}/retrain")
+IDEMPOTENT_CREATES = (
+    "POST /datasets",
+    "POST /datasets/upload",
+    "POST /api/datasets/batch",
+    "POST /models/train",
+    "POST /models/{model_id}/retrain",
+    "POST /models/{model_id}/infer-async",
+    "POST /models/{model_id}/infer-batch",
+    "POST /jobs/{job_id}/explain",
+    "POST /jobs/{job_id}/retry",
+    "POST /api-keys",
+)

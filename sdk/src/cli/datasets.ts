@@ -60,7 +60,7 @@ export function datasetCommands(program: Command): void {
     .description("A dataset with its column profile")
     .action(async (id: string) => {
       const c = client();
-      const d = await c.call(c.api.GET("/datasets/{id}", { params: { path: { id } } }));
+      const d = await c.call(c.api.GET("/datasets/{dataset_id}", { params: { path: { dataset_id: id } } }));
       show(d, () => {
         const { columns, ...rest } = d as typeof d & { columns?: Record<string, unknown>[] };
         printRecord(rest);
@@ -76,7 +76,7 @@ export function datasetCommands(program: Command): void {
     .option("-l, --limit <n>", "rows", int)
     .action(async (id: string, o: { limit?: number }) => {
       const c = client();
-      const p = await c.call(c.api.GET("/datasets/{id}/preview", { params: { path: { id }, query: pageQuery(o) as never } }));
+      const p = await c.call(c.api.GET("/datasets/{dataset_id}/preview", { params: { path: { dataset_id: id }, query: pageQuery(o) as never } }));
       show(p, () => {
         const rows = (p as { rows?: Record<string, unknown>[] }).rows ?? [];
         printTable(rows, Object.keys(rows[0] ?? {}));
@@ -87,7 +87,7 @@ export function datasetCommands(program: Command): void {
     .description("Delete a dataset, its versions and their files")
     .action(async (id: string) => {
       const c = client();
-      await c.call(c.api.DELETE("/datasets/{id}", { params: { path: { id } } }));
+      await c.call(c.api.DELETE("/datasets/{dataset_id}", { params: { path: { dataset_id: id } } }));
       show({ deleted: id }, () => process.stdout.write(`Deleted dataset ${id}\n`));
     });
 }

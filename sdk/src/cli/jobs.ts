@@ -38,7 +38,7 @@ export function jobCommands(program: Command): void {
     .description("A job with its progress, output or error")
     .action(async (id: string) => {
       const c = client();
-      const job = await c.call(c.api.GET("/jobs/{id}", { params: { path: { id } } }));
+      const job = await c.call(c.api.GET("/jobs/{job_id}", { params: { path: { job_id: id } } }));
       show(job, () => {
         const d = describeJob(job);
         printRecord({
@@ -59,11 +59,13 @@ export function jobCommands(program: Command): void {
 
   jobs
     .command("cancel <id>")
-    .description("Cancel a queued or running job")
+    .description("Cancel a queued or running job (a job that has already ended stays as it ended)")
     .action(async (id: string) => {
       const c = client();
-      const r = await c.call(c.api.POST("/jobs/{id}/cancel", { params: { path: { id } } }));
-      show(r, () => process.stdout.write(`Canceled job ${r.job_id}\n`));
+      const r = await c.call(c.api.POST("/jobs/{job_id}/cancel", { params: { path: { job_id: id } } }));
+      show(r, () =>
+        process.stdout.write(r.status === "canceled" ? `Canceled job ${r.job_id}\n` : `Job ${r.job_id} had already ended: ${r.status}\n`),
+      );
     });
 
   jobs
@@ -72,7 +74,7 @@ export function jobCommands(program: Command): void {
     .option("-w, --wait", "follow the new job to its end")
     .action(async (id: string, o: { wait?: boolean }) => {
       const c = client();
-      const r = await c.call(c.api.POST("/jobs/{id}/retry", { params: { path: { id } } }));
+      const r = await c.call(c.api.POST("/jobs/{job_id}/retry", { params: { path: { job_id: id } } }));
       const job = o.wait ? await follow(c, r.job_id, "retry") : null;
       show({ ...r, job }, () => process.stdout.write(`New job ${r.job_id} ${job?.status ?? r.status}\n`));
     });

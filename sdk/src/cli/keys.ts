@@ -12,7 +12,8 @@ export function keyCommands(program: Command): void {
       const c = client();
       const k = await c.call(c.api.POST("/api-keys", { body: { name } }));
       show(k, () => {
-        printRecord({ id: k.id, name: k.name, key: k.key });
+        // No Idempotency-Key is sent, so the answer is the 201 with the secret (a repeat's 200 has none).
+        printRecord({ id: k.id, name: k.name, key: "key" in k ? k.key : "(not shown again)" });
         process.stderr.write("Store the key now: it is not shown again.\n");
       });
     });
@@ -39,7 +40,7 @@ export function keyCommands(program: Command): void {
     .description("Revoke a key (the one in use too: then log in again with another)")
     .action(async (id: string) => {
       const c = client();
-      await c.call(c.api.DELETE("/api-keys/{id}", { params: { path: { id } } }));
+      await c.call(c.api.DELETE("/api-keys/{api_key_id}", { params: { path: { api_key_id: id } } }));
       show({ revoked: id }, () => process.stdout.write(`Revoked key ${id}\n`));
     });
 }

@@ -36,7 +36,7 @@ export function modelCommands(program: Command): void {
       const c = client();
       const started = await c.train(body);
       const job = o.wait ? await follow(c, started.job_id, "train") : null;
-      const model = job ? await c.call(c.api.GET("/models/{id}", { params: { path: { id: started.model.id } } })) : null;
+      const model = job ? await c.call(c.api.GET("/models/{model_id}", { params: { path: { model_id: started.model.id } } })) : null;
       show({ ...started, job, model }, () =>
         printRecord({
           model_id: started.model.id,
@@ -74,7 +74,7 @@ export function modelCommands(program: Command): void {
     .description("A model with its current version and metrics")
     .action(async (id: string) => {
       const c = client();
-      const m = await c.call(c.api.GET("/models/{id}", { params: { path: { id } } }));
+      const m = await c.call(c.api.GET("/models/{model_id}", { params: { path: { model_id: id } } }));
       show(m, () => printRecord(m));
     });
 
@@ -136,7 +136,7 @@ export function modelCommands(program: Command): void {
     .description("Delete a model and its versions")
     .action(async (id: string) => {
       const c = client();
-      await c.call(c.api.DELETE("/models/{id}", { params: { path: { id } } }));
+      await c.call(c.api.DELETE("/models/{model_id}", { params: { path: { model_id: id } } }));
       show({ deleted: id }, () => process.stdout.write(`Deleted model ${id}\n`));
     });
 }

@@ -13,7 +13,7 @@ import {
   ROW_IDS_MAX,
 } from "../../core/limits";
 import { directUploadTooLarge } from "../../datasets/upload-file";
-import { pageQuery } from "../pagination";
+import { pageQuery, versionPageQuery } from "../pagination";
 import { jsonBody, limitBody, multipartOnly } from "../request-body";
 import { AUTH_ERRORS, errorResponses } from "../schemas/common";
 import {
@@ -30,14 +30,16 @@ import {
   UploadCompleted,
 } from "../schemas/datasets";
 import { ModelPage } from "../schemas/models";
-import { directFile, idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
+import { createdAnswer, directFile, idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
 
 const TAG = ["Datasets"];
 
 const name = z.string().trim().min(1).max(NAME_MAX_CHARS);
 const description = z.string().max(DESCRIPTION_MAX_CHARS).optional();
-const datasetIdParam = z.object({ id: z.string().openapi({ param: { name: "id", in: "path" }, description: "Dataset id" }) });
-const versionIdParam = z.object({ id: z.string().openapi({ param: { name: "id", in: "path" }, description: "Dataset version id" }) });
+const datasetIdParam = z.object({ dataset_id: z.string().openapi({ param: { name: "dataset_id", in: "path" }, description: "Dataset id" }) });
+const versionIdParam = z.object({
+  dataset_version_id: z.string().openapi({ param: { name: "dataset_version_id", in: "path" }, description: "Dataset version id" }),
+});
 
 const directUploadForm = z.object({
   file: directFile("CSV (.csv, .tsv, .txt) or Parquet"),
@@ -73,7 +75,7 @@ const fileSpec = z.object({
     ),
 });
 
-const prepareUploadBody = z
+export const prepareUploadBody = z
   .object({ dataset_name: name.optional(), dataset_id: z.uuid().optional(), description, file: fileSpec })
   .openapi({ example: { dataset_name: "customer_churn", file: { filename: "churn.csv", bytes: 73400320, content_type: "text/csv" } } });
 
@@ -95,6 +97,7 @@ const rowIds = z
   .max(ROW_IDS_MAX);
 
 export const createDataset = createRoute({
+  operationId: "createDataset",
   method: "post",
   path: "/datasets",
   tags: TAG,
@@ -108,32 +111,37 @@ export const createDataset = createRoute({
     body: { required: true, content: { "multipart/form-data": { schema: directUploadForm } } },
   },
   responses: {
-    201: jsonAnswer(DatasetUploadStarted, "The version is created and its ingest job queued"),
+    201: createdAnswer(DatasetUploadStarted, "The version is created and its ingest job queued", "The dataset: `/datasets/{dataset_id}`"),
     ...errorResponses(...AUTH_ERRORS, 400, 404, 409, 413, 415, 422),
   },
 });
 
 export const prepareUpload = createRoute({
+  operationId: "prepareUpload",
   method: "post",
   path: "/datasets/upload",
   tags: TAG,
   summary: "Prepare a signed-URL upload (files over 30 MB)",
   middleware: [jsonBody] as const,
-  request: { body: jsonRequest(prepareUploadBody) },
+  request: { headers: idempotencyKeyHeader, body: jsonRequest(prepareUploadBody) },
   responses: {
-    201: jsonAnswer(SignedUploadPrepared, "PUT the file to upload_url, then complete the upload"),
-    ...errorResponses(...AUTH_ERRORS, 404, 415, 422),
+    201: createdAnswer(SignedUploadPrepared, "PUT the file to upload_url, then complete the upload", "The dataset: `/datasets/{dataset_id}`"),
+    ...errorResponses(...AUTH_ERRORS, 404, 413, 415, 422),
   },
 });
 
 export const prepareBatchUpload = createRoute({
+  operationId: "prepareBatchUpload",
   method: "post",
   path: "/api/datasets/batch",
   tags: TAG,
   summary: "Prepare a signed-URL upload of several files with checksums",
   middleware: [jsonBody] as const,
-  request: { body: jsonRequest(batchUploadBody) },
-  responses: { 201: jsonAnswer(BatchUploadPrepared, "One signed URL per file"), ...errorResponses(...AUTH_ERRORS, 404, 415, 422) },
+  request: { headers: idempotencyKeyHeader, body: jsonRequest(batchUploadBody) },
+  responses: {
+    201: createdAnswer(BatchUploadPrepared, "One signed URL per file", "The dataset: `/datasets/{dataset_id}`"),
+    ...errorResponses(...AUTH_ERRORS, 404, 413, 415, 422),
+  },
 });
 
 const completion = {
@@ -148,10 +156,15 @@ const completion = {
     ...errorResponses(...AUTH_ERRORS, 404, 409),
   },
 };
-export const completeUpload = createRoute({ ...completion, path: "/datasets/{id}/complete" });
-export const completeUploadApi = createRoute({ ...completion, path: "/api/datasets/{id}/complete" });
+export const completeUpload = createRoute({ ...completion, operationId: "completeUpload", path: "/datasets/{dataset_version_id}/complete" });
+export const completeUploadApi = createRoute({
+  ...completion,
+  operationId: "completeUploadApi",
+  path: "/api/datasets/{dataset_version_id}/complete",
+});
 
 export const listDatasets = createRoute({
+  operationId: "listDatasets",
   method: "get",
   path: "/datasets",
   tags: TAG,
@@ -166,8 +179,9 @@ export const listDatasets = createRoute({
 });
 
 export const getDataset = createRoute({
+  operationId: "getDataset",
   method: "get",
-  path: "/datasets/{id}",
+  path: "/datasets/{dataset_id}",
   tags: TAG,
   summary: "Dataset detail with the column profile of its current version",
   request: { params: datasetIdParam },
@@ -175,8 +189,9 @@ export const getDataset = createRoute({
 });
 
 export const deleteDataset = createRoute({
+  operationId: "deleteDataset",
   method: "delete",
-  path: "/datasets/{id}",
+  path: "/datasets/{dataset_id}",
   tags: TAG,
   summary: "Delete a dataset, its versions and their files",
   request: { params: datasetIdParam },
@@ -184,26 +199,29 @@ export const deleteDataset = createRoute({
 });
 
 export const listVersions = createRoute({
+  operationId: "listDatasetVersions",
   method: "get",
-  path: "/datasets/{id}/versions",
+  path: "/datasets/{dataset_id}/versions",
   tags: TAG,
   summary: "List a dataset's versions, newest first",
-  request: { params: datasetIdParam },
-  responses: { 200: jsonAnswer(DatasetVersionList, "The versions"), ...errorResponses(...AUTH_ERRORS, 404) },
+  request: { params: datasetIdParam, query: z.object(versionPageQuery) },
+  responses: { 200: jsonAnswer(DatasetVersionList, "A page of versions"), ...errorResponses(...AUTH_ERRORS, 404, 422) },
 });
 
 export const archiveVersion = createRoute({
+  operationId: "archiveDatasetVersion",
   method: "delete",
-  path: "/datasets/{id}/versions/{versionId}",
+  path: "/datasets/{dataset_id}/versions/{dataset_version_id}",
   tags: TAG,
   summary: "Archive (soft-delete) a dataset version",
-  request: { params: datasetIdParam.extend({ versionId: z.string().openapi({ param: { name: "versionId", in: "path" } }) }) },
+  request: { params: datasetIdParam.extend({ dataset_version_id: z.string().openapi({ param: { name: "dataset_version_id", in: "path" } }) }) },
   responses: { 200: jsonAnswer(DatasetVersion, "The archived version"), ...errorResponses(...AUTH_ERRORS, 404) },
 });
 
 export const previewRows = createRoute({
+  operationId: "previewDatasetRows",
   method: "get",
-  path: "/datasets/{id}/preview",
+  path: "/datasets/{dataset_id}/preview",
   tags: TAG,
   summary: "The first rows of the latest ready version (or of the version named)",
   request: {
@@ -217,18 +235,23 @@ export const previewRows = createRoute({
 });
 
 export const lookupRows = createRoute({
+  operationId: "lookupDatasetRows",
   method: "post",
-  path: "/datasets/{id}/rows/lookup",
+  path: "/datasets/{dataset_id}/rows/lookup",
   tags: TAG,
   summary: "Rows by their ingest-time id",
   middleware: [jsonBody] as const,
   request: { params: datasetIdParam, body: jsonRequest(z.object({ ids: rowIds, dataset_version_id: z.uuid().optional() })) },
-  responses: { 200: jsonAnswer(DatasetRowLookup, "The rows found, and the ids that were not"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
+  responses: {
+    200: jsonAnswer(DatasetRowLookup, "The rows found, and the ids that were not"),
+    ...errorResponses(...AUTH_ERRORS, 404, 409, 413, 422),
+  },
 });
 
 export const listModelsOfDataset = createRoute({
+  operationId: "listModelsOfDataset",
   method: "get",
-  path: "/datasets/{id}/models",
+  path: "/datasets/{dataset_id}/models",
   tags: TAG,
   summary: "Models trained on any version of the dataset, newest first",
   request: { params: datasetIdParam, query: z.object(pageQuery) },
@@ -236,6 +259,7 @@ export const listModelsOfDataset = createRoute({
 });
 
 export const receiveUpload = createRoute({
+  operationId: "receiveUpload",
   method: "put",
   path: "/uploads/{token}",
   tags: TAG,

@@ -11,20 +11,21 @@ import { jsonBody } from "../request-body";
 import { AUTH_ERRORS, errorResponses } from "../schemas/common";
 import { JobCanceled, JobDetail, JobPage, JobResults, JobRetried } from "../schemas/jobs";
 import { explainSummary } from "../schemas/model-type-docs";
-import { jsonAnswer } from "./parts";
+import { createdAnswer, idempotencyKeyHeader, jsonAnswer } from "./parts";
 
 const TAG = ["Jobs"];
 
 /** A 404 for an unknown job comes before any complaint about the body. */
 const jobMustExist: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await findJob(c.var.db, c.var.principal, c.req.param("id") ?? "");
+  await findJob(c.var.db, c.var.principal, c.req.param("job_id") ?? "");
   await next();
 };
 const jobIdParam = z.object({
-  id: z.string().openapi({ param: { name: "id", in: "path" }, description: "Job id: the public form job_<32 hex> or the plain UUID" }),
+  job_id: z.string().openapi({ param: { name: "job_id", in: "path" }, description: "Job id: the public form job_<32 hex> or the plain UUID" }),
 });
 
 export const listJobs = createRoute({
+  operationId: "listJobs",
   method: "get",
   path: "/jobs",
   tags: TAG,
@@ -43,8 +44,9 @@ export const listJobs = createRoute({
 });
 
 export const getJob = createRoute({
+  operationId: "getJob",
   method: "get",
-  path: "/jobs/{id}",
+  path: "/jobs/{job_id}",
   tags: TAG,
   summary: "Job detail, with live progress",
   request: { params: jobIdParam },
@@ -52,31 +54,40 @@ export const getJob = createRoute({
 });
 
 export const cancelJob = createRoute({
+  operationId: "cancelJob",
   method: "post",
-  path: "/jobs/{id}/cancel",
+  path: "/jobs/{job_id}/cancel",
   tags: TAG,
   summary: "Cancel a queued or running job (best effort)",
+  description:
+    "Best effort, as a job may end on its own at any moment: a job that has already ended is left as it is, and the answer gives its status (`succeeded`, `failed`, `canceled` or `rejected`) rather than an error, so that a cancel racing the job's end, or sent twice, is not a failure.",
   request: { params: jobIdParam },
-  responses: { 200: jsonAnswer(JobCanceled, "Canceled"), ...errorResponses(...AUTH_ERRORS, 404, 409) },
+  responses: {
+    200: jsonAnswer(JobCanceled, "The job's status after the cancel: `canceled`, or how it had already ended"),
+    ...errorResponses(...AUTH_ERRORS, 404),
+  },
 });
 
 export const retryJob = createRoute({
+  operationId: "retryJob",
   method: "post",
-  path: "/jobs/{id}/retry",
+  path: "/jobs/{job_id}/retry",
   tags: TAG,
   summary: "Retry a failed job as a new job with the same parameters",
-  request: { params: jobIdParam },
-  responses: { 201: jsonAnswer(JobRetried, "The new job, queued"), ...errorResponses(...AUTH_ERRORS, 404, 409) },
+  request: { params: jobIdParam, headers: idempotencyKeyHeader },
+  responses: { 201: createdAnswer(JobRetried, "The new job, queued", "The new job: `/jobs/{job_id}`"), ...errorResponses(...AUTH_ERRORS, 404, 409) },
 });
 
 export const explainJob = createRoute({
+  operationId: "explainJob",
   method: "post",
-  path: "/jobs/{id}/explain",
+  path: "/jobs/{job_id}/explain",
   tags: TAG,
   summary: explainSummary(),
   middleware: [jobMustExist, jsonBody] as const,
   request: {
     params: jobIdParam,
+    headers: idempotencyKeyHeader,
     body: {
       required: true,
       content: {
@@ -91,12 +102,16 @@ export const explainJob = createRoute({
       },
     },
   },
-  responses: { 202: jsonAnswer(JobDetail, "The explanation job"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
+  responses: {
+    202: createdAnswer(JobDetail, "The explanation job", "The explanation job: `/jobs/{job_id}`"),
+    ...errorResponses(...AUTH_ERRORS, 404, 409, 413, 422),
+  },
 });
 
 export const jobResults = createRoute({
+  operationId: "getJobResults",
   method: "get",
-  path: "/jobs/{id}/results",
+  path: "/jobs/{job_id}/results",
   tags: TAG,
   summary: "Results of a succeeded async inference job: a page of JSON rows, or the csv / parquet file",
   request: {

@@ -4,6 +4,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 const TAG = ["Service"];
 
 export const health = createRoute({
+  operationId: "getHealth",
   method: "get",
   path: "/health",
   tags: TAG,
@@ -18,6 +19,7 @@ export const health = createRoute({
 });
 
 export const openapiDocument = createRoute({
+  operationId: "getOpenApiDocument",
   method: "get",
   path: "/openapi.json",
   tags: TAG,
@@ -27,6 +29,7 @@ export const openapiDocument = createRoute({
 });
 
 export const apiReference = createRoute({
+  operationId: "getApiReference",
   method: "get",
   path: "/docs",
   tags: TAG,

@@ -13,18 +13,18 @@ import { OUTPUT_FORMATS } from "../../inference/output";
 import { MODEL_TYPES } from "../../model-types/registry";
 import { inferenceFileTooLarge } from "../../models/infer";
 import { MODEL_STATUSES } from "../../models/status";
-import { pageQuery } from "../pagination";
+import { pageQuery, versionPageQuery } from "../pagination";
 import { jsonBody, jsonOrMultipart, limitBody, multipartOnly } from "../request-body";
 import { AUTH_ERRORS, errorResponses } from "../schemas/common";
 import { JobDetail } from "../schemas/jobs";
 import { labelColumnDescription, paramsDescription } from "../schemas/model-type-docs";
 import { CausalEffect, Model, ModelPage, ModelVersionList, SyncInferenceResult, TrainingStarted } from "../schemas/models";
-import { directFile, idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
+import { createdAnswer, directFile, idempotencyKeyHeader, jsonAnswer, jsonRequest } from "./parts";
 
 const TAG = ["Models"];
 
 const id = z.string().min(1).max(ID_MAX_CHARS);
-const modelIdParam = z.object({ id: z.string().openapi({ param: { name: "id", in: "path" }, description: "Model id" }) });
+const modelIdParam = z.object({ model_id: z.string().openapi({ param: { name: "model_id", in: "path" }, description: "Model id" }) });
 
 const trainBody = z
   .object({
@@ -61,6 +61,7 @@ const inferForm = z.object({
 });
 
 export const train = createRoute({
+  operationId: "trainModel",
   method: "post",
   path: "/models/train",
   tags: TAG,
@@ -68,22 +69,27 @@ export const train = createRoute({
   middleware: [jsonBody] as const,
   request: { headers: idempotencyKeyHeader, body: jsonRequest(trainBody) },
   responses: {
-    201: jsonAnswer(TrainingStarted, "The model, its first version and the queued training job"),
-    ...errorResponses(...AUTH_ERRORS, 409, 422),
+    201: createdAnswer(TrainingStarted, "The model, its first version and the queued training job", "The model: `/models/{model_id}`"),
+    ...errorResponses(...AUTH_ERRORS, 409, 413, 422),
   },
 });
 
 export const retrain = createRoute({
+  operationId: "retrainModel",
   method: "post",
-  path: "/models/{id}/retrain",
+  path: "/models/{model_id}/retrain",
   tags: TAG,
   summary: "Train a new version on new data, with the previous version's configuration",
   middleware: [jsonBody] as const,
   request: { params: modelIdParam, headers: idempotencyKeyHeader, body: jsonRequest(retrainBody) },
-  responses: { 201: jsonAnswer(TrainingStarted, "The new version and its queued training job"), ...errorResponses(...AUTH_ERRORS, 404, 409, 422) },
+  responses: {
+    201: createdAnswer(TrainingStarted, "The new version and its queued training job", "The model: `/models/{model_id}`"),
+    ...errorResponses(...AUTH_ERRORS, 404, 409, 413, 422),
+  },
 });
 
 export const listModels = createRoute({
+  operationId: "listModels",
   method: "get",
   path: "/models",
   tags: TAG,
@@ -100,8 +106,9 @@ export const listModels = createRoute({
 });
 
 export const getModel = createRoute({
+  operationId: "getModel",
   method: "get",
-  path: "/models/{id}",
+  path: "/models/{model_id}",
   tags: TAG,
   summary: "Model detail",
   request: { params: modelIdParam },
@@ -109,8 +116,9 @@ export const getModel = createRoute({
 });
 
 export const deleteModel = createRoute({
+  operationId: "deleteModel",
   method: "delete",
-  path: "/models/{id}",
+  path: "/models/{model_id}",
   tags: TAG,
   summary: "Delete a model, its versions and their artifacts",
   request: { params: modelIdParam },
@@ -118,17 +126,19 @@ export const deleteModel = createRoute({
 });
 
 export const listModelVersions = createRoute({
+  operationId: "listModelVersions",
   method: "get",
-  path: "/models/{id}/versions",
+  path: "/models/{model_id}/versions",
   tags: TAG,
   summary: "List a model's versions, newest first",
-  request: { params: modelIdParam },
-  responses: { 200: jsonAnswer(ModelVersionList, "The versions"), ...errorResponses(...AUTH_ERRORS, 404) },
+  request: { params: modelIdParam, query: z.object(versionPageQuery) },
+  responses: { 200: jsonAnswer(ModelVersionList, "A page of versions"), ...errorResponses(...AUTH_ERRORS, 404, 422) },
 });
 
 export const getArtifact = createRoute({
+  operationId: "getModelArtifact",
   method: "get",
-  path: "/models/{id}/versions/{version}/artifact",
+  path: "/models/{model_id}/versions/{version}/artifact",
   tags: TAG,
   summary: "Download a ready version's ONNX graph, its featurizer, or a search model's index",
   request: {
@@ -155,8 +165,9 @@ export const getArtifact = createRoute({
 });
 
 export const infer = createRoute({
+  operationId: "infer",
   method: "post",
-  path: "/models/{id}/infer",
+  path: "/models/{model_id}/infer",
   tags: ["Inference"],
   summary: "Synchronous inference on an uploaded file",
   middleware: [
@@ -202,8 +213,9 @@ const effectForm = z.object({
 });
 
 export const estimateCausalEffect = createRoute({
+  operationId: "estimateCausalEffect",
   method: "post",
-  path: "/models/{id}/estimate-causal-effect",
+  path: "/models/{model_id}/estimate-causal-effect",
   tags: ["Inference"],
   summary: "Average treatment effect of a causal model, with its 95% interval, over the training data, a dataset or a file",
   middleware: [limitBody(DIRECT_UPLOAD_MAX_BYTES + MULTIPART_SLACK_BYTES, inferenceFileTooLarge), jsonOrMultipart] as const,
@@ -218,17 +230,22 @@ export const estimateCausalEffect = createRoute({
 });
 
 export const inferAsync = createRoute({
+  operationId: "inferAsync",
   method: "post",
-  path: "/models/{id}/infer-async",
+  path: "/models/{model_id}/infer-async",
   tags: ["Inference"],
-  summary: "Asynchronous inference on an uploaded file: an infer_batch job; read its results with GET /jobs/{id}/results",
+  summary: "Asynchronous inference on an uploaded file: an infer_batch job; read its results with GET /jobs/{job_id}/results",
   middleware: [
     limitBody(DIRECT_UPLOAD_MAX_BYTES + MULTIPART_SLACK_BYTES, inferenceFileTooLarge),
     multipartOnly("Send the file as multipart/form-data with a 'file' part (and optionally 'output_type', 'model_version_id')."),
   ] as const,
-  request: { params: modelIdParam, body: { required: true, content: { "multipart/form-data": { schema: inferForm } } } },
+  request: {
+    params: modelIdParam,
+    headers: idempotencyKeyHeader,
+    body: { required: true, content: { "multipart/form-data": { schema: inferForm } } },
+  },
   responses: {
-    202: jsonAnswer(JobDetail, "The queued infer_batch job (poll it; its results once it has succeeded)"),
+    202: createdAnswer(JobDetail, "The queued infer_batch job (poll it; its results once it has succeeded)", "The job: `/jobs/{job_id}`"),
     ...errorResponses(...AUTH_ERRORS, 400, 404, 409, 413, 415, 422),
   },
 });
@@ -239,20 +256,21 @@ const batchBody = z
       .optional()
       .openapi({ description: "Predict the latest ready version of this dataset (exactly one of dataset_id, dataset_version_id)" }),
     dataset_version_id: id.optional(),
-    output_type: z.enum(OUTPUT_FORMATS).default("json").openapi({ description: "Default format of GET /jobs/{id}/results" }),
+    output_type: z.enum(OUTPUT_FORMATS).default("json").openapi({ description: "Default format of GET /jobs/{job_id}/results" }),
     model_version_id: versionChoice,
   })
   .strict();
 
 export const inferBatch = createRoute({
+  operationId: "inferBatch",
   method: "post",
-  path: "/models/{id}/infer-batch",
+  path: "/models/{model_id}/infer-batch",
   tags: ["Inference"],
-  summary: "Batch inference over a stored dataset version: an infer_batch job; read its results with GET /jobs/{id}/results",
+  summary: "Batch inference over a stored dataset version: an infer_batch job; read its results with GET /jobs/{job_id}/results",
   middleware: [jsonBody] as const,
-  request: { params: modelIdParam, body: jsonRequest(batchBody) },
+  request: { params: modelIdParam, headers: idempotencyKeyHeader, body: jsonRequest(batchBody) },
   responses: {
-    202: jsonAnswer(JobDetail, "The queued infer_batch job"),
-    ...errorResponses(...AUTH_ERRORS, 404, 409, 422),
+    202: createdAnswer(JobDetail, "The queued infer_batch job", "The job: `/jobs/{job_id}`"),
+    ...errorResponses(...AUTH_ERRORS, 404, 409, 413, 422),
   },
 });

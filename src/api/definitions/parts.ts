@@ -5,6 +5,18 @@ import { DIRECT_UPLOAD_MAX_BYTES } from "../../core/limits";
 /** A JSON answer with its schema. */
 export const jsonAnswer = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 
+/**
+ * A 201 or 202 answer: its body, and a `Location` header naming where to read what was created
+ * (201) or the job doing the work (202). The routes build it with ../locations.ts.
+ */
+export const createdAnswer = <T extends z.ZodType>(schema: T, description: string, location: string) => ({
+  description,
+  headers: {
+    Location: { description: location, required: true, schema: { type: "string" as const, example: "/jobs/job_9c8b7a6f5e4d4c3ba2f10e9d8c7b6a5f" } },
+  },
+  content: { "application/json": { schema } },
+});
+
 /** A required JSON request body. */
 export const jsonRequest = <T extends z.ZodType>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
 

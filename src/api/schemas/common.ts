@@ -4,6 +4,7 @@
  * Documentation only: responses are not validated against these at runtime.
  */
 import { z } from "@hono/zod-openapi";
+import { JSON_BODY_MAX_BYTES } from "../../core/limits";
 
 /** Every error except 422: `{ detail: string }`. */
 const ErrorBody = z
@@ -41,18 +42,21 @@ const ValidationErrorBody = z.object({ detail: z.array(ValidationItem) }).openap
 /** Status codes an error response may be documented with. */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 411 | 413 | 415 | 422 | 429;
 
-/** Errors of every route that needs an API key. */
-export const AUTH_ERRORS = [401, 429] as const;
+/**
+ * Errors of every route that needs an API key. 403 is listed on each, as the interface lists it
+ * for every endpoint, though a key grants its organization everything (see DESCRIPTIONS).
+ */
+export const AUTH_ERRORS = [401, 403, 429] as const;
 
 const DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: "Malformed request (e.g. an unreadable multipart body, or a signed upload whose Content-Type, size or checksum does not match what was declared); the detail says what is wrong",
   401: 'Missing or invalid API key (`detail`: "Not authenticated"); the response carries `WWW-Authenticate: Bearer`',
-  403: 'Not permitted (`detail`: "Forbidden"); for a signed upload URL, an invalid or expired token',
+  403: 'Not permitted (`detail`: "Forbidden"). An API key may do everything in its organization, so today only a signed upload URL answers it (an invalid or expired token)',
   404: 'Not found (also for another organization\'s resources); `detail`: "Not found"',
   405: "Method not allowed on this path; the `Allow` header lists the methods that are",
   409: "The resource's state does not allow this (the detail says why)",
   411: "The Content-Length header is required",
-  413: "Payload too large: over the route's limit, which the detail names (uploads: 30 MB, and the signed-URL flow for larger files; inference: 30 MB or 5 million cells per call)",
+  413: `Payload too large: over the route's limit, which the detail names (a JSON body: ${JSON_BODY_MAX_BYTES / (1024 * 1024)} MB; uploads: 30 MB, and the signed-URL flow for larger files; inference: 30 MB or 5 million cells per call)`,
   415: "Unsupported media type: the request is not multipart/form-data, or the file is not CSV (.csv, .tsv, .txt) or Parquet (.parquet)",
   422: "Request validation failed: one item per problem, in the shape {loc, msg, type, input, ctx}",
   429: "Rate limit exceeded; retry after the delay in Retry-After",

@@ -169,7 +169,7 @@ export const DatasetVersion = z
 export const DatasetPage = z.object({ items: z.array(DatasetListItem), next_cursor: nextCursor }).openapi("DatasetPage");
 
 /** GET /datasets/{dataset_id}/versions: newest first, archived versions included. */
-export const DatasetVersionList = z.object({ items: z.array(DatasetVersion) }).openapi("DatasetVersionList");
+export const DatasetVersionList = z.object({ items: z.array(DatasetVersion), next_cursor: nextCursor }).openapi("DatasetVersionList");
 
 /** POST /datasets: the version created and its ingest job. */
 export const DatasetUploadStarted = z

@@ -180,8 +180,8 @@ export const JobPage = z.object({ items: z.array(JobDetail), next_cursor: nextCu
 /** POST /jobs/{job_id}/cancel. */
 export const JobCanceled = z
   .object({
-    job_id: uuid.openapi({ description: "The canceled job (UUID form)" }),
-    status: z.literal("canceled"),
+    job_id: uuid.openapi({ description: "The job (UUID form)" }),
+    status: z.enum(JOB_STATUSES).openapi({ description: "`canceled`; or, for a job that had already ended, how it ended" }),
   })
   .openapi("JobCanceled");
 

@@ -96,7 +96,7 @@ export const ModelVersion = z
 export const ModelPage = z.object({ items: z.array(Model), next_cursor: nextCursor }).openapi("ModelPage");
 
 /** GET /models/{model_id}/versions: newest first. */
-export const ModelVersionList = z.object({ items: z.array(ModelVersion) }).openapi("ModelVersionList");
+export const ModelVersionList = z.object({ items: z.array(ModelVersion), next_cursor: nextCursor }).openapi("ModelVersionList");
 
 /** POST /models/train and POST /models/{model_id}/retrain. */
 export const TrainingStarted = z
