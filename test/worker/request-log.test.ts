@@ -84,7 +84,7 @@ describe("request log lines", () => {
       const headers = { ...org.auth, "X-Request-Id": "log-line-4" };
       answer = await (await call(`/models/${modelId}/infer`, { method: "POST", body: inferForm("usage,plan\n42,pro\n"), headers })).json();
     });
-    expect(lines.find((l) => l.request_id === "log-line-4")).toMatchObject({ route: "/models/:id/infer", status: 200, job_id: answer.job_id });
+    expect(lines.find((l) => l.request_id === "log-line-4")).toMatchObject({ route: "/models/:model_id/infer", status: 200, job_id: answer.job_id });
   }, 120_000);
 });
 
