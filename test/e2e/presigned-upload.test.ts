@@ -13,7 +13,7 @@ import { AwsClient } from "aws4fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { s3Refusal } from "../../src/container/http-retry";
 import { objectUrl, presignGet, presignUploadPart } from "../../src/storage/presign";
-import { type RunningService, startService } from "./service";
+import { apiCall, pollUntil, type RunningService, startService } from "./service";
 
 let svc: RunningService;
 
@@ -25,25 +25,13 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-async function api(path: string, init: RequestInit = {}) {
-  const res = await fetch(svc.base + path, { ...init, headers: { Authorization: `Bearer ${svc.key}`, ...(init.headers ?? {}) } });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const api = (path: string, init: RequestInit = {}) => apiCall(svc, path, init);
 
 const post = (path: string, body: unknown) =>
   api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
 
-async function until(path: string, done: (b: any) => boolean, timeoutMs = 60_000) {
-  const end = Date.now() + timeoutMs;
-  let last: any;
-  while (Date.now() < end) {
-    last = (await api(path)).body;
-    if (done(last)) return last;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out polling ${path}: ${JSON.stringify(last)}`);
-}
+const until = (path: string, done: (b: any) => boolean, timeoutMs = 60_000) =>
+  pollUntil(svc, path, async () => (await api(path)).body, done, timeoutMs);
 
 const CSV = `x,y,label\n${Array.from({ length: 50 }, (_, i) => `${i},${i % 7},${i % 2 ? "a" : "b"}`).join("\n")}\n`;
 const put = (url: string, body: string, type = "text/csv") => fetch(url, { method: "PUT", headers: { "Content-Type": type }, body });

@@ -4,7 +4,7 @@
  * coordinator gathers them; a canceled job's trials stop.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningService, startService, table } from "./service";
+import { apiCall, isTerminal, pollUntil, type RunningService, startService, table } from "./service";
 
 let svc: RunningService;
 let datasetId: string;
@@ -25,24 +25,12 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-async function api(path: string, init: RequestInit = {}) {
-  const res = await fetch(svc.base + path, { ...init, headers: { Authorization: `Bearer ${svc.key}`, ...(init.headers ?? {}) } });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const api = (path: string, init: RequestInit = {}) => apiCall(svc, path, init);
 
-async function until<T>(what: string, probe: () => Promise<T> | T, done: (v: T) => boolean, timeoutMs: number): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let last: T;
-  do {
-    last = await probe();
-    if (done(last)) return last;
-    await new Promise((r) => setTimeout(r, 250));
-  } while (Date.now() < end);
-  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}\n${svc.output().slice(-4000)}`);
-}
+const until = <T>(what: string, probe: () => Promise<T> | T, done: (v: T) => boolean, timeoutMs: number) =>
+  pollUntil(svc, what, probe, done, timeoutMs);
 
-const terminal = (j: any) => ["succeeded", "failed", "canceled"].includes(j?.status);
+const terminal = isTerminal;
 
 /** The trainers' JSON log lines about a job's trials. */
 const trialLines = (jobId: string) =>

@@ -80,3 +80,31 @@ export function table(rows: number): string {
   }
   return `${lines.join("\n")}\n`;
 }
+
+/** A call to the service's API with its key: the status and the parsed JSON body (null when empty). */
+export async function apiCall(svc: RunningService, path: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
+  const res = await fetch(svc.base + path, { ...init, headers: { Authorization: `Bearer ${svc.key}`, ...(init.headers ?? {}) } });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** Polls `probe` every 250 ms until `done`; past `timeoutMs` fails naming `what`, with the service's last output. */
+export async function pollUntil<T>(
+  svc: RunningService,
+  what: string,
+  probe: () => Promise<T> | T,
+  done: (v: T) => boolean,
+  timeoutMs: number,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let last: T;
+  do {
+    last = await probe();
+    if (done(last)) return last;
+    await new Promise((r) => setTimeout(r, 250));
+  } while (Date.now() < end);
+  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}\n${svc.output().slice(-4000)}`);
+}
+
+/** Whether a job has ended. */
+export const isTerminal = (j: any) => ["succeeded", "failed", "canceled"].includes(j?.status);

@@ -3,7 +3,7 @@
  * Worker over HTTP, reporting back through the internal control routes) → poll → infer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningService, startService, table } from "./service";
+import { apiCall, isTerminal, pollUntil, type RunningService, startService, table } from "./service";
 
 let svc: RunningService;
 
@@ -15,24 +15,12 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-async function api(path: string, init: RequestInit = {}) {
-  const res = await fetch(svc.base + path, { ...init, headers: { Authorization: `Bearer ${svc.key}`, ...(init.headers ?? {}) } });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const api = (path: string, init: RequestInit = {}) => apiCall(svc, path, init);
 
-async function until(path: string, done: (b: any) => boolean, timeoutMs = 120_000) {
-  const end = Date.now() + timeoutMs;
-  let last: any;
-  while (Date.now() < end) {
-    last = (await api(path)).body;
-    if (done(last)) return last;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out polling ${path}: ${JSON.stringify(last)}\n${svc.output().slice(-3000)}`);
-}
+const until = (path: string, done: (b: any) => boolean, timeoutMs = 120_000) =>
+  pollUntil(svc, path, async () => (await api(path)).body, done, timeoutMs);
 
-const terminal = (j: any) => ["succeeded", "failed", "canceled"].includes(j?.status);
+const terminal = isTerminal;
 
 describe("the local service, over HTTP", () => {
   it("uploads, trains in the trainer process, and predicts", async () => {
