@@ -61,6 +61,7 @@ export class DictionaryBuilder {
   private arena = new Uint16Array(1024);
   private arenaUsed = 0;
   /** pushBatch's first pass's reads, combined (see there). */
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: only written, so that the engine cannot drop the reads it combines
   private touched = 0;
   private used = 0;
   private aliases = 0;
