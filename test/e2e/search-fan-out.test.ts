@@ -4,7 +4,7 @@
  * coordinator gathers them; a canceled job's trials stop.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCall, isTerminal, pollUntil, type RunningService, startService, table } from "./service";
+import { apiCall, isTerminal, jsonLogLines, pollUntil, type RunningService, startService, table } from "./service";
 
 let svc: RunningService;
 let datasetId: string;
@@ -33,13 +33,7 @@ const until = <T>(what: string, probe: () => Promise<T> | T, done: (v: T) => boo
 const terminal = isTerminal;
 
 /** The trainers' JSON log lines about a job's trials. */
-const trialLines = (jobId: string) =>
-  svc
-    .output()
-    .split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map((l) => JSON.parse(l))
-    .filter((l) => l.component === "trainer" && l.job_id === jobId && l.trial !== undefined);
+const trialLines = (jobId: string) => jsonLogLines(svc).filter((l) => l.component === "trainer" && l.job_id === jobId && l.trial !== undefined);
 
 async function train(name: string, params: Record<string, unknown>) {
   const res = await api("/models/train", {

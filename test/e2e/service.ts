@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { answerProblems, type Doc } from "../openapi-answers";
 
 export interface RunningService {
   base: string;
@@ -81,9 +82,22 @@ export function table(rows: number): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** A call to the service's API with its key: the status and the parsed JSON body (null when empty). */
+const documents = new Map<string, Promise<Doc>>();
+
+/**
+ * A call to the service's API with its key: the status and the parsed JSON body (null when
+ * empty). Every answer is checked against the service's own OpenAPI document first (its status
+ * documented, its headers, its body's schema): an answer the document does not describe fails.
+ */
 export async function apiCall(svc: RunningService, path: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
   const res = await fetch(svc.base + path, { ...init, headers: { Authorization: `Bearer ${svc.key}`, ...(init.headers ?? {}) } });
+  if (!documents.has(svc.base))
+    documents.set(
+      svc.base,
+      fetch(`${svc.base}/openapi.json`).then((r) => r.json() as Promise<Doc>),
+    );
+  const problems = await answerProblems(await documents.get(svc.base)!, init.method ?? "GET", path, res);
+  if (problems.length) throw new Error(`the answer is not the documented one:\n${problems.join("\n")}`);
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
@@ -108,3 +122,20 @@ export async function pollUntil<T>(
 
 /** Whether a job has ended. */
 export const isTerminal = (j: any) => ["succeeded", "failed", "canceled"].includes(j?.status);
+
+/**
+ * The service's JSON log lines so far (the Worker's and the trainers'). Several processes write
+ * to the same pipe, so a line may come cut into another: those are skipped.
+ */
+export function jsonLogLines(svc: RunningService): any[] {
+  const out: any[] = [];
+  for (const line of svc.output().split("\n")) {
+    if (!line.startsWith("{")) continue;
+    try {
+      out.push(JSON.parse(line));
+    } catch {
+      // interleaved with another process's output
+    }
+  }
+  return out;
+}

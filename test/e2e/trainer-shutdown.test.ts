@@ -4,7 +4,7 @@
  * trainer hands its job back and exits; the job runs again at once on the other trainer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCall, isTerminal, pollUntil, type RunningService, startService, table } from "./service";
+import { apiCall, isTerminal, jsonLogLines, pollUntil, type RunningService, startService, table } from "./service";
 
 let svc: RunningService;
 
@@ -22,13 +22,7 @@ const api = (path: string, init: RequestInit = {}) => apiCall(svc, path, init);
 const until = <T>(what: string, probe: () => Promise<T> | T, done: (v: T) => boolean, timeoutMs: number) =>
   pollUntil(svc, what, probe, done, timeoutMs);
 
-/** The service's JSON log lines so far (the Worker's and the trainers'). */
-const jsonLines = () =>
-  svc
-    .output()
-    .split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map((l) => JSON.parse(l));
+const jsonLines = () => jsonLogLines(svc);
 
 const terminal = isTerminal;
 const alive = (pid: number) => {
