@@ -38,7 +38,8 @@ export function recallSample(exact: ExactIndex, x: Float32Array, seed: number): 
   self.forEach((r, i) => {
     for (let j = 0; j < dims; j++) queries[i * dims + j] = x[r * dims + j];
   });
-  if (k < 1) return { self, queries, k, truth: new Int32Array(0), scanShare: 1 };
+  // one row: no neighbour to find, nothing to prune
+  if (k < 1) return { self, queries, k, truth: new Int32Array(0), scanShare: 0 };
   const stats = { scanned: 0 };
   const truth = neighbours(searchRows(exact, queries, self.length, k + 1, exact.nprobe, stats), self, k);
   return { self, queries, k, truth, scanShare: stats.scanned / (self.length * rows) };
