@@ -178,18 +178,19 @@ describe("knn search", () => {
   });
 
   it("auto keeps the exact index where its bounds prune (clustered data)", () => {
-    const index = build(blobs(20_000, 8, 32, new Rng(11)), 8, "auto");
+    const index = build(blobs(50_000, 8, 32, new Rng(11)), 8, "auto");
     expect(index.kind).toBe("exact");
   });
 
   it("auto takes ivf at the target recall on structureless data, where exact search cannot prune", () => {
-    const index = build(blobs(20_000, 16, 1, new Rng(12)), 16, "auto");
+    const index = build(blobs(50_000, 16, 1, new Rng(12)), 16, "auto");
     expect(index.kind).toBe("ivf");
     expect(index.nprobe).toBeLessThan(index.nlist);
     expect(index.recall).toBeGreaterThanOrEqual(0.95);
   });
 
-  it("auto indexes a single row exactly", () => {
+  it("auto stays exact on small tables, structured or not", () => {
+    expect(build(blobs(2_000, 16, 1, new Rng(13)), 16, "auto").kind).toBe("exact");
     expect(build([7, 7], 2, "auto").kind).toBe("exact");
   });
 });

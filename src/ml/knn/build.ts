@@ -5,8 +5,8 @@
  * 2. every row to its nearest centroid; rows stored cell by cell, sorted by distance to it (./layout);
  * 3. exact: the float32 vectors in that order. ivf: 8-bit codes (./quantize), then nprobe tuned
  *    on a training sample (./recall) for the target recall@10 against exact search.
- *    "auto": exact, unless its search of that sample computed the distance of more than
- *    MAX_EXACT_SCAN_SHARE of the rows per query (data without cluster structure, where the
+ *    "auto": exact, unless (from AUTO_IVF_MIN_ROWS rows) its search of that sample computed the
+ *    distance of more than MAX_EXACT_SCAN_SHARE of the rows per query (data without cluster structure, where the
  *    bounds cannot prune and exact search is a brute force) and the tuned ivf index reaches the
  *    target recall: then ivf, which visits only nprobe cells.
  * Same vectors + same seed ⇒ the same index, byte for byte.
@@ -28,6 +28,11 @@ const KMEANS_ITERATIONS = 10;
  * sample computes 0.3-4.6% of them on clustered and real data, 65% on a structureless Gaussian.
  */
 const MAX_EXACT_SCAN_SHARE = 0.25;
+/**
+ * ...and below this many rows "auto" stays exact whatever it scans: a query that computes every
+ * distance then costs under a millisecond, not worth approximate answers.
+ */
+const AUTO_IVF_MIN_ROWS = 50_000;
 
 export interface BuildIndexOptions {
   /** "auto": exact or ivf by how well exact search prunes (see the top of this file). */
@@ -56,7 +61,7 @@ export function* buildSearchIndexSteps(
   const centroids = yield* kmeansSteps(x, rows, dims, nlistFor(rows), opts.seed, KMEANS_ITERATIONS, assignCells);
   const exact = layoutExact(x, rows, dims, centroids, assignCells(x, rows, dims, centroids), ids);
   yield;
-  if (opts.kind === "exact") {
+  if (opts.kind === "exact" || (opts.kind === "auto" && rows < AUTO_IVF_MIN_ROWS)) {
     yield;
     return exact;
   }

@@ -8,8 +8,8 @@
  * - Training embeds/standardizes every training row and builds the nearest-neighbour index over
  *   those vectors (../knn): "exact" while its file is at most EXACT_MAX_BYTES (32 MB: about 440k
  *   rows at 16 dimensions), else "ivf" (8-bit codes, a quarter of the memory, nprobe tuned for
- *   recall@10 ≥ TARGET_RECALL against exact search). Even when exact fits, "ivf" is taken when
- *   exact search could not prune (structureless data: it would be a brute force) and ivf reaches
+ *   recall@10 ≥ TARGET_RECALL against exact search). Even when exact fits, "ivf" is taken on large
+ *   tables where exact search could not prune (structureless data: it would be a brute force) and ivf reaches
  *   the target recall (../knn/build). An index over MAX_INDEX_BYTES (48 MB) would
  *   not fit beside everything else in a Worker's 128 MB and is refused.
  * - The index is the model's one extra file, `index.bin` (../knn/format).
