@@ -6,7 +6,7 @@ import { searchIndex, searchRows } from "../../src/ml/knn/search";
 import type { SearchIndex, SearchIndexKind } from "../../src/ml/knn/types";
 import { Rng } from "../../src/ml/random";
 
-function build(x: ArrayLike<number>, dims: number, kind: SearchIndexKind = "exact", ids?: IdTable, seed = 0): SearchIndex {
+function build(x: ArrayLike<number>, dims: number, kind: SearchIndexKind | "auto" = "exact", ids?: IdTable, seed = 0): SearchIndex {
   const rows = x.length / dims;
   const steps = buildSearchIndexSteps(Float32Array.from(x), rows, dims, ids ?? rowIds(rows), { kind, seed, targetRecall: 0.95 });
   for (;;) {
@@ -175,5 +175,22 @@ describe("knn search", () => {
     expect(searchIndex(build([7, 7], 2), Float64Array.of(7, 8), 1, 3)).toEqual({ ids: [[0]], distances: [[1]] });
     const same = build(new Array(40).fill(2), 1, "ivf");
     expect(searchIndex(same, Float64Array.of(2), 1, 3).ids).toEqual([[0, 1, 2]]);
+  });
+
+  it("auto keeps the exact index where its bounds prune (clustered data)", () => {
+    const index = build(blobs(50_000, 8, 32, new Rng(11)), 8, "auto");
+    expect(index.kind).toBe("exact");
+  });
+
+  it("auto takes ivf at the target recall on structureless data, where exact search cannot prune", () => {
+    const index = build(blobs(50_000, 16, 1, new Rng(12)), 16, "auto");
+    expect(index.kind).toBe("ivf");
+    expect(index.nprobe).toBeLessThan(index.nlist);
+    expect(index.recall).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it("auto stays exact on small tables, structured or not", () => {
+    expect(build(blobs(2_000, 16, 1, new Rng(13)), 16, "auto").kind).toBe("exact");
+    expect(build([7, 7], 2, "auto").kind).toBe("exact");
   });
 });

@@ -15,24 +15,50 @@ import type { ExactIndex, IvfIndex } from "./types";
 const RECALL_K = 10;
 const SAMPLE_QUERIES = 1000;
 
-export function tuneNprobe(exact: ExactIndex, ivf: IvfIndex, x: Float32Array, seed: number, target: number): { nprobe: number; recall: number } {
-  const { rows, dims, nlist } = exact;
+/** Training rows used as leave-one-out queries, and their exact neighbours. */
+export interface RecallSample {
+  /** The sampled training rows, ascending. */
+  self: Int32Array;
+  /** Their vectors ([self.length x dims]). */
+  queries: Float64Array;
+  /** Neighbours per query (min(10, rows − 1); 0 when there is one row). */
+  k: number;
+  /** Per query, its k exact neighbours other than itself ([self.length x k]). */
+  truth: Int32Array;
+  /** Share of the rows whose distance the exact search computed per query (1: no pruning at all). */
+  scanShare: number;
+}
+
+/** A seeded sample of training rows and their exact neighbours (one exact search of the sample). */
+export function recallSample(exact: ExactIndex, x: Float32Array, seed: number): RecallSample {
+  const { rows, dims } = exact;
   const k = Math.min(RECALL_K, rows - 1);
-  if (k < 1) return { nprobe: nlist, recall: 1 };
-  const sample = sampleRows(rows, Math.min(SAMPLE_QUERIES, rows), new Rng(seed ^ 0x2545f491));
-  const queries = new Float64Array(sample.length * dims);
-  sample.forEach((r, i) => {
+  const self = sampleRows(rows, Math.min(SAMPLE_QUERIES, rows), new Rng(seed ^ 0x2545f491));
+  const queries = new Float64Array(self.length * dims);
+  self.forEach((r, i) => {
     for (let j = 0; j < dims; j++) queries[i * dims + j] = x[r * dims + j];
   });
-  const truth = neighbours(searchRows(exact, queries, sample.length, k + 1), sample, k);
+  // one row: no neighbour to find, nothing to prune
+  if (k < 1) return { self, queries, k, truth: new Int32Array(0), scanShare: 0 };
+  const stats = { scanned: 0 };
+  const truth = neighbours(searchRows(exact, queries, self.length, k + 1, exact.nprobe, stats), self, k);
+  return { self, queries, k, truth, scanShare: stats.scanned / (self.length * rows) };
+}
+
+/** The ivf index's nprobe for the target recall; `met`: whether the recall's lower bound reaches it. */
+export function tuneNprobe(ivf: IvfIndex, sample: RecallSample, target: number): { nprobe: number; recall: number; met: boolean } {
+  const { nlist } = ivf;
+  const { self, queries, k, truth } = sample;
+  if (k < 1) return { nprobe: nlist, recall: 1, met: true };
   let recall = 0;
   for (const nprobe of candidates(nlist)) {
-    const found = neighbours(searchRows(ivf, queries, sample.length, k + 1, nprobe), sample, k);
-    const r = overlap(truth, found, sample.length, k);
+    const found = neighbours(searchRows(ivf, queries, self.length, k + 1, nprobe), self, k);
+    const r = overlap(truth, found, self.length, k);
     recall = r.mean;
-    if (r.mean - 2 * r.stderr >= target || nprobe === nlist) return { nprobe, recall };
+    const met = r.mean - 2 * r.stderr >= target;
+    if (met || nprobe === nlist) return { nprobe, recall, met };
   }
-  return { nprobe: nlist, recall };
+  return { nprobe: nlist, recall, met: false };
 }
 
 /** 1, 2, 3, ... growing by a quarter, ending at nlist. */

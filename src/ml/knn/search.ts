@@ -59,8 +59,23 @@ export function searchIndex(index: SearchIndex, queries: Float64Array, numQuerie
   return { ids, distances };
 }
 
-/** Same search, training row numbers and squared distances; `nprobe` overrides the index's (ivf). */
-export function searchRows(index: SearchIndex, queries: Float64Array, numQueries: number, k: number, nprobe = index.nprobe): RowResult {
+/** Rows whose distance a search computed, summed over its queries (how well the bounds pruned). */
+export interface ScanStats {
+  scanned: number;
+}
+
+/**
+ * Same search, training row numbers and squared distances; `nprobe` overrides the index's (ivf);
+ * `stats` (exact index) adds the rows whose distance was computed.
+ */
+export function searchRows(
+  index: SearchIndex,
+  queries: Float64Array,
+  numQueries: number,
+  k: number,
+  nprobe = index.nprobe,
+  stats?: ScanStats,
+): RowResult {
   const d = index.dims;
   if (!Number.isInteger(k) || k < 1) throw new Error(`k must be a positive integer, got ${k}`);
   if (queries.length < numQueries * d) throw new Error(`queries hold ${queries.length} values, ${numQueries} x ${d} expected`);
@@ -75,6 +90,7 @@ export function searchRows(index: SearchIndex, queries: Float64Array, numQueries
   const dc = new Float64Array(index.nlist);
   const cells = new CellQueue(index.nlist);
   const work = new Float64Array(2 * d);
+  let scanned = 0;
   for (let qi = 0; qi < numQueries; qi++) {
     for (let j = 0; j < d; j++) {
       const v = queries[qi * d + j];
@@ -88,11 +104,12 @@ export function searchRows(index: SearchIndex, queries: Float64Array, numQueries
       const tau = Math.sqrt(heap.bound);
       if (cells.peek() - maxRadius > tau + SLACK * (cells.peek() + tau)) break;
       const l = cells.pop();
-      if (index.kind === "exact") scanExact(index, l, q, dc[l], heap);
+      if (index.kind === "exact") scanned += scanExact(index, l, q, dc[l], heap);
       else scanIvf(index, l, q, dc[l], heap, work);
     }
     heap.drain(out.rows.subarray(qi * kk), out.dist2.subarray(qi * kk));
   }
+  if (stats) stats.scanned += scanned;
   return out;
 }
 
@@ -122,14 +139,16 @@ function lowerBound(rho: Float32Array, from: number, to: number, value: number):
   return lo;
 }
 
-function scanExact(index: ExactIndex, l: number, q: Float64Array, dcl: number, heap: TopK): void {
+/** Scans cell l for neighbours of q; returns the number of rows whose distance it computed. */
+function scanExact(index: ExactIndex, l: number, q: Float64Array, dcl: number, heap: TopK): number {
   const { start, rho, rowOf, vectors } = index;
   const d = index.dims;
   const d4 = d & ~3;
   const end = start[l + 1];
   let tau = Math.sqrt(heap.bound);
-  if (start[l] === end || dcl - index.radius[l] > tau + SLACK * (dcl + tau)) return;
-  let p = tau === Infinity ? start[l] : lowerBound(rho, start[l], end, dcl - tau - SLACK * (dcl + tau));
+  if (start[l] === end || dcl - index.radius[l] > tau + SLACK * (dcl + tau)) return 0;
+  const first = tau === Infinity ? start[l] : lowerBound(rho, start[l], end, dcl - tau - SLACK * (dcl + tau));
+  let p = first;
   let hiRho = dcl + tau + SLACK * (dcl + tau);
   for (; p < end; p++) {
     if (rho[p] > hiRho) break;
@@ -161,6 +180,7 @@ function scanExact(index: ExactIndex, l: number, q: Float64Array, dcl: number, h
       hiRho = dcl + tau + SLACK * (dcl + tau);
     }
   }
+  return p - first;
 }
 
 /** As scanExact on the decoded 8-bit vectors; `work` holds the cell's lo and step as float64. */

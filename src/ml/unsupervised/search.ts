@@ -8,7 +8,9 @@
  * - Training embeds/standardizes every training row and builds the nearest-neighbour index over
  *   those vectors (../knn): "exact" while its file is at most EXACT_MAX_BYTES (32 MB: about 440k
  *   rows at 16 dimensions), else "ivf" (8-bit codes, a quarter of the memory, nprobe tuned for
- *   recall@10 ≥ TARGET_RECALL against exact search). An index over MAX_INDEX_BYTES (48 MB) would
+ *   recall@10 ≥ TARGET_RECALL against exact search). Even when exact fits, "ivf" is taken on large
+ *   tables where exact search could not prune (structureless data: it would be a brute force) and ivf reaches
+ *   the target recall (../knn/build). An index over MAX_INDEX_BYTES (48 MB) would
  *   not fit beside everything else in a Worker's 128 MB and is refused.
  * - The index is the model's one extra file, `index.bin` (../knn/format).
  * - ONNX: features → embedding or standardize stage → `vectors` double [N, dims]: the query
@@ -59,7 +61,7 @@ export interface SearchParams {
   k?: number;
   /** "auto" (default: chosen by neighbour score), "embedding" or "features" (the standardized features). */
   space?: "auto" | SearchSpace;
-  /** "auto" (default): exact up to EXACT_MAX_BYTES, else ivf. */
+  /** "auto" (default): exact up to EXACT_MAX_BYTES unless it cannot prune (then ivf), else ivf. */
   index?: "auto" | SearchIndexKind;
   /** Seed of the coarse k-means, the recall sample and (when one is trained) the encoder. */
   seed?: number;
@@ -99,7 +101,9 @@ export function* trainSearchSteps(frame: Frame, opts: UnsupervisedTrainOptions<S
   const dims = encoder ? encoder.embedding : space.D;
   const kind = chooseKind(p.index, rows, dims, idBytes);
 
-  const build = buildSearchIndexSteps(Float32Array.from(vectors), rows, dims, ids, { kind, seed: p.seed, targetRecall: TARGET_RECALL });
+  // an exact index that fits is still measured: "auto" takes ivf where exact search cannot prune
+  const buildKind = p.index === "auto" && kind === "exact" ? "auto" : kind;
+  const build = buildSearchIndexSteps(Float32Array.from(vectors), rows, dims, ids, { kind: buildKind, seed: p.seed, targetRecall: TARGET_RECALL });
   let step = 0;
   let r = build.next();
   while (!r.done) {
