@@ -63,9 +63,11 @@ export default defineConfig({
             "test/training/**/*.test.ts",
             "test/model-types/**/*.test.ts",
             "test/sdk/**/*.test.ts",
+            "test/equal-arrays.test.ts",
           ],
           exclude: skippedWhenQuick,
           environment: "node",
+          setupFiles: ["./test/equal-arrays.ts"],
           // Files share the module cache (each file importing the engine again cost seconds).
           isolate: false,
           testTimeout: 120_000,
