@@ -236,9 +236,9 @@ export class ControlClient {
     await this.json("closeSearch", {});
   }
 
-  /** The trial's instance is alive; true when the trial must stop. */
-  async trialBeat(trial: number): Promise<boolean> {
-    return (await this.jsonAt("trialBeat", { trial }, {})).stop;
+  /** The trial's instance is alive (`done`: a batch part's rows done); true when the trial must stop. */
+  async trialBeat(trial: number, done?: number): Promise<boolean> {
+    return (await this.jsonAt("trialBeat", { trial }, done === undefined ? {} : { done })).stop;
   }
 
   async failTrial(trial: number, message: string): Promise<void> {

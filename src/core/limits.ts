@@ -219,6 +219,16 @@ export const RESULT_LIMIT_DEFAULT = 100;
 /** Rows a batch inference job runs through the model at a time (bounds the graph's memory; progress between). */
 export const BATCH_CHUNK_ROWS = 50_000;
 /**
+ * A batch inference over a stored dataset version of more rows than this is cut into parts of
+ * BATCH_PART_ROWS contiguous rows, run by several trainer instances at once (the search's
+ * instances: ../trainer-control/trainer-client's searchInstances) and put together in order.
+ * A part is a whole number of result pages, so each part writes its own pages. A part's result
+ * (its CSV rows and its table for the Parquet file) passes once through the Worker's control
+ * route, well under its 100 MB request limit.
+ */
+export const BATCH_SPLIT_MIN_ROWS = 200_000;
+export const BATCH_PART_ROWS = 250_000;
+/**
  * A sync inference whose input file and JSON results together take at most this many bytes keeps
  * them in D1 with its job record (one write after the answer) instead of as R2 objects (two more
  * writes, and two billed R2 operations per call). Small enough that a page of such rows stays light.

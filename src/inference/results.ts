@@ -49,13 +49,7 @@ export async function storeResults(
   columnTypes: Record<string, ParquetColumnType>,
   opts: StoreOptions = {},
 ): Promise<StoredResults> {
-  const columns = Object.keys(table);
-  const rows = table[columns[0]]?.length ?? 0;
-  for (let p = 0; p * RESULT_PAGE_ROWS < rows || p === 0; p++) {
-    const page: ResultTable = {};
-    for (const c of columns) page[c] = table[c].slice(p * RESULT_PAGE_ROWS, (p + 1) * RESULT_PAGE_ROWS);
-    await sink.putPage(p, JSON.stringify(page));
-  }
+  await storePages(sink, table);
   const bytes: StoredResults["bytes"] = {};
   for (const format of opts.formats ?? (["csv", "parquet"] as const)) {
     const encoded = opts.encoded?.format === format ? opts.encoded.output : encodeTable(table, format, { columnTypes });
@@ -64,6 +58,20 @@ export async function storeResults(
     await sink.putFile(format, body, encoded.contentType);
   }
   return { ...summarizeResults(table, columnTypes), bytes };
+}
+
+/**
+ * The JSON pages of `table`, whose first row is row `firstPage * RESULT_PAGE_ROWS` of the job's
+ * results (a part of a batch cut into row ranges stores its own pages; a part starts a page).
+ */
+export async function storePages(sink: ResultSink, table: ResultTable, firstPage = 0): Promise<void> {
+  const columns = Object.keys(table);
+  const rows = table[columns[0]]?.length ?? 0;
+  for (let p = 0; p * RESULT_PAGE_ROWS < rows || p === 0; p++) {
+    const page: ResultTable = {};
+    for (const c of columns) page[c] = table[c].slice(p * RESULT_PAGE_ROWS, (p + 1) * RESULT_PAGE_ROWS);
+    await sink.putPage(firstPage + p, JSON.stringify(page));
+  }
 }
 
 /** What a job records about results that are kept elsewhere (inline in D1: no files, no pages). */

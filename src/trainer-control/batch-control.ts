@@ -23,7 +23,8 @@ async function target(deps: ControlDeps, r: TrainerJob<"infer_batch">) {
 export const batchKind: TrainerKind<"infer_batch"> = {
   async task(deps, r) {
     const { input, version } = await target(deps, r);
-    return { model_type: r.job.modelType, output_type: input.output_type, model_version: { id: version.id, version: version.version } };
+    const model_version = { id: version.id, version: version.version };
+    return { model_type: r.job.modelType, output_type: input.output_type, model_version, instances: deps.searchInstances };
   },
   /** The rows: a stored dataset version's frame (uploaded files are run by the queue consumer). */
   async readFrame(deps, r, read) {

@@ -158,7 +158,8 @@ internalApp.openapi(def.closeSearch, async (c) => c.json(await searches.closeSea
 
 internalApp.openapi(def.trialBeat, async (c) => {
   const { id, trial } = c.req.valid("param");
-  return c.json(await searches.trialBeat(deps(c), id, c.req.valid("json").attempt, trial));
+  const { attempt, done } = c.req.valid("json");
+  return c.json(await searches.trialBeat(deps(c), id, attempt, trial, done));
 });
 
 internalApp.openapi(def.failTrial, async (c) => {
