@@ -90,7 +90,12 @@ export class SearchTrials {
       if (next.action === "resend") await this.send(attempt, t);
       else if (next.action === "fail") await this.settle(attempt, t.trial, "failed", next.message);
       const current = next.action === "wait" ? t : ((await this.load(attempt, t.trial)) ?? t);
-      out.push({ trial: current.trial, status: current.status, message: current.message, ...(current.done === undefined ? {} : { done: current.done }) });
+      out.push({
+        trial: current.trial,
+        status: current.status,
+        message: current.message,
+        ...(current.done === undefined ? {} : { done: current.done }),
+      });
     }
     return out;
   }
