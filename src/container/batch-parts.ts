@@ -23,7 +23,7 @@ export const runsInParts = (task: BatchTask, frame: Frame) => (task.instances ??
 
 export async function runBatchInParts(client: ControlClient, task: BatchTask, frame: Frame): Promise<StoredResults> {
   const io = client.io();
-  const ranges = cutIntoParts(frame.rowCount);
+  const ranges = cutIntoParts(frame.rowCount, task.instances ?? 1);
   const results: PartResult[] = [];
   const freeSlots = Array.from({ length: Math.min(task.instances ?? 1, ranges.length) }, (_, i) => i);
   /** The parts sent and not yet done: their slot. */

@@ -17,8 +17,14 @@ export interface RowRange {
   end: number;
 }
 
-/** Rows [0, rows) as contiguous ranges of `partRows` rows (the last one shorter), each starting a result page. */
-export function cutIntoParts(rows: number, partRows = BATCH_PART_ROWS): RowRange[] {
+/**
+ * Rows [0, rows) as contiguous ranges for `instances` instances: as many parts as instances when
+ * that keeps them within `maxPartRows` rows, else parts of `maxPartRows` (the last one shorter);
+ * every part starts a result page.
+ */
+export function cutIntoParts(rows: number, instances: number, maxPartRows = BATCH_PART_ROWS): RowRange[] {
+  const perInstance = Math.ceil(rows / Math.max(1, instances) / RESULT_PAGE_ROWS) * RESULT_PAGE_ROWS;
+  const partRows = Math.min(maxPartRows, Math.max(RESULT_PAGE_ROWS, perInstance));
   if (partRows % RESULT_PAGE_ROWS !== 0) throw new RangeError(`a part of ${partRows} rows would not start a result page`);
   const parts: RowRange[] = [];
   for (let start = 0; start < rows; start += partRows) parts.push({ start, end: Math.min(rows, start + partRows) });
