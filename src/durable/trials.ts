@@ -31,6 +31,8 @@ export class SearchTrials {
     t.sends += 1;
     t.sentAtMs = Date.now();
     t.beatAtMs = null;
+    // sent again, it starts over: none of its work counts as done
+    delete t.done;
     await this.put(attempt, t);
     // the queue's trial message (queue/messages.ts: trialMessageSchema, which the consumer reads it with)
     await this.queue.send({ job_id: this.jobId, attempt, trial: t.trial });
