@@ -15,7 +15,8 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { apiCall, isTerminal, pollUntil, type RunningService, startService, table } from "../../test/e2e/service";
+import { parseJobId } from "../../src/jobs/ids";
+import { apiCall, isTerminal, jsonLogLines, pollUntil, type RunningService, startService, table } from "../../test/e2e/service";
 
 const ROWS = Number(process.argv[2] ?? 1_500_000);
 const RUNS = Number(process.argv[3] ?? 2);
@@ -41,6 +42,8 @@ interface Run {
   waitS: number;
   trainerS: number;
   csvSha: string;
+  /** The trainers' log of a split run: each part's phases, the coordinator's. */
+  phases: string[];
 }
 
 async function batch(trainers: number, modelId: string, datasetId: string): Promise<Run> {
@@ -59,7 +62,15 @@ async function batch(trainers: number, modelId: string, datasetId: string): Prom
     .digest("hex")
     .slice(0, 16);
   const jobS = (Date.parse(job.finished_at) - Date.parse(job.started_at)) / 1000;
-  return { trainers, jobS, waitS, trainerS: job.output.seconds, csvSha };
+  const uuid = parseJobId(job.id);
+  const phases = jsonLogLines(svc!)
+    .filter((l) => l.component === "trainer" && l.job_id === uuid && (l.infer_s !== undefined || l.parts_s !== undefined))
+    .map((l) =>
+      l.parts_s !== undefined
+        ? `coordinator: parts ${l.parts_s} s, join + store ${l.join_store_s} s`
+        : `part ${l.part}: read ${l.read_s} s, infer ${l.infer_s} s, store ${l.store_s} s`,
+    );
+  return { trainers, jobS, waitS, trainerS: job.output.seconds, csvSha, phases };
 }
 
 const runs: Run[] = [];
@@ -123,6 +134,11 @@ A prediction model (GBDT, the service's defaults) trained on 3 000 rows, applied
 | trainers | run | job s (started → finished) | client wait s | trainer's own s | csv sha-256 |
 |---:|---:|---:|---:|---:|---|
 ${runs.map((r, i) => `| ${r.trainers} | ${(i % RUNS) + 1} | ${f(r.jobS)} | ${f(r.waitS)} | ${f(r.trainerS)} | ${r.csvSha} |`).join("\n")}
+
+${runs
+  .filter((r) => r.phases.length)
+  .map((r) => `Where a split run's time went (${r.trainers} trainers, the trainers' log): ${r.phases.join("; ")}.`)
+  .join("\n\n")}
 
 Best job time: one trainer ${f(one)} s, two ${f(two)} s: **${(one / two).toFixed(2)}×** faster with two (at most 2× on 2 cores). The csv results are ${new Set(runs.map((r) => r.csvSha)).size === 1 ? "the same bytes in every run" : "NOT the same in every run"}.
 

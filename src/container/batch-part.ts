@@ -50,22 +50,30 @@ function frameFor(client: ControlClient): Promise<Frame> {
 export async function runBatchPartInTrainer(client: ControlClient, a: TrialAssignment, spec: BatchPartSpec): Promise<void> {
   const fields = { job_id: a.job_id, attempt: a.attempt, trial: a.trial, part: a.trial };
   const started = performance.now();
+  const seconds = (since: number) => Number(((performance.now() - since) / 1000).toFixed(2));
   const range = { start: spec.start, end: spec.end };
+  /** Where the part's time went, for its log line. */
+  const phases = { read_s: 0, infer_s: 0, store_s: 0 };
   try {
     const frame = await frameFor(client);
+    phases.read_s = seconds(started);
     const runtime = trainerModelRuntime(client);
     try {
       const version = { ...spec.model_version, artifactKey: null };
+      const inferring = performance.now();
       const artifact = await loadArtifact(runtime, version);
       const rows = await inferRows(runtime, version, artifact, frame, range, async (done) => {
         if (await client.trialBeat(a.trial, done)) throw new JobCanceledError();
       });
+      phases.infer_s = seconds(inferring);
+      const storing = performance.now();
       await storePages(client.resultSink(), rows.table, range.start / RESULT_PAGE_ROWS);
       await client.writeTrialOutcome(a.trial, encodePartResult(partResult(rows, range)));
+      phases.store_s = seconds(storing);
     } finally {
       await runtime.release();
     }
-    log(`job ${a.job_id} part ${a.trial}: rows ${range.start}–${range.end} in ${((performance.now() - started) / 1000).toFixed(1)} s`, fields);
+    log(`job ${a.job_id} part ${a.trial}: rows ${range.start}–${range.end} in ${seconds(started)} s`, { ...fields, ...phases });
   } catch (e) {
     if (e instanceof JobCanceledError) {
       log(`job ${a.job_id} part ${a.trial}: stopped (the job no longer needs it)`, fields);

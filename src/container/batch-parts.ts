@@ -13,6 +13,7 @@ import type { StoredResults } from "../inference/results";
 import type { Frame } from "../ml/frame";
 import { shareFrame, unshareFrame } from "./batch-part";
 import type { ControlClient } from "./control-client";
+import { log } from "./log";
 import type { BatchPartSpec, BatchTask } from "./wire";
 
 /** How often the coordinator asks how its parts are doing. */
@@ -30,6 +31,7 @@ export async function runBatchInParts(client: ControlClient, task: BatchTask, fr
   const pending = new Map<number, number>();
   let next = 0;
   let finished = 0;
+  const started = performance.now();
   shareFrame(client.jobId, client.attempt, frame);
   try {
     await io.report({ progress: 10, rows_processed: 0 });
@@ -58,9 +60,19 @@ export async function runBatchInParts(client: ControlClient, task: BatchTask, fr
       await io.report({ progress: 10 + Math.round((70 * rowsDone) / frame.rowCount), rows_processed: rowsDone });
       if (finished < ranges.length) await new Promise((r) => setTimeout(r, POLL_MS));
     }
+    const partsS = (performance.now() - started) / 1000;
     const joined = joinParts(results);
     await io.report({ progress: 85, rows_processed: frame.rowCount });
-    return await storeJoinedFiles(client.resultSink(), joined);
+    const stored = await storeJoinedFiles(client.resultSink(), joined);
+    const storeS = (performance.now() - started) / 1000 - partsS;
+    log(`job ${client.jobId}: ${ranges.length} parts in ${partsS.toFixed(1)} s, put together and stored in ${storeS.toFixed(1)} s`, {
+      job_id: client.jobId,
+      attempt: client.attempt,
+      parts: ranges.length,
+      parts_s: Number(partsS.toFixed(2)),
+      join_store_s: Number(storeS.toFixed(2)),
+    });
+    return stored;
   } finally {
     unshareFrame(client.jobId, client.attempt);
     // the parts' outcomes are deleted; parts still running (a failure) are canceled
