@@ -213,6 +213,12 @@ export const MAX_CACHED_ARTIFACT_BYTES = 4 * MB;
 export const MAX_CACHED_INDEX_BYTES = 48 * MB;
 /** Rows per stored JSON page of an inference job's results. */
 export const RESULT_PAGE_ROWS = 1000;
+/**
+ * Result pages an inference job writes at once (a million rows are a thousand pages, each a round
+ * trip to R2, or through the control route from the trainer: one after the other, the round trips
+ * were most of a large batch's time). Few enough to stay far below a Worker's 6 connections.
+ */
+export const RESULT_PAGE_WRITES_IN_FLIGHT = 4;
 /** Rows one `GET /jobs/{id}/results?format=json` call returns at most (default 100). */
 export const RESULT_LIMIT_MAX = 1000;
 export const RESULT_LIMIT_DEFAULT = 100;

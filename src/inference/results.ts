@@ -4,7 +4,7 @@
  * most two stored pages; csv and parquet are whole files, streamed to the client. The writer goes
  * through a ResultSink: R2 directly in the Worker, the internal control routes in the trainer.
  */
-import { RESULT_PAGE_ROWS } from "../core/limits";
+import { RESULT_PAGE_ROWS, RESULT_PAGE_WRITES_IN_FLIGHT } from "../core/limits";
 import type { Cell, ParquetColumnType, ResultTable } from "../model-types/contract";
 import { resultFileKey, resultPageKey } from "../storage/keys";
 import { type EncodedOutput, encodeTable } from "./output";
@@ -67,11 +67,21 @@ export async function storeResults(
 export async function storePages(sink: ResultSink, table: ResultTable, firstPage = 0): Promise<void> {
   const columns = Object.keys(table);
   const rows = table[columns[0]]?.length ?? 0;
-  for (let p = 0; p * RESULT_PAGE_ROWS < rows || p === 0; p++) {
-    const page: ResultTable = {};
-    for (const c of columns) page[c] = table[c].slice(p * RESULT_PAGE_ROWS, (p + 1) * RESULT_PAGE_ROWS);
-    await sink.putPage(firstPage + p, JSON.stringify(page));
-  }
+  const pages = Math.max(1, Math.ceil(rows / RESULT_PAGE_ROWS));
+  // a few pages in flight: each is a round trip (an R2 write, or a control route's), not work
+  let next = 0;
+  let failed = false;
+  const writer = async () => {
+    for (let p = next++; p < pages && !failed; p = next++) {
+      const page: ResultTable = {};
+      for (const c of columns) page[c] = table[c].slice(p * RESULT_PAGE_ROWS, (p + 1) * RESULT_PAGE_ROWS);
+      await sink.putPage(firstPage + p, JSON.stringify(page)).catch((e) => {
+        failed = true;
+        throw e;
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(RESULT_PAGE_WRITES_IN_FLIGHT, pages) }, writer));
 }
 
 /** What a job records about results that are kept elsewhere (inline in D1: no files, no pages). */
