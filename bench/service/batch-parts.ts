@@ -44,6 +44,8 @@ interface Run {
   csvSha: string;
   /** The trainers' log of a split run: each part's phases, the coordinator's. */
   phases: string[];
+  /** The machine's 1-minute load average at the end of the run (other people's work included). */
+  load: number;
 }
 
 async function batch(trainers: number, modelId: string, datasetId: string): Promise<Run> {
@@ -68,9 +70,9 @@ async function batch(trainers: number, modelId: string, datasetId: string): Prom
     .map((l) =>
       l.parts_s !== undefined
         ? `coordinator: parts ${l.parts_s} s, join + store ${l.join_store_s} s`
-        : `part ${l.part}: read ${l.read_s} s, infer ${l.infer_s} s, store ${l.store_s} s`,
+        : `part ${l.part}: read ${l.read_s} s, infer ${l.infer_s} s, pages ${l.pages_s} s, csv + outcome ${l.outcome_s} s`,
     );
-  return { trainers, jobS, waitS, trainerS: job.output.seconds, csvSha, phases };
+  return { trainers, jobS, waitS, trainerS: job.output.seconds, csvSha, phases, load: loadavg()[0] };
 }
 
 const runs: Run[] = [];
@@ -131,9 +133,9 @@ Command: \`npx tsx bench/service/batch-parts.ts ${ROWS} ${RUNS}\` — ${new Date
 
 A prediction model (GBDT, the service's defaults) trained on 3 000 rows, applied by \`POST /models/{id}/infer-batch\` to a stored dataset version of ${ROWS.toLocaleString("en")} rows (usage, plan, churned), csv results. \`npm start\` with one trainer, then with two on the same state (same model, same dataset version); ${RUNS} runs each. With two the batch is cut into row ranges run by both instances (src/container/batch-parts.ts); with one it runs whole.
 
-| trainers | run | job s (started → finished) | client wait s | trainer's own s | csv sha-256 |
-|---:|---:|---:|---:|---:|---|
-${runs.map((r, i) => `| ${r.trainers} | ${(i % RUNS) + 1} | ${f(r.jobS)} | ${f(r.waitS)} | ${f(r.trainerS)} | ${r.csvSha} |`).join("\n")}
+| trainers | run | job s (started → finished) | client wait s | trainer's own s | csv sha-256 | load average (1 min) at its end |
+|---:|---:|---:|---:|---:|---|---:|
+${runs.map((r, i) => `| ${r.trainers} | ${(i % RUNS) + 1} | ${f(r.jobS)} | ${f(r.waitS)} | ${f(r.trainerS)} | ${r.csvSha} | ${f(r.load)} |`).join("\n")}
 
 ${runs
   .filter((r) => r.phases.length)

@@ -53,7 +53,7 @@ export async function runBatchPartInTrainer(client: ControlClient, a: TrialAssig
   const seconds = (since: number) => Number(((performance.now() - since) / 1000).toFixed(2));
   const range = { start: spec.start, end: spec.end };
   /** Where the part's time went, for its log line. */
-  const phases = { read_s: 0, infer_s: 0, store_s: 0 };
+  const phases = { read_s: 0, infer_s: 0, pages_s: 0, outcome_s: 0 };
   try {
     const frame = await frameFor(client);
     phases.read_s = seconds(started);
@@ -66,10 +66,12 @@ export async function runBatchPartInTrainer(client: ControlClient, a: TrialAssig
         if (await client.trialBeat(a.trial, done)) throw new JobCanceledError();
       });
       phases.infer_s = seconds(inferring);
-      const storing = performance.now();
+      const paging = performance.now();
       await storePages(client.resultSink(), rows.table, range.start / RESULT_PAGE_ROWS);
+      phases.pages_s = seconds(paging);
+      const handing = performance.now();
       await client.writeTrialOutcome(a.trial, encodePartResult(partResult(rows, range)));
-      phases.store_s = seconds(storing);
+      phases.outcome_s = seconds(handing);
     } finally {
       await runtime.release();
     }
