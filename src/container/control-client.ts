@@ -192,6 +192,10 @@ export class ControlClient {
     };
     return {
       putPage: (page, json) => put(resultPageName(page), json, "application/json"),
+      putPages: async (first, pages) => {
+        const res = await this.call("writeResultPages", { params: { first }, body: pages.join("\n"), contentType: "application/x-ndjson" });
+        if (!res.ok) throw new Error(`could not store result pages ${first}–${first + pages.length - 1}: HTTP ${res.status}`);
+      },
       putFile: (format, body, contentType) => put(resultFileName(format), body, contentType),
     };
   }

@@ -155,6 +155,11 @@ const closeSearchBody = z.object({ attempt });
 const trialBeatBody = z.object({ attempt, done: z.number().int().min(0).optional() });
 const trialBeatAnswer = z.object({ stop: z.boolean() });
 const failTrialBody = z.object({ attempt, message: z.string().min(1).max(FAILURE_MESSAGE_MAX_CHARS) });
+/**
+ * `{first}` of `results/pages/{first}`: the number of the first of the result pages in the body
+ * (pages one per line: a JSON text holds no raw line break), written in one call.
+ */
+export const firstPageParam = z.coerce.number().int().min(0);
 /** `{trial}` of the trial routes. */
 export const trialParam = z.coerce.number().int().min(0);
 
@@ -185,6 +190,7 @@ export const CONTROL_ROUTES = {
   writeArtifact: { method: "put", path: "artifacts/{file}" },
   readArtifact: { method: "get", path: "artifacts/{file}" },
   writeResult: { method: "put", path: "results/{file}" },
+  writeResultPages: { method: "put", path: "results/pages/{first}" },
   report: { method: "post", path: "report", body: reportBody, answer: reportAnswer },
   succeed: { method: "post", path: "succeed", body: succeedBody, answer: doneAnswer },
   fail: { method: "post", path: "fail", body: failBody, answer: doneAnswer },

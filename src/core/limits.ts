@@ -219,6 +219,11 @@ export const RESULT_PAGE_ROWS = 1000;
  * were most of a large batch's time). Few enough to stay far below a Worker's 6 connections.
  */
 export const RESULT_PAGE_WRITES_IN_FLIGHT = 4;
+/**
+ * Result pages the trainer sends in one control call (100 pages: about 2–3 MB of JSON for a few
+ * columns): the call's checks (the job still running, its model version) once for them all.
+ */
+export const RESULT_PAGES_PER_WRITE = 100;
 /** Rows one `GET /jobs/{id}/results?format=json` call returns at most (default 100). */
 export const RESULT_LIMIT_MAX = 1000;
 export const RESULT_LIMIT_DEFAULT = 100;

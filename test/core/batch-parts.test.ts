@@ -8,13 +8,14 @@ import { cutIntoParts, decodePartResult, encodePartResult, joinParts, partResult
 import { type ResultSink, storePages, storeResults } from "../../src/inference/results";
 import type { Cell, ParquetColumnType, ResultTable } from "../../src/model-types/contract";
 
-/** A sink that keeps what is stored, by name. */
-function memorySink() {
+/** A sink that keeps what is stored, by name (`grouped`: it takes many pages a call, as the trainer's does). */
+function memorySink(grouped = false) {
   const files = new Map<string, string | Uint8Array>();
   const sink: ResultSink = {
     putPage: async (page, json) => void files.set(`page-${page}`, json),
     putFile: async (format, body) => void files.set(format, body),
   };
+  if (grouped) sink.putPages = async (first, pages) => pages.forEach((json, i) => files.set(`page-${first + i}`, json));
   return { sink, files };
 }
 
@@ -50,7 +51,7 @@ describe("a batch cut into parts", () => {
     const whole = answers(5_500);
     const one = memorySink();
     await storeResults(one.sink, whole, types);
-    const split = memorySink();
+    const split = memorySink(true);
     const results = [];
     for (const range of cutIntoParts(5_500, 3, 2_000)) {
       const rows = { table: slice(whole, range.start, range.end), columnTypes: types };

@@ -137,6 +137,12 @@ internalApp.openapi(def.writeResult, async (c) => {
   return c.body(null, 204);
 });
 
+internalApp.openapi(def.writeResultPages, async (c) => {
+  const { id, first } = c.req.valid("param");
+  await batches.writeResultPages(deps(c), id, c.req.valid("query").attempt, first, await c.req.text());
+  return c.body(null, 204);
+});
+
 internalApp.openapi(def.writeSearchData, async (c) => {
   await searches.writeSearchData(deps(c), c.req.valid("param").id, c.req.valid("query").attempt, sizedBody(c).body);
   return c.body(null, 204);
