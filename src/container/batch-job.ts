@@ -1,9 +1,11 @@
 /**
  * A batch inference job in the trainer: the dataset version's rows from the control routes, the
  * shared runner (../inference/batch-run) with the trainer's runtime, the result files back
- * through the control routes. Returns the job's output (what the queue consumer's run returns).
+ * through the control routes; a table too large for one instance is cut into parts run by
+ * several (./batch-parts). Returns the job's output (what the queue consumer's run returns).
  */
 import { runBatchInference } from "../inference/batch-run";
+import { runBatchInParts, runsInParts } from "./batch-parts";
 import type { ControlClient } from "./control-client";
 import { trainerModelRuntime } from "./trainer-runtime";
 import type { BatchTask } from "./wire";
@@ -15,11 +17,13 @@ export async function runBatchInTrainer(client: ControlClient, task: BatchTask) 
   const runtime = trainerModelRuntime(client);
   try {
     const version = { id: task.model_version.id, version: task.model_version.version, artifactKey: null };
-    const stored = await runBatchInference(
-      { runtime, sink: client.resultSink(), report: (progress, rows) => io.report({ progress, rows_processed: rows }) },
-      version,
-      frame,
-    );
+    const stored = runsInParts(task, frame)
+      ? await runBatchInParts(client, task, frame)
+      : await runBatchInference(
+          { runtime, sink: client.resultSink(), report: (progress, rows) => io.report({ progress, rows_processed: rows }) },
+          version,
+          frame,
+        );
     return { ...stored, output_type: task.output_type, model_version_id: version.id, seconds: (Date.now() - started) / 1000 };
   } finally {
     await runtime.release();

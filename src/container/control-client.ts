@@ -192,6 +192,10 @@ export class ControlClient {
     };
     return {
       putPage: (page, json) => put(resultPageName(page), json, "application/json"),
+      putPages: async (first, pages) => {
+        const res = await this.call("writeResultPages", { params: { first }, body: pages.join("\n"), contentType: "application/x-ndjson" });
+        if (!res.ok) throw new Error(`could not store result pages ${first}–${first + pages.length - 1}: HTTP ${res.status}`);
+      },
       putFile: (format, body, contentType) => put(resultFileName(format), body, contentType),
     };
   }
@@ -236,9 +240,9 @@ export class ControlClient {
     await this.json("closeSearch", {});
   }
 
-  /** The trial's instance is alive; true when the trial must stop. */
-  async trialBeat(trial: number): Promise<boolean> {
-    return (await this.jsonAt("trialBeat", { trial }, {})).stop;
+  /** The trial's instance is alive (`done`: a batch part's rows done); true when the trial must stop. */
+  async trialBeat(trial: number, done?: number): Promise<boolean> {
+    return (await this.jsonAt("trialBeat", { trial }, done === undefined ? {} : { done })).stop;
   }
 
   async failTrial(trial: number, message: string): Promise<void> {

@@ -16,12 +16,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { isMainThread } from "node:worker_threads";
 import { bearerToken, sameSecret } from "../auth/secrets";
 import { isPermanentError, JobCanceledError } from "../jobs/errors";
+import { runBatchPartInTrainer } from "./batch-part";
 import { ControlClient, type ControlConfig } from "./control-client";
 import { type RunOutcome, TRAINER_RUNNERS } from "./job-runners";
 import { log, logError, logWarning } from "./log";
 import { drain, type RunningJob, shutdownGraceMs } from "./shutdown";
 import { runTrialInTrainer } from "./trial-runner";
-import { TRAINER_STARTED_PATH, trainerAssignment, trainerStartedAnswer, trialAssignment } from "./wire";
+import { batchPartSpec, TRAINER_STARTED_PATH, trainerAssignment, trainerStartedAnswer, trialAssignment } from "./wire";
 
 /** The jobs this process works on, by job id. */
 const running = new Map<string, RunningJob>();
@@ -105,7 +106,7 @@ export function createTrainerServer(config: ControlConfig) {
   });
 }
 
-/** `POST /trials`: a trial of a job's model search, run in the background; 503 while another one runs here (the Worker tries another instance). */
+/** `POST /trials`: a trial of a job's model search (or a part of a large batch), run in the background; 503 while another one runs here (the Worker tries another instance). */
 function acceptTrial(config: ControlConfig, body: unknown, res: ServerResponse): void {
   const a = trialAssignment.safeParse(body);
   if (!a.success) {
@@ -124,7 +125,10 @@ function acceptTrial(config: ControlConfig, body: unknown, res: ServerResponse):
     return;
   }
   trialRunning = key;
-  void runTrialInTrainer(new ControlClient(config, jobId, attempt), a.data).finally(() => {
+  const client = new ControlClient(config, jobId, attempt);
+  // a large batch's parts come as trials whose spec is a row range (./batch-parts)
+  const part = batchPartSpec.safeParse(a.data.spec);
+  void (part.success ? runBatchPartInTrainer(client, a.data, part.data) : runTrialInTrainer(client, a.data)).finally(() => {
     trialRunning = null;
   });
   send(res, 202, { job_id: jobId, trial, status: "accepted" });

@@ -36,6 +36,18 @@ export const trialAssignment = trainerAssignment.extend({
 });
 export type TrialAssignment = z.infer<typeof trialAssignment>;
 
+/**
+ * The spec of a part of a batch inference cut into row ranges (../container/batch-parts), sent
+ * the way a search sends a trial: rows [start, end) of the job's frame through its model version.
+ */
+export const batchPartSpec = z.object({
+  kind: z.literal("batch_part"),
+  start: z.number().int().min(0),
+  end: z.number().int().min(1),
+  model_version: z.object({ id: z.string(), version: z.number().int() }),
+});
+export type BatchPartSpec = z.infer<typeof batchPartSpec>;
+
 /** A training: the job's input, as the train route wrote it. */
 export const trainingTask = z.object({
   model_name: z.string(),
@@ -54,6 +66,8 @@ const batchTask = z.object({
   model_type: z.string().nullable(),
   output_type: z.enum(OUTPUT_FORMATS),
   model_version: z.object({ id: z.string(), version: z.number().int() }),
+  /** Trainer instances a large batch may run its parts on at once (absent: 1, the whole table here). */
+  instances: z.number().int().min(1).max(MAX_SEARCH_INSTANCES).optional(),
 });
 export type BatchTask = z.infer<typeof batchTask>;
 
@@ -124,19 +138,28 @@ const completeFrameUploadBody = z.object({
 const completeFrameUploadAnswer = z.object({ bytes: z.number().int().min(0) });
 const abortFrameUploadBody = z.object({ attempt, upload_id: uploadId });
 
-/** A search's trials (durable/trials.ts): the coordinator sends one, polls them all, closes the search. */
+/**
+ * A search's trials (durable/trials.ts): the coordinator sends one, polls them all, closes the
+ * search. A large batch's parts go the same routes (a part is a trial whose spec is a batchPartSpec).
+ */
 const startTrialBody = z.object({ attempt, trial: z.number().int().min(0), slot: z.number().int().min(0), spec: z.record(z.string(), z.unknown()) });
 const trialView = z.object({
   trial: z.number().int(),
   status: z.enum(["queued", "running", "done", "failed", "canceled"]),
   message: z.string().nullable(),
+  done: z.number().int().min(0).optional(),
 });
 const trialsAnswer = z.object({ trials: z.array(trialView) });
 const closeSearchBody = z.object({ attempt });
-/** The instance running a trial reports (answered `stop: true` once the trial no longer runs), or says it failed. */
-const trialBeatBody = z.object({ attempt });
+/** The instance running a trial reports (`done`: a batch part's rows done; answered `stop: true` once the trial no longer runs), or says it failed. */
+const trialBeatBody = z.object({ attempt, done: z.number().int().min(0).optional() });
 const trialBeatAnswer = z.object({ stop: z.boolean() });
 const failTrialBody = z.object({ attempt, message: z.string().min(1).max(FAILURE_MESSAGE_MAX_CHARS) });
+/**
+ * `{first}` of `results/pages/{first}`: the number of the first of the result pages in the body
+ * (pages one per line: a JSON text holds no raw line break), written in one call.
+ */
+export const firstPageParam = z.coerce.number().int().min(0);
 /** `{trial}` of the trial routes. */
 export const trialParam = z.coerce.number().int().min(0);
 
@@ -167,6 +190,7 @@ export const CONTROL_ROUTES = {
   writeArtifact: { method: "put", path: "artifacts/{file}" },
   readArtifact: { method: "get", path: "artifacts/{file}" },
   writeResult: { method: "put", path: "results/{file}" },
+  writeResultPages: { method: "put", path: "results/pages/{first}" },
   report: { method: "post", path: "report", body: reportBody, answer: reportAnswer },
   succeed: { method: "post", path: "succeed", body: succeedBody, answer: doneAnswer },
   fail: { method: "post", path: "fail", body: failBody, answer: doneAnswer },

@@ -213,11 +213,32 @@ export const MAX_CACHED_ARTIFACT_BYTES = 4 * MB;
 export const MAX_CACHED_INDEX_BYTES = 48 * MB;
 /** Rows per stored JSON page of an inference job's results. */
 export const RESULT_PAGE_ROWS = 1000;
+/**
+ * Result pages an inference job writes at once (a million rows are a thousand pages, each a round
+ * trip to R2, or through the control route from the trainer: one after the other, the round trips
+ * were most of a large batch's time). Few enough to stay far below a Worker's 6 connections.
+ */
+export const RESULT_PAGE_WRITES_IN_FLIGHT = 4;
+/**
+ * Result pages the trainer sends in one control call (100 pages: about 2–3 MB of JSON for a few
+ * columns): the call's checks (the job still running, its model version) once for them all.
+ */
+export const RESULT_PAGES_PER_WRITE = 100;
 /** Rows one `GET /jobs/{id}/results?format=json` call returns at most (default 100). */
 export const RESULT_LIMIT_MAX = 1000;
 export const RESULT_LIMIT_DEFAULT = 100;
 /** Rows a batch inference job runs through the model at a time (bounds the graph's memory; progress between). */
 export const BATCH_CHUNK_ROWS = 50_000;
+/**
+ * A batch inference over a stored dataset version of more rows than this is cut into parts of
+ * BATCH_PART_ROWS contiguous rows, run by several trainer instances at once (the search's
+ * instances: ../trainer-control/trainer-client's searchInstances) and put together in order.
+ * A part is a whole number of result pages, so each part writes its own pages. A part's result
+ * (its CSV rows and its table for the Parquet file) passes once through the Worker's control
+ * route, well under its 100 MB request limit.
+ */
+export const BATCH_SPLIT_MIN_ROWS = 200_000;
+export const BATCH_PART_ROWS = 250_000;
 /**
  * A sync inference whose input file and JSON results together take at most this many bytes keeps
  * them in D1 with its job record (one write after the answer) instead of as R2 objects (two more

@@ -216,7 +216,7 @@ export class JobDO extends DurableObject<Env> implements JobObject {
     return true;
   }
 
-  // ── The trials of the job's model search (./trials), for its current attempt while it runs ──
+  // ── The trials of the job's model search, or the parts of its batch (./trials), for its current attempt while it runs ──
 
   private async search(attempt: number): Promise<SearchTrials | null> {
     const s = await this.load();
@@ -241,9 +241,9 @@ export class JobDO extends DurableObject<Env> implements JobObject {
     await (await this.search(attempt))?.undispatched(attempt, trial);
   }
 
-  /** A trial's instance is alive; false: it must stop (the job or the trial no longer runs). */
-  async trialBeat(attempt: number, trial: number): Promise<boolean> {
-    return (await (await this.search(attempt))?.beat(attempt, trial)) ?? false;
+  /** A trial's instance is alive (`done`: a batch part's rows done); false: it must stop (the job or the trial no longer runs). */
+  async trialBeat(attempt: number, trial: number, done?: number): Promise<boolean> {
+    return (await (await this.search(attempt))?.beat(attempt, trial, done)) ?? false;
   }
 
   async settleTrial(attempt: number, trial: number, status: "done" | "failed", message: string | null): Promise<boolean> {

@@ -1,5 +1,6 @@
 /**
- * The state of one trial of a job's model search, as the job's object keeps it (one storage key
+ * The state of one trial of a job's model search (or one part of a batch inference cut into row
+ * ranges: the same bookkeeping for another piece of a job's work sent to an instance), as the job's object keeps it (one storage key
  * per trial, apart from the job's own state), and the watchdog's rule for it: a pure function of
  * the state and the time, like the job's own deadlines (./job-state).
  */
@@ -22,6 +23,8 @@ export interface TrialState {
   /** The last sign of life of the instance running it. */
   beatAtMs: number | null;
   message: string | null;
+  /** Units of its work done, as its instance last reported them (a batch part's rows); absent until reported. */
+  done?: number;
 }
 
 /** The storage key of a trial: under the attempt, so a restarted job's search starts clean. */

@@ -3,7 +3,9 @@
  * by the instance that runs each, kept alive by its reports, settled, or canceled when the search
  * closes. The search's coordinator polls the list, and each poll is also the trials' watchdog: a
  * trial whose instance died is sent again, then failed alone (./trial-state). The job's object
- * calls this only for a running job and its current attempt.
+ * calls this only for a running job and its current attempt. A batch inference cut into row
+ * ranges (../container/batch-parts) keeps its parts here the same way: a part is a "trial" whose
+ * spec is its range, and whose reports say how many of its rows are done.
  */
 import type { TrialView } from "../jobs/job-object";
 import type { JsonObject } from "../jobs/types";
@@ -29,6 +31,8 @@ export class SearchTrials {
     t.sends += 1;
     t.sentAtMs = Date.now();
     t.beatAtMs = null;
+    // sent again, it starts over: none of its work counts as done
+    delete t.done;
     await this.put(attempt, t);
     // the queue's trial message (queue/messages.ts: trialMessageSchema, which the consumer reads it with)
     await this.queue.send({ job_id: this.jobId, attempt, trial: t.trial });
@@ -58,11 +62,12 @@ export class SearchTrials {
     await this.put(attempt, t);
   }
 
-  /** The instance running the trial is alive; false: the trial no longer runs (canceled, or given to another). */
-  async beat(attempt: number, trial: number): Promise<boolean> {
+  /** The instance running the trial is alive (`done`: units of its work done so far); false: the trial no longer runs (canceled, or given to another). */
+  async beat(attempt: number, trial: number, done?: number): Promise<boolean> {
     const t = await this.load(attempt, trial);
     if (t?.status !== "running") return false;
     t.beatAtMs = Date.now();
+    if (done !== undefined) t.done = done;
     await this.put(attempt, t);
     return true;
   }
@@ -87,7 +92,12 @@ export class SearchTrials {
       if (next.action === "resend") await this.send(attempt, t);
       else if (next.action === "fail") await this.settle(attempt, t.trial, "failed", next.message);
       const current = next.action === "wait" ? t : ((await this.load(attempt, t.trial)) ?? t);
-      out.push({ trial: current.trial, status: current.status, message: current.message });
+      out.push({
+        trial: current.trial,
+        status: current.status,
+        message: current.message,
+        ...(current.done === undefined ? {} : { done: current.done }),
+      });
     }
     return out;
   }

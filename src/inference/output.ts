@@ -35,6 +35,11 @@ export interface EncodeOptions {
   columnTypes?: Record<string, ParquetColumnType>;
   /** Columns written as INT64 when every value is a safe integer (default `["id"]`). */
   integerColumns?: readonly string[];
+  /**
+   * csv: write the header row (default true). Without it, the rows of a table cut into row
+   * ranges encoded apart and joined with CRLF are the whole table's csv, byte for byte.
+   */
+  csvHeader?: boolean;
 }
 
 export const OUTPUT_CONTENT_TYPES: Record<OutputFormat, string> = {
@@ -54,7 +59,7 @@ export function encodeTable(table: ResultTable, format: OutputFormat, options: E
     case "json":
       return { body: JSON.stringify(table), contentType: OUTPUT_CONTENT_TYPES.json };
     case "csv":
-      return { body: toCsv(table, names, rowCount), contentType: OUTPUT_CONTENT_TYPES.csv };
+      return { body: toCsv(table, names, rowCount, options.csvHeader ?? true), contentType: OUTPUT_CONTENT_TYPES.csv };
     case "parquet":
       return { body: toParquet(table, names, options), contentType: OUTPUT_CONTENT_TYPES.parquet };
     default:
@@ -74,7 +79,7 @@ function flat(v: Cell): string | number | boolean | null {
   return Array.isArray(v) ? JSON.stringify(v) : v;
 }
 
-function toCsv(table: ResultTable, names: string[], rowCount: number): string {
+function toCsv(table: ResultTable, names: string[], rowCount: number, header: boolean): string {
   const columns = names.map((n) => table[n]);
   const data: Cell[][] = new Array(rowCount);
   for (let r = 0; r < rowCount; r++) {
@@ -82,7 +87,7 @@ function toCsv(table: ResultTable, names: string[], rowCount: number): string {
     for (let c = 0; c < columns.length; c++) row[c] = flat(clean(columns[c][r]));
     data[r] = row;
   }
-  const csv = Papa.unparse({ fields: names, data }, { newline: "\r\n", header: true, quotes: (value: unknown) => value === "" });
+  const csv = Papa.unparse({ fields: names, data }, { newline: "\r\n", header, quotes: (value: unknown) => value === "" });
   // papaparse ends the last record without a line break, except for a header alone; same for both.
   return rowCount === 0 && csv.endsWith("\r\n") ? csv.slice(0, -2) : csv;
 }

@@ -4,7 +4,7 @@
  * most two stored pages; csv and parquet are whole files, streamed to the client. The writer goes
  * through a ResultSink: R2 directly in the Worker, the internal control routes in the trainer.
  */
-import { RESULT_PAGE_ROWS } from "../core/limits";
+import { RESULT_PAGE_ROWS, RESULT_PAGE_WRITES_IN_FLIGHT, RESULT_PAGES_PER_WRITE } from "../core/limits";
 import type { Cell, ParquetColumnType, ResultTable } from "../model-types/contract";
 import { resultFileKey, resultPageKey } from "../storage/keys";
 import { type EncodedOutput, encodeTable } from "./output";
@@ -29,6 +29,8 @@ export interface StoreOptions {
 /** Where a job's result files go. */
 export interface ResultSink {
   putPage(page: number, json: string): Promise<void>;
+  /** Pages `first`, `first + 1`, … at once, when the sink can (a call for many: the trainer's control routes). */
+  putPages?(first: number, pages: string[]): Promise<void>;
   putFile(format: "csv" | "parquet", body: Uint8Array, contentType: string): Promise<void>;
 }
 
@@ -49,13 +51,7 @@ export async function storeResults(
   columnTypes: Record<string, ParquetColumnType>,
   opts: StoreOptions = {},
 ): Promise<StoredResults> {
-  const columns = Object.keys(table);
-  const rows = table[columns[0]]?.length ?? 0;
-  for (let p = 0; p * RESULT_PAGE_ROWS < rows || p === 0; p++) {
-    const page: ResultTable = {};
-    for (const c of columns) page[c] = table[c].slice(p * RESULT_PAGE_ROWS, (p + 1) * RESULT_PAGE_ROWS);
-    await sink.putPage(p, JSON.stringify(page));
-  }
+  await storePages(sink, table);
   const bytes: StoredResults["bytes"] = {};
   for (const format of opts.formats ?? (["csv", "parquet"] as const)) {
     const encoded = opts.encoded?.format === format ? opts.encoded.output : encodeTable(table, format, { columnTypes });
@@ -64,6 +60,43 @@ export async function storeResults(
     await sink.putFile(format, body, encoded.contentType);
   }
   return { ...summarizeResults(table, columnTypes), bytes };
+}
+
+/**
+ * The JSON pages of `table`, whose first row is row `firstPage * RESULT_PAGE_ROWS` of the job's
+ * results (a part of a batch cut into row ranges stores its own pages; a part starts a page).
+ */
+export async function storePages(sink: ResultSink, table: ResultTable, firstPage = 0): Promise<void> {
+  const columns = Object.keys(table);
+  const rows = table[columns[0]]?.length ?? 0;
+  const pages = Math.max(1, Math.ceil(rows / RESULT_PAGE_ROWS));
+  const pageJson = (p: number) => {
+    const page: ResultTable = {};
+    for (const c of columns) page[c] = table[c].slice(p * RESULT_PAGE_ROWS, (p + 1) * RESULT_PAGE_ROWS);
+    return JSON.stringify(page);
+  };
+  // pages in groups when the sink takes many at once, else one by one
+  const group = sink.putPages ? RESULT_PAGES_PER_WRITE : 1;
+  const write = (p: number, n: number) =>
+    sink.putPages
+      ? sink.putPages(
+          firstPage + p,
+          Array.from({ length: n }, (_, i) => pageJson(p + i)),
+        )
+      : sink.putPage(firstPage + p, pageJson(p));
+  // a few writes in flight: each is a round trip (an R2 write, or a control route's), not work
+  let next = 0;
+  let failed = false;
+  const writer = async () => {
+    for (let p = next; p < pages && !failed; p = next) {
+      next += group;
+      await write(p, Math.min(group, pages - p)).catch((e) => {
+        failed = true;
+        throw e;
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(RESULT_PAGE_WRITES_IN_FLIGHT, Math.ceil(pages / group)) }, writer));
 }
 
 /** What a job records about results that are kept elsewhere (inline in D1: no files, no pages). */

@@ -14,6 +14,8 @@ export interface TrialView {
   trial: number;
   status: "queued" | "running" | "done" | "failed" | "canceled";
   message: string | null;
+  /** Units of its work done, when its instance reports them (a batch part's rows). */
+  done?: number;
 }
 
 /**
@@ -46,7 +48,7 @@ export interface JobObject {
   startTrial(attempt: number, trial: number, slot: number, spec: JsonObject): Promise<boolean>;
   beginTrial(attempt: number, trial: number): Promise<{ spec: JsonObject | null; slot: number }>;
   trialUndispatched(attempt: number, trial: number): Promise<void>;
-  trialBeat(attempt: number, trial: number): Promise<boolean>;
+  trialBeat(attempt: number, trial: number, done?: number): Promise<boolean>;
   settleTrial(attempt: number, trial: number, status: "done" | "failed", message: string | null): Promise<boolean>;
   listTrials(attempt: number): Promise<TrialView[] | null>;
   closeSearch(attempt: number): Promise<number>;

@@ -10,7 +10,7 @@ import { jobMessageSchema, type TrialMessage, trialMessageSchema } from "./messa
 const TRIAL_REDISPATCH_DELAY_S = 2;
 
 /**
- * One delivery of a trial of a job's model search: the job's object says whether it is to run now
+ * One delivery of a trial of a job's model search (or of a part of a large batch, sent the same way): the job's object says whether it is to run now
  * (not a duplicate, the search still on); it is handed to the trainer instance of its slot, or
  * delivered again shortly when none took it. An instance that dies with it is the job's object's
  * watchdog's business (durable/trials.ts), not the queue's.

@@ -5,7 +5,8 @@
  */
 
 import { artifactFile } from "../container/wire";
-import { NotFound } from "../core/errors";
+import { NotFound, TooLarge } from "../core/errors";
+import { RESULT_PAGES_PER_WRITE } from "../core/limits";
 import { OUTPUT_CONTENT_TYPES } from "../inference/output";
 import type { JobRecord } from "../jobs/types";
 import type { InferBatchInput } from "../models/infer-async";
@@ -23,7 +24,8 @@ async function target(deps: ControlDeps, r: TrainerJob<"infer_batch">) {
 export const batchKind: TrainerKind<"infer_batch"> = {
   async task(deps, r) {
     const { input, version } = await target(deps, r);
-    return { model_type: r.job.modelType, output_type: input.output_type, model_version: { id: version.id, version: version.version } };
+    const model_version = { id: version.id, version: version.version };
+    return { model_type: r.job.modelType, output_type: input.output_type, model_version, instances: deps.searchInstances };
   },
   /** The rows: a stored dataset version's frame (uploaded files are run by the queue consumer). */
   async readFrame(deps, r, read) {
@@ -64,6 +66,19 @@ function resultFile(job: JobRecord, name: string): { key: string; contentType: s
   if (!whole) return null;
   const format = whole[1] as "csv" | "parquet";
   return { key: resultFileKey(job.orgId, job.id, format), contentType: OUTPUT_CONTENT_TYPES[format] };
+}
+
+/**
+ * A batch inference job writes many of its JSON result pages at once (one a line, from page
+ * `first` on): one call's checks for a hundred pages, not one each.
+ */
+export async function writeResultPages(deps: ControlDeps, jobId: string, attempt: number, first: number, body: string): Promise<void> {
+  const r = await runningJobOf(deps, jobId, attempt, "infer_batch");
+  await target(deps, r);
+  const pages = body.split("\n");
+  if (pages.length > RESULT_PAGES_PER_WRITE) throw new TooLarge(`At most ${RESULT_PAGES_PER_WRITE} result pages a call.`, RESULT_PAGES_PER_WRITE);
+  const options = { httpMetadata: { contentType: OUTPUT_CONTENT_TYPES.json } };
+  await Promise.all(pages.map((json, i) => deps.bucket.put(resultPageKey(r.job.orgId, r.job.id, first + i), json, options)));
 }
 
 /** A batch inference job writes its result files. */

@@ -11,10 +11,13 @@ import type { JsonObject } from "../jobs/types";
 import { deletePrefix, searchDataKey, searchPrefix, trialOutcomeKey } from "../storage/keys";
 import { type ControlDeps, runningJobOf, stopWork, trainerJob } from "./control-scope";
 
-/** The train job, running for this attempt (trial routes do not count as the coordinator's heartbeat). */
+/**
+ * The train job (or the batch inference job, whose parts go through the same routes) of the
+ * trial routes (they do not count as the coordinator's heartbeat).
+ */
 async function searchJob(deps: ControlDeps, jobId: string, attempt: number) {
   const r = await trainerJob(deps, jobId, attempt);
-  if (r.job.type !== "train") throw new NotFound();
+  if (r.job.type !== "train" && r.job.type !== "infer_batch") throw new NotFound();
   return r;
 }
 
@@ -53,9 +56,9 @@ export async function closeSearch(deps: ControlDeps, jobId: string, attempt: num
 }
 
 /** A trial's instance is alive; `stop`: the trial no longer runs (canceled, the job over, or sent to another). */
-export async function trialBeat(deps: ControlDeps, jobId: string, attempt: number, trial: number) {
+export async function trialBeat(deps: ControlDeps, jobId: string, attempt: number, trial: number, done?: number) {
   const r = await searchJob(deps, jobId, attempt);
-  return { stop: !(await r.jobObj.trialBeat(attempt, trial)) };
+  return { stop: !(await r.jobObj.trialBeat(attempt, trial, done)) };
 }
 
 export async function failTrial(deps: ControlDeps, jobId: string, attempt: number, trial: number, message: string) {

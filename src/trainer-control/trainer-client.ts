@@ -27,7 +27,7 @@ export async function dispatchToTrainer(env: Env, assignment: TrainerAssignment)
 }
 
 /**
- * Trainer instances one model search runs its trials on at once: locally, every trainer process
+ * Trainer instances one model search runs its trials on at once (and a large batch its row ranges): locally, every trainer process
  * (`npm start` runs one per core); in production SEARCH_INSTANCES (default 4, within the container
  * binding's max_instances); without a trainer (the test pool), 1: the trials run one after the other.
  */

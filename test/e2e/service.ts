@@ -29,9 +29,18 @@ function freePort(): Promise<number> {
   });
 }
 
-/** `env`: more of npm start's settings (TRAINERS, TRAINER_RESTART, …); `cwd`: the checkout to run (a benchmark compares two). */
-export async function startService(timeoutMs = 120_000, env: Record<string, string> = {}, cwd = process.cwd()): Promise<RunningService> {
-  const state = mkdtempSync(join(tmpdir(), "tabular-e2e-"));
+/**
+ * `env`: more of npm start's settings (TRAINERS, TRAINER_RESTART, …); `cwd`: the checkout to run
+ * (a benchmark compares two); `stateDir`: a state directory to start from (the same data and API
+ * key as a service stopped before), which the caller removes: a fresh one, removed at stop, by default.
+ */
+export async function startService(
+  timeoutMs = 120_000,
+  env: Record<string, string> = {},
+  cwd = process.cwd(),
+  stateDir?: string,
+): Promise<RunningService> {
+  const state = stateDir ?? mkdtempSync(join(tmpdir(), "tabular-e2e-"));
   const [port, trainerPort] = [await freePort(), await freePort()];
   let log = "";
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
@@ -58,7 +67,7 @@ export async function startService(timeoutMs = 120_000, env: Record<string, stri
         // already gone
       }
     }
-    rmSync(state, { recursive: true, force: true });
+    if (!stateDir) rmSync(state, { recursive: true, force: true });
   };
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -81,6 +81,14 @@ export const readSource = createRoute({
 });
 /** A batch inference job's result files (their names: ../../storage/keys). */
 export const writeResult = fileRoute("writeResult");
+/** Many of its JSON result pages at once (one a line), from page `{first}` on. */
+export const writeResultPages = createRoute({
+  hide: true,
+  method: method("writeResultPages"),
+  path: path("writeResultPages"),
+  request: { params: params.extend({ first: wire.firstPageParam }), query: wire.attemptQuery },
+  responses: ok,
+});
 export const report = jsonRoute("report", routes.report.body);
 export const succeed = jsonRoute("succeed", routes.succeed.body);
 export const fail = jsonRoute("fail", routes.fail.body);

@@ -137,6 +137,12 @@ internalApp.openapi(def.writeResult, async (c) => {
   return c.body(null, 204);
 });
 
+internalApp.openapi(def.writeResultPages, async (c) => {
+  const { id, first } = c.req.valid("param");
+  await batches.writeResultPages(deps(c), id, c.req.valid("query").attempt, first, await c.req.text());
+  return c.body(null, 204);
+});
+
 internalApp.openapi(def.writeSearchData, async (c) => {
   await searches.writeSearchData(deps(c), c.req.valid("param").id, c.req.valid("query").attempt, sizedBody(c).body);
   return c.body(null, 204);
@@ -158,7 +164,8 @@ internalApp.openapi(def.closeSearch, async (c) => c.json(await searches.closeSea
 
 internalApp.openapi(def.trialBeat, async (c) => {
   const { id, trial } = c.req.valid("param");
-  return c.json(await searches.trialBeat(deps(c), id, c.req.valid("json").attempt, trial));
+  const { attempt, done } = c.req.valid("json");
+  return c.json(await searches.trialBeat(deps(c), id, attempt, trial, done));
 });
 
 internalApp.openapi(def.failTrial, async (c) => {
