@@ -87,9 +87,14 @@ async function processDeadLetter(deps: WorkDeps, msg: Message<unknown>): Promise
   const trial = trialMessageSchema.safeParse(msg.body);
   const parsed = jobMessageSchema.safeParse(msg.body);
   if (trial.success) {
-    // a trial no instance took: it fails alone, the search goes on
+    // a part no instance took (a search trial, a batch row range): it fails alone, and its job decides
     const m = trial.data;
-    await jobObject(deps.env.JOB, m.job_id).settleTrial(m.attempt, m.trial, "failed", `Trial ${m.trial} could not be handed to a trainer instance.`);
+    await jobObject(deps.env.JOB, m.job_id).settleTrial(
+      m.attempt,
+      m.trial,
+      "failed",
+      `Part ${m.trial} of the job (a search trial or a batch's row range) could not be handed to a trainer instance.`,
+    );
   } else if (parsed.success) {
     await jobObject(deps.env.JOB, parsed.data.job_id).fail(
       "The job could not be processed: its queue message was moved to the dead-letter queue after repeated failures.",
