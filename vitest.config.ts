@@ -50,11 +50,11 @@ const coldIsolateTests = ["test/worker/ort-warmup.test.ts"];
 // tests start the service as a user would.
 export default defineConfig({
   test: {
-    // One test worker per core, and one more: an end-to-end file mostly waits on the service's own
-    // processes (workerd, trainers), leaving its worker's core to the others. vitest's default
-    // (cores - 1) left one of two cores idle. Measured on 2 cores: 8.3 min at 2, 6.8 min at 3, and
-    // 7.5 min at 4, where a service under that load missed its start-up deadline.
-    maxWorkers: availableParallelism() + 1,
+    // One test worker per core: vitest's default (cores - 1) left one of two cores idle. More
+    // workers than cores was tried on 2 cores: 3 ran in 6.8 min with vitest's durations cached but
+    // no faster on a fresh clone (8.6 min), and the end-to-end files, which come first there, then
+    // start their services at once: one missed its 120 s start-up deadline at 3 and at 4.
+    maxWorkers: availableParallelism(),
     projects: [
       {
         test: {
