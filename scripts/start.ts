@@ -36,9 +36,10 @@ function portFree(port: number, host: string): Promise<boolean> {
   });
 }
 
-async function choosePort(host: string, given: string | undefined, from: number, name: string): Promise<number> {
+/** `taken`: ports chosen already but not yet bound (the Worker's starts after the trainers'). */
+async function choosePort(host: string, given: string | undefined, from: number, name: string, taken: number[] = []): Promise<number> {
   if (given) return Number(given);
-  for (let p = from; p < from + 100; p++) if (await portFree(p, host)) return p;
+  for (let p = from; p < from + 100; p++) if (!taken.includes(p) && (await portFree(p, host))) return p;
   throw new Error(`no free port between ${from} and ${from + 99}; set ${name}`);
 }
 
@@ -100,7 +101,9 @@ const trainerPorts: number[] = [];
 for (let i = 0; i < trainerCount; i++) {
   const after = trainerPorts.at(-1) ?? port;
   trainerPorts.push(
-    i === 0 && process.env.TRAINER_PORT ? Number(process.env.TRAINER_PORT) : await choosePort("127.0.0.1", undefined, after + 1, "TRAINER_PORT"),
+    i === 0 && process.env.TRAINER_PORT
+      ? Number(process.env.TRAINER_PORT)
+      : await choosePort("127.0.0.1", undefined, after + 1, "TRAINER_PORT", [port, ...trainerPorts]),
   );
 }
 const base = `http://${host}:${port}`;
