@@ -14,38 +14,23 @@ import { loadArtifact } from "../inference/run-model";
 import { JobCanceledError } from "../jobs/errors";
 import type { Frame } from "../ml/frame";
 import type { ControlClient } from "./control-client";
+import { JobInputCache } from "./job-input-cache";
 import { log, logWarning } from "./log";
 import { trainerModelRuntime } from "./trainer-runtime";
 import type { BatchPartSpec, TrialAssignment } from "./wire";
 
-const shared = new Map<string, Frame>();
-let lastRead: { key: string; frame: Promise<Frame> } | null = null;
-const keyOf = (jobId: string, attempt: number) => `${jobId}:${attempt}`;
+const frames = new JobInputCache<Frame>();
 
 /** The coordinator's frame, readable by the parts run in this process until `unshareFrame`. */
 export function shareFrame(jobId: string, attempt: number, frame: Frame): void {
-  shared.set(keyOf(jobId, attempt), frame);
+  frames.share(jobId, attempt, frame);
 }
 
 export function unshareFrame(jobId: string, attempt: number): void {
-  shared.delete(keyOf(jobId, attempt));
-  if (lastRead?.key === keyOf(jobId, attempt)) lastRead = null;
+  frames.unshare(jobId, attempt);
 }
 
-function frameFor(client: ControlClient): Promise<Frame> {
-  const key = keyOf(client.jobId, client.attempt);
-  const own = shared.get(key);
-  if (own) return Promise.resolve(own);
-  if (lastRead?.key !== key) {
-    const frame = client.io().loadFrame();
-    // a failed read is not kept: the next part tries again
-    frame.catch(() => {
-      if (lastRead?.key === key) lastRead = null;
-    });
-    lastRead = { key, frame };
-  }
-  return lastRead.frame;
-}
+const frameFor = (client: ControlClient): Promise<Frame> => frames.get(client.jobId, client.attempt, () => client.io().loadFrame());
 
 export async function runBatchPartInTrainer(client: ControlClient, a: TrialAssignment, spec: BatchPartSpec): Promise<void> {
   const fields = { job_id: a.job_id, attempt: a.attempt, trial: a.trial, part: a.trial };
