@@ -24,21 +24,13 @@ const workerPool = () =>
  * `npm run test:quick` (TEST_QUICK=1) leaves out the files that take more than ~2 s each on a 2-core
  * machine (measured 2026-11-29 with vitest's JSON reporter); `npm test` runs everything.
  */
-const slowTestFiles = [
-  ...["causal-select", "causal", "search-space", "prediction-search", "prediction-representation"],
-  ...["prediction-search-fan-out", "prediction", "ssl-encoder", "representation-sample", "representation"],
-  ...["causal-estimate", "embedding", "gbdt-threads", "explain-prediction", "gbdt-schedule"],
-].map((name) => `test/ml/${name}.test.ts`);
-slowTestFiles.push(
-  ...["typed-numbers", "parquet-stream", "ascii-bytes", "span-batch", "codec-encodings", "parquet-pages"]
-    .concat(["csv-tokenizer", "streamed-frame", "portable-compressors"])
-    .map((name) => `test/ingest/${name}.test.ts`),
-  ...["frame-stream-thread", "run-training", "control-client-frame", "trainer-ingest-failure"].map((name) => `test/training/${name}.test.ts`),
-  ...["models-cancel-retry", "bad-input-files", "models-causal", "request-rules", "ort-runtime", "contract-conventions"]
-    .concat(["internal-ingest-faults", "concurrency", "jobs-explain", "datasets", "bad-files", "rate-limit"])
-    .concat(["models-infer-async", "models-retrain", "signed-upload", "models-unsupervised", "request-log"])
-    .map((name) => `test/worker/${name}.test.ts`),
-);
+const slowTestFiles = Object.entries({
+  ml: "causal-select causal search-space prediction-search prediction-representation prediction-search-fan-out prediction ssl-encoder representation-sample representation causal-estimate embedding gbdt-threads explain-prediction gbdt-schedule",
+  ingest: "typed-numbers parquet-stream ascii-bytes span-batch codec-encodings parquet-pages csv-tokenizer streamed-frame portable-compressors",
+  training: "frame-stream-thread run-training control-client-frame trainer-ingest-failure",
+  worker:
+    "models-cancel-retry bad-input-files models-causal request-rules ort-runtime contract-conventions internal-ingest-faults concurrency jobs-explain datasets bad-files rate-limit models-infer-async models-retrain signed-upload models-unsupervised request-log",
+}).flatMap(([folder, names]) => names.split(" ").map((name) => `test/${folder}/${name}.test.ts`));
 const quick = process.env.TEST_QUICK === "1";
 const skippedWhenQuick = quick ? slowTestFiles : [];
 
