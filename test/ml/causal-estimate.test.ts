@@ -4,10 +4,10 @@ import { canonicalValue, groupRows, pseudoFromPredictions, readArms, readOutcome
 import { predictCausal, trainCausalSteps } from "../../src/ml/causal/model";
 import { MlInputError } from "../../src/ml/errors";
 import type { Frame } from "../../src/ml/frame";
-import { buildRepresentation } from "../../src/ml/representation/representation";
+import { causalRepresentation } from "./causal-representation";
 
 function trained(frame: Frame) {
-  const gen = trainCausalSteps(frame, { representation: buildRepresentation(frame), labelColumn: "y", params: {} });
+  const gen = trainCausalSteps(frame, { representation: causalRepresentation(frame), labelColumn: "y", params: {} });
   for (;;) {
     const r = gen.next();
     if (r.done) return r.value;

@@ -7,12 +7,12 @@ import type { Frame } from "../../src/ml/frame";
 import { predict } from "../../src/ml/gbdt/predict";
 import { trainGbdt } from "../../src/ml/gbdt/train";
 import { Rng } from "../../src/ml/random";
-import { buildRepresentation } from "../../src/ml/representation/representation";
+import { causalRepresentation } from "./causal-representation";
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 function train(frame: Frame, params: CausalParams = {}) {
-  const gen = trainCausalSteps(frame, { representation: buildRepresentation(frame), labelColumn: "y", params });
+  const gen = trainCausalSteps(frame, { representation: causalRepresentation(frame), labelColumn: "y", params });
   for (;;) {
     const r = gen.next();
     if (r.done) return r.value;

@@ -11,12 +11,13 @@ import { applyFeaturizer, featureKinds, selectFeatures } from "../../src/ml/feat
 import type { FitStep } from "../../src/ml/fit/contract";
 import type { Frame, NumericColumn } from "../../src/ml/frame";
 import { buildRepresentation, deriveModelFeatures, type Representation } from "../../src/ml/representation/representation";
+import { causalRepresentation } from "./causal-representation";
 import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";
 
 const reps = new WeakMap<Frame, Representation>();
 function repOf(frame: Frame): Representation {
   let rep = reps.get(frame);
-  if (!rep) reps.set(frame, (rep = buildRepresentation(frame)));
+  if (!rep) reps.set(frame, (rep = causalRepresentation(frame)));
   return rep;
 }
 
@@ -262,6 +263,23 @@ describe("causal: ONNX, files, determinism", () => {
     expect(Buffer.from(a.files![0].bytes).equals(Buffer.from(b.files![0].bytes))).toBe(true);
     const c = train(d.frame, { seed: 4 }).model;
     expect(Buffer.from(a.onnx).equals(Buffer.from(c.onnx))).toBe(false);
+  });
+
+  it("the same model on the service's whole representation, encoder included, as on the tests' one without it", () => {
+    const d = causalData({ n: 600, seed: 10 });
+    const whole = buildRepresentation(d.frame);
+    expect(whole.encoder).not.toBeNull();
+    const run = (representation: Representation) => {
+      const gen = trainCausalSteps(d.frame, { representation, labelColumn: "y", params: {} });
+      for (;;) {
+        const r = gen.next();
+        if (r.done) return r.value;
+      }
+    };
+    const [a, b] = [run(whole), run(repOf(d.frame))];
+    expect(Buffer.from(a.onnx).equals(Buffer.from(b.onnx))).toBe(true);
+    expect(JSON.stringify(a.head)).toBe(JSON.stringify(b.head));
+    expect(JSON.stringify(a.output)).toBe(JSON.stringify(b.output));
   });
 });
 

@@ -49,6 +49,11 @@ export interface BuildRepresentationOptions {
   /** Seed of the row sample (above SAMPLE_ROWS rows) and of the encoder. */
   seed?: number;
   maxBins?: number;
+  /**
+   * false: no encoder, whatever the table (most of the build's time on small tables), for a caller
+   * that reads only the featurizer and the bins (the causal learner's tests).
+   */
+  encoder?: boolean;
 }
 
 /** One step of the encoder's training, as the training job reports it. */
@@ -79,7 +84,7 @@ export function* buildRepresentationSteps(frame: Frame, opts: BuildRepresentatio
   const bins = computeBins(m.data, m.numRows, m.numFeatures, isCat, { seed, maxBins: opts.maxBins, sampleSize: SAMPLE_ROWS });
   const profile = profileFrame(frame);
   let encoder: SslEncoder | null = null;
-  if (planEncoder(m.numRows, featurizer)) {
+  if (opts.encoder !== false && planEncoder(m.numRows, featurizer)) {
     const ssl = trainEncoderSteps(featurizer, m, { seed });
     for (;;) {
       const r = ssl.next();
