@@ -26,13 +26,47 @@ const local = (schema: unknown) =>
 
 /** The operation of a concrete path: literal paths before templated ones. */
 function operationOf(doc: Doc, method: string, path: string) {
-  const templates = Object.keys(doc.paths).sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0));
-  for (const t of templates) {
-    const pattern = new RegExp(`^${t.replace(/\{[^}]+\}/g, "[^/]+")}$`);
-    const op = doc.paths[t][method.toLowerCase()];
-    if (pattern.test(path) && op) return { name: `${method} ${t}`, op };
+  for (const { template, pattern } of patternsOf(doc)) {
+    const op = doc.paths[template][method.toLowerCase()];
+    if (op && pattern.test(path)) return { name: `${method} ${template}`, op };
   }
   return undefined;
+}
+
+/** Per document: its path templates as patterns (literal first) and one validator per answer schema. */
+interface Compiled {
+  patterns: { template: string; pattern: RegExp }[];
+  defs: unknown;
+  validators: Map<unknown, Validator>;
+}
+const compiled = new WeakMap<Doc, Compiled>();
+
+function compiledOf(doc: Doc): Compiled {
+  let c = compiled.get(doc);
+  if (!c) {
+    const templates = Object.keys(doc.paths).sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0));
+    const patterns = templates.map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`) }));
+    c = { patterns, defs: local(doc.components.schemas), validators: new Map() };
+    compiled.set(doc, c);
+  }
+  return c;
+}
+const patternsOf = (doc: Doc) => compiledOf(doc).patterns;
+
+/** One validator per schema object of the document: building one converts the whole document's components. */
+function validatorOf(doc: Doc, schema: unknown): Validator {
+  const c = compiledOf(doc);
+  let v = c.validators.get(schema);
+  if (!v) {
+    v = new Validator({ ...local(schema), $defs: c.defs }, "2020-12", false);
+    c.validators.set(schema, v);
+  }
+  return v;
+}
+
+/** Whether the document describes `method` on the path of `url` (answers of undocumented routes are not checked). */
+export function isDocumented(doc: Doc, method: string, url: string): boolean {
+  return operationOf(doc, method, new URL(url, "https://api.test").pathname) !== undefined;
 }
 
 /** What is wrong with an answer by the document; empty when nothing is. */
@@ -49,8 +83,7 @@ export async function answerProblems(doc: Doc, method: string, url: string, res:
   const media = (res.headers.get("Content-Type") ?? "").split(";")[0].trim();
   const schema = answer.content?.[media]?.schema;
   if (media === "application/json" && schema) {
-    const validator = new Validator({ ...local(schema), $defs: local(doc.components.schemas) }, "2020-12", false);
-    const result = validator.validate(await res.clone().json());
+    const result = validatorOf(doc, schema).validate(await res.clone().json());
     for (const e of result.errors.filter((e) => e.keyword !== "properties" && e.keyword !== "$ref" && e.keyword !== "items")) {
       problems.push(`${found.name} ${res.status}: ${e.instanceLocation} ${e.error}`);
     }

@@ -1,6 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { generateApiKey, hashApiKey } from "../../src/auth/api-keys";
+import { expectDocumentedAnswer } from "./openapi-answers";
 
 export interface TestOrg {
   orgId: string;
@@ -38,8 +39,15 @@ export async function newOrg(name = "Test org"): Promise<TestOrg> {
   return { orgId, apiKeyId, key, auth: { Authorization: `Bearer ${key}` } };
 }
 
-export function call(path: string, init: RequestInit = {}): Promise<Response> {
-  return exports.default.fetch(new Request(`https://api.test${path}`, init));
+/**
+ * A request to the Worker. The answer of every operation the OpenAPI document describes is checked
+ * against it (its status documented, its required headers, its JSON body's schema) before the test
+ * sees it, so every Worker test also checks the document.
+ */
+export async function call(path: string, init: RequestInit = {}): Promise<Response> {
+  const res = await exports.default.fetch(new Request(`https://api.test${path}`, init));
+  await expectDocumentedAnswer(init.method ?? "GET", path, res);
+  return res;
 }
 
 export async function json<T = any>(

@@ -59,7 +59,7 @@ class ExplanationRow(TypedDict, total=False):
     feature_contributions: Optional[List[Dict[str, Any]]]
     base_value: Optional[float]
     output_scale: Optional[str]
-    prediction: Union[str, float, None]
+    prediction: Union[str, float, bool, None]
     probability: Optional[float]
     prediction_flip: Optional[Dict[str, Any]]
     flip_reason: Optional[str]

@@ -61,7 +61,11 @@ const ExplanationRow = z
     }),
     base_value: z.number().nullable().optional(),
     output_scale: z.string().nullable().optional(),
-    prediction: z.union([z.string(), z.number()]).nullable().optional(),
+    prediction: z
+      .union([z.string(), z.number(), z.boolean()])
+      .nullable()
+      .optional()
+      .openapi({ description: "The model's answer for the row: a class, a value, or (an anomaly model) whether the row is an anomaly" }),
     probability: z.number().nullable().optional(),
     prediction_flip: z.record(z.string(), z.unknown()).nullable().openapi({
       description:
