@@ -20,7 +20,9 @@ export async function dispatchToTrainer(env: Env, assignment: TrainerAssignment)
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${env.INTERNAL_SECRET}` },
     body: JSON.stringify(assignment),
   };
-  if (trainerMode(env) === "url") return dispatchToUrls(trainerUrls(env), init);
+  // Locally the jobs are spread over the trainer processes by their id (production's one
+  // container per job, as near as a few processes get), each passing over to the next when refused.
+  if (trainerMode(env) === "url") return dispatchToUrls(rotated(trainerUrls(env), idHash(assignment.job_id)), init);
   // One container per job: trainings never compete for a CPU, and a crash takes one job down.
   const res = await getContainer(env.TRAINER, assignment.job_id).fetch(new Request("http://trainer/jobs", init));
   if (res.status !== 202) throw await refusal(res);
@@ -54,13 +56,22 @@ export async function dispatchTrialToTrainer(env: Env, assignment: TrialAssignme
   const mode = trainerMode(env);
   // searchInstances is 1 there: a search sends no trials
   if (mode === "inline") throw new Error("this deployment has no trainer instances to run search trials on");
-  if (mode === "url") {
-    const urls = trainerUrls(env);
-    const first = slot % urls.length;
-    return dispatchToUrls([...urls.slice(first), ...urls.slice(0, first)], init, "/trials");
-  }
+  if (mode === "url") return dispatchToUrls(rotated(trainerUrls(env), slot), init, "/trials");
   const res = await getContainer(env.TRAINER, trialInstanceName(assignment.job_id, slot)).fetch(new Request("http://trainer/trials", init));
   if (res.status !== 202) throw await refusal(res);
+}
+
+/** The list from its `first % length`-th element on, round to the start. */
+function rotated<T>(list: T[], first: number): T[] {
+  const k = first % list.length;
+  return [...list.slice(k), ...list.slice(0, k)];
+}
+
+/** A small, stable hash of a job id (FNV-1a), to pick its trainer. */
+function idHash(id: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
 }
 
 /** TRAINER_URL: one trainer's address, or several separated by commas (`npm start` with TRAINERS). */
