@@ -3,7 +3,7 @@ import { applyFeaturizer } from "../../src/ml/featurize";
 import type { UnsupervisedModel } from "../../src/ml/fit/contract";
 import type { Frame } from "../../src/ml/frame";
 import { Rng } from "../../src/ml/random";
-import { buildRepresentation } from "../../src/ml/representation/representation";
+import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
 import { embed } from "../../src/ml/space/space";
 import { trainEmbeddingSteps } from "../../src/ml/unsupervised/embedding";
 import { createSession, runFeatures } from "./helpers/ort-node";
@@ -26,9 +26,13 @@ function frame(n: number): Frame {
   };
 }
 
+// One representation per frame: it is deterministic (test/ml/prediction-representation.test.ts),
+// and building it (its encoder) is most of a small model's time.
+const reps = new WeakMap<Frame, Representation>();
+const repOf = (f: Frame) => reps.get(f) ?? reps.set(f, buildRepresentation(f)).get(f)!;
+
 function train(f: Frame, params: { dimensions?: number; seed?: number }): UnsupervisedModel {
-  const rep = buildRepresentation(f);
-  const steps = trainEmbeddingSteps(f, { representation: rep, params });
+  const steps = trainEmbeddingSteps(f, { representation: repOf(f), params });
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
@@ -37,7 +41,7 @@ function train(f: Frame, params: { dimensions?: number; seed?: number }): Unsupe
 
 describe("embedding model", () => {
   const f = frame(300);
-  const rep = buildRepresentation(f);
+  const rep = repOf(f);
 
   it("serves the shared encoder: the graph equals the engine's embedding", async () => {
     const steps = trainEmbeddingSteps(f, { representation: rep, params: {} });
