@@ -24,3 +24,25 @@ describe("shared representation", () => {
     expect(a.representation).toEqual(buildRepresentation(frame));
   });
 });
+
+describe("a prediction model and the representation's encoder", () => {
+  it("is the same on a representation without the encoder (which it never reads)", () => {
+    const n = 400;
+    const rng = new Rng(8);
+    const x = Float64Array.from({ length: n }, () => rng.next());
+    const z = Float64Array.from({ length: n }, () => rng.next());
+    const y = Float64Array.from(x, (v, i) => Math.sin(5 * v) + z[i] + 0.2 * rng.next());
+    const col = (name: string, values: Float64Array) => ({ name, kind: "numeric" as const, storage: "numeric" as const, values });
+    const frame: Frame = { rowCount: n, columns: [col("x", x), col("z", z), col("y", y)] };
+    const params = { max_trials: 3 };
+    const whole = trainPredictionModel(frame, { labelColumn: "y", params });
+    expect(whole.representation.encoder).not.toBeNull();
+    const bare = trainPredictionModel(frame, { labelColumn: "y", params, representation: buildRepresentation(frame, { encoder: false }) });
+    expect(bare.model).toEqual(whole.model);
+    expect(bare.featurizer).toEqual(whole.featurizer);
+    expect(JSON.stringify(bare.metrics)).toBe(JSON.stringify(whole.metrics));
+    // the trials' parameters and scores (not their seconds)
+    const trials = (r: typeof whole) => r.search?.trials.map(({ seconds: _, ...t }) => t);
+    expect(trials(bare)).toEqual(trials(whole));
+  });
+});

@@ -4,11 +4,30 @@ import type { Frame } from "../../src/ml/frame";
 import { blendGbdtModels } from "../../src/ml/gbdt/blend";
 import { predictRaw } from "../../src/ml/gbdt/predict";
 import type { PredictionModelResult } from "../../src/ml/prediction/model";
-import { type TrainingStep, trainPredictionModel, trainPredictionModelSteps } from "../../src/ml/prediction/train";
+import { type TrainingStep, trainPredictionModel as trainWithOwnRepresentation, trainPredictionModelSteps } from "../../src/ml/prediction/train";
 import { Rng } from "../../src/ml/random";
+import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
 
-/** y depends on x non-linearly and on z; w is noise. */
+/**
+ * The table's shared representation, built once and without the encoder, which a prediction model
+ * never reads (test/ml/prediction-representation.test.ts checks the model is the same with it):
+ * building it was most of each training's time here.
+ */
+const reps = new WeakMap<Frame, Representation>();
+const trainPredictionModel: typeof trainWithOwnRepresentation = (f, opts) => {
+  if (!reps.has(f)) reps.set(f, buildRepresentation(f, { encoder: false }));
+  return trainWithOwnRepresentation(f, { representation: reps.get(f), ...opts });
+};
+
+/** y depends on x non-linearly and on z; w is noise. The same object for the same arguments. */
+const frames = new Map<string, Frame>();
 function frame(n = 300, seed = 4): Frame {
+  const key = `${n}/${seed}`;
+  if (!frames.has(key)) frames.set(key, makeFrame(n, seed));
+  return frames.get(key)!;
+}
+
+function makeFrame(n: number, seed: number): Frame {
   const rng = new Rng(seed);
   const col = (name: string, values: Float64Array) => ({ name, kind: "numeric" as const, storage: "numeric" as const, values });
   const x = Float64Array.from({ length: n }, () => rng.next());
