@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { SHARED_SERVICE_FILES } from "./test/e2e/service";
 
 const migrations = await readD1Migrations("./migrations");
 
@@ -33,6 +34,8 @@ const slowTestFiles = Object.entries({
 }).flatMap(([folder, names]) => names.split(" ").map((name) => `test/${folder}/${name}.test.ts`));
 const quick = process.env.TEST_QUICK === "1";
 const skippedWhenQuick = quick ? slowTestFiles : [];
+
+const sharedServiceTests = SHARED_SERVICE_FILES.map((name) => `test/e2e/${name}.test.ts`);
 
 /** Tests that need an isolate nothing has run in yet (cold starts): each file gets a fresh one. */
 const coldIsolateTests = ["test/worker/ort-warmup.test.ts"];
@@ -69,10 +72,24 @@ export default defineConfig({
         },
       },
       {
-        // Starts the service like a user (`npm start`) and talks HTTP to it.
+        // Talk HTTP to the service started like a user starts it (`npm start`): one service for
+        // these files (each with its own organization), started by the global set-up.
         test: {
           name: "e2e",
+          include: sharedServiceTests,
+          globalSetup: ["./test/e2e/shared-service.ts"],
+          environment: "node",
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        // The end-to-end files that start services of their own: other trainer settings, a
+        // trainer killed or stopped, the same state served again.
+        test: {
+          name: "e2e-own-service",
           include: ["test/e2e/**/*.test.ts"],
+          exclude: sharedServiceTests,
           environment: "node",
           testTimeout: 300_000,
           hookTimeout: 180_000,

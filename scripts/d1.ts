@@ -7,7 +7,8 @@ import { generateApiKey, hashApiKey } from "../src/auth/api-keys";
  */
 export const PERSIST_DIR = process.env.PERSIST_TO || ".wrangler/state";
 
-export type Target = { remote: boolean };
+/** `persistTo`: a local state directory other than PERSIST_DIR (the end-to-end tests' service). */
+export type Target = { remote: boolean; persistTo?: string };
 
 function wrangler(args: string[]): string {
   return execFileSync("npx", ["wrangler", ...args], {
@@ -18,7 +19,7 @@ function wrangler(args: string[]): string {
 }
 
 function where(t: Target): string[] {
-  return t.remote ? ["--remote"] : ["--local", "--persist-to", PERSIST_DIR];
+  return t.remote ? ["--remote"] : ["--local", "--persist-to", t.persistTo ?? PERSIST_DIR];
 }
 
 export function applyMigrations(t: Target): void {
@@ -40,8 +41,26 @@ export interface CreatedKey {
   orgId: string;
 }
 
+export interface KeyOptions {
+  orgId?: string;
+  orgName?: string;
+  keyName: string;
+  userName?: string;
+}
+
 /** Create an API key; with no orgId, a new organization (and a user for the key) first. */
-export async function createKey(t: Target, opts: { orgId?: string; orgName?: string; keyName: string; userName?: string }): Promise<CreatedKey> {
+export async function createKey(t: Target, opts: KeyOptions): Promise<CreatedKey> {
+  return (await createKeys(t, [opts]))[0];
+}
+
+/** Several keys in one call to D1 (each call starts wrangler: seconds). */
+export async function createKeys(t: Target, all: KeyOptions[]): Promise<CreatedKey[]> {
+  const made = await Promise.all(all.map(keyStatements));
+  query(t, made.flatMap((m) => m.statements).join("; "));
+  return made.map((m) => m.created);
+}
+
+async function keyStatements(opts: KeyOptions): Promise<{ statements: string[]; created: CreatedKey }> {
   const now = new Date().toISOString();
   const key = generateApiKey();
   const apiKeyId = crypto.randomUUID();
@@ -60,8 +79,7 @@ export async function createKey(t: Target, opts: { orgId?: string; orgName?: str
   statements.push(
     `INSERT INTO api_keys (id, org_id, user_id, name, key_hash, prefix, created_at) VALUES (${q(apiKeyId)}, ${q(orgId)}, ${userId}, ${q(opts.keyName)}, ${q(await hashApiKey(key))}, ${q(key.slice(0, 10))}, ${q(now)})`,
   );
-  query(t, statements.join("; "));
-  return { key, apiKeyId, orgId };
+  return { statements, created: { key, apiKeyId, orgId } };
 }
 
 export async function keyIsValid(t: Target, key: string): Promise<boolean> {

@@ -8,9 +8,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { ensureChromium } from "./chromium";
-import { type RunningService, startService, table } from "./service";
+import { type RunningService, sharedService, table } from "./service";
 
 const SHOTS = join(process.cwd(), "test-output", "console");
 const browserBin = ensureChromium();
@@ -22,7 +22,7 @@ let page: Page;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = sharedService(inject("sharedService"), "console");
   if (!browserBin.path) return;
   mkdirSync(SHOTS, { recursive: true });
   console.log(`console screenshots: ${SHOTS}`);
@@ -41,7 +41,6 @@ afterEach(async (ctx) => {
 
 afterAll(async () => {
   await browser?.close();
-  await svc?.stop();
 });
 
 const api = async (path: string, init: RequestInit = {}) => {

@@ -10,20 +10,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { AwsClient } from "aws4fetch";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { s3Refusal } from "../../src/container/http-retry";
 import { objectUrl, presignGet, presignUploadPart } from "../../src/storage/presign";
-import { apiCall, pollUntil, type RunningService, startService } from "./service";
+import { apiCall, jobLog, pollUntil, sharedService } from "./service";
 
-let svc: RunningService;
-
-beforeAll(async () => {
-  svc = await startService();
-}, 180_000);
-
-afterAll(async () => {
-  await svc?.stop();
-});
+const svc = sharedService(inject("sharedService"), "presigned-upload");
 
 const api = (path: string, init: RequestInit = {}) => apiCall(svc, path, init);
 
@@ -101,11 +93,12 @@ describe("presigned uploads straight to the local R2 bucket", () => {
     const job = await until(`/jobs/${done.body.job_id}`, (j) => ["succeeded", "failed"].includes(j.status), 120_000);
     expect(job.status, job.error_message).toBe("succeeded");
     expect(job.output).toMatchObject({ row_count: rows, column_count: 4, format: "csv", bytes });
-    expect(svc.output()).toMatch(new RegExp(`ingested ${rows} rows`));
+    const log = jobLog(svc, done.body.job_id);
+    expect(log).toMatch(new RegExp(`ingested ${rows} rows`));
     // The trainer read the file and stored the frame's parts straight from and to R2 (presigned
     // URLs for the local bucket's S3 endpoint), not through the Worker's control routes.
-    expect(svc.output()).toMatch(/reading uploaded file 0 straight from R2/);
-    expect(svc.output()).toMatch(/frame of \d+ bytes stored in \d+ part\(s\) straight to R2/);
+    expect(log).toMatch(/reading uploaded file 0 straight from R2/);
+    expect(log).toMatch(/frame of \d+ bytes stored in \d+ part\(s\) straight to R2/);
     const preview = await api(`/datasets/${prep.body.dataset.id}/preview?limit=2`);
     expect(preview.status).toBe(200);
     const lookup = await post(`/datasets/${prep.body.dataset.id}/rows/lookup`, { ids: [rows - 1] });
@@ -141,8 +134,9 @@ describe("presigned uploads straight to the local R2 bucket", () => {
     const job = await until(`/jobs/${done.body.job_id}`, (j) => ["succeeded", "failed"].includes(j.status), 120_000);
     expect(job.status, job.error_message).toBe("succeeded");
     expect(job.output).toMatchObject({ row_count: rows, column_count: 4, format: "parquet", bytes });
-    expect(svc.output()).toMatch(/read bytes 0–4 of uploaded file 0 by range straight from R2/);
-    expect(svc.output()).toMatch(new RegExp(`read bytes \\d+–${bytes} of uploaded file 0 by range straight from R2`));
+    const log = jobLog(svc, done.body.job_id);
+    expect(log).toMatch(/read bytes 0–4 of uploaded file 0 by range straight from R2/);
+    expect(log).toMatch(new RegExp(`read bytes \\d+–${bytes} of uploaded file 0 by range straight from R2`));
   }, 180_000);
 
   it("a presigned GET answers a Range (not covered by its signature) with 206 and those bytes", async () => {

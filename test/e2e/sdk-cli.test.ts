@@ -7,20 +7,19 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ApiError, type Job, JobFailedError, TabularClient } from "../../sdk/src/index";
-import { type RunningService, startService, table } from "./service";
+import { type RunningService, sharedService, table } from "./service";
 
 let svc: RunningService;
 let dir: string;
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = sharedService(inject("sharedService"), "sdk-cli");
   dir = mkdtempSync(join(tmpdir(), "tabular-cli-"));
 }, 180_000);
 
 afterAll(async () => {
-  await svc?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -3,10 +3,11 @@
  * on free ports with a fresh state directory, and hands back its address and printed API key.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseJobId } from "../../src/jobs/ids";
 import { answerProblems, type Doc } from "../openapi-answers";
 
 export interface RunningService {
@@ -32,13 +33,15 @@ function freePort(): Promise<number> {
 /**
  * `env`: more of npm start's settings (TRAINERS, TRAINER_RESTART, …); `cwd`: the checkout to run
  * (a benchmark compares two); `stateDir`: a state directory to start from (the same data and API
- * key as a service stopped before), which the caller removes: a fresh one, removed at stop, by default.
+ * key as a service stopped before), which the caller removes: a fresh one, removed at stop, by default;
+ * `logFile`: where its output is also written, for other processes to read (the shared service).
  */
 export async function startService(
   timeoutMs = 120_000,
   env: Record<string, string> = {},
   cwd = process.cwd(),
   stateDir?: string,
+  logFile?: string,
 ): Promise<RunningService> {
   const state = stateDir ?? mkdtempSync(join(tmpdir(), "tabular-e2e-"));
   const [port, trainerPort] = [await freePort(), await freePort()];
@@ -51,8 +54,12 @@ export async function startService(
     // Its own process group, so that stopping it stops wrangler, workerd and the trainer too.
     detached: true,
   });
-  child.stdout!.on("data", (d) => (log += d.toString()));
-  child.stderr!.on("data", (d) => (log += d.toString()));
+  const take = (d: Buffer) => {
+    log += d.toString();
+    if (logFile) appendFileSync(logFile, d);
+  };
+  child.stdout!.on("data", take);
+  child.stderr!.on("data", take);
   const stop = async () => {
     if (child.exitCode === null) {
       try {
@@ -78,6 +85,35 @@ export async function startService(
   }
   await stop();
   throw new Error(`the service did not start:\n${log.slice(-4000)}`);
+}
+
+/** The files of the `e2e` project, which share one service (./shared-service.ts), each with its own organization. */
+export const SHARED_SERVICE_FILES = ["console", "presigned-upload", "sdk-cli", "train-infer"] as const;
+type SharedFile = (typeof SHARED_SERVICE_FILES)[number];
+
+/** What the end-to-end project's global set-up hands to its test files. */
+export interface SharedServiceInfo {
+  base: string;
+  /** An API key per file, each of its own organization. */
+  keys: Record<string, string>;
+  pgid: number;
+  logFile: string;
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    sharedService: SharedServiceInfo;
+  }
+}
+
+/**
+ * The service the `e2e` files share (started once by ./shared-service.ts with two trainers), with
+ * `file`'s own key: its output is read from the file it is written to, and stopping it is the
+ * set-up's job, not a test file's. `info`: `inject("sharedService")`.
+ */
+export function sharedService(info: SharedServiceInfo, file: SharedFile): RunningService {
+  const key = info.keys[file];
+  return { base: info.base, key, pgid: info.pgid, stop: async () => {}, output: () => readFileSync(info.logFile, "utf8") };
 }
 
 /** A churn table of `rows` rows (usage, plan, churned) that every end-to-end test uploads. */
@@ -127,6 +163,19 @@ export async function pollUntil<T>(
     await new Promise((r) => setTimeout(r, 250));
   } while (Date.now() < end);
   throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}\n${svc.output().slice(-4000)}`);
+}
+
+/**
+ * The lines of the service's output about one job (its id as the API shows it): on a service
+ * several test files share, what another file's jobs logged does not count.
+ */
+export function jobLog(svc: RunningService, jobId: string): string {
+  const id = parseJobId(jobId) ?? jobId;
+  return svc
+    .output()
+    .split("\n")
+    .filter((line) => line.includes(id) || line.includes(jobId))
+    .join("\n");
 }
 
 /** Whether a job has ended. */

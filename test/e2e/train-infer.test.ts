@@ -2,18 +2,10 @@
  * End to end, like a client: upload → ingest → train (in the trainer process, reached by the
  * Worker over HTTP, reporting back through the internal control routes) → poll → infer.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCall, isTerminal, pollUntil, type RunningService, startService, table } from "./service";
+import { describe, expect, inject, it } from "vitest";
+import { apiCall, isTerminal, jobLog, pollUntil, sharedService, table } from "./service";
 
-let svc: RunningService;
-
-beforeAll(async () => {
-  svc = await startService();
-}, 180_000);
-
-afterAll(async () => {
-  await svc?.stop();
-});
+const svc = sharedService(inject("sharedService"), "train-infer");
 
 const api = (path: string, init: RequestInit = {}) => apiCall(svc, path, init);
 
@@ -43,7 +35,7 @@ describe("the local service, over HTTP", () => {
     expect(job.progress).toBe(100);
     expect(job.metrics_history.length).toBeGreaterThan(0);
     // the trainer read the frame straight from R2 (a presigned GET), not through the Worker
-    expect(svc.output()).toMatch(/reading the frame straight from R2/);
+    expect(jobLog(svc, train.body.job_id)).toMatch(/reading the frame straight from R2/);
     const model = await until(`/models/${train.body.model.id}`, (m) => m.status === "ready");
     expect(model.current_metrics.accuracy).toBeGreaterThan(0.9);
 
@@ -116,8 +108,8 @@ describe("the local service, over HTTP", () => {
       expect(done.output).toMatchObject({ rows: 300 });
       const page = await api(`/jobs/${done.id}/results?format=json&limit=1000`);
       expect(page.body.data[column]).toEqual(expected);
+      expect(jobLog(svc, done.id)).toMatch(/300 rows inferred/);
     }
-    expect(svc.output()).toMatch(/300 rows inferred/);
   }, 300_000);
 
   it("trains a causal model in the trainer and estimates its effect over the training data", async () => {
@@ -178,46 +170,5 @@ describe("the local service, over HTTP", () => {
     expect(job.status).toBe("canceled");
     const versions = (await api(`/models/${train.body.model.id}/versions`)).body;
     expect(versions.items[0].status).toBe("canceled");
-  }, 300_000);
-
-  it("a trainer killed mid-training is started again and the job is restarted on it at once, ending with one ready version", async () => {
-    const form = new FormData();
-    form.append("file", new File([table(5_000)], "kill.csv", { type: "text/csv" }));
-    form.append("dataset_name", "e2e kill");
-    const up = await api("/datasets", { method: "POST", body: form });
-    expect((await until(`/jobs/${up.body.job_id}`, terminal)).status).toBe("succeeded");
-    const train = await api("/models/train", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        model_name: "survivor",
-        model_type: "prediction",
-        dataset_id: up.body.dataset.id,
-        label_column: "usage",
-        // long enough to be killed half-way (seconds of boosting), short enough to run twice, one model (no search)
-        params: {
-          task: "regression",
-          search: "off",
-          max_rounds: 1500,
-          early_stopping_rounds: 0,
-          learning_rate: 0.02,
-          num_leaves: 63,
-          min_data_in_leaf: 1,
-        },
-      }),
-    });
-    expect(train.status, JSON.stringify(train.body)).toBe(201);
-    const jobPath = `/jobs/${train.body.job_id}`;
-    const running = await until(jobPath, (j) => j.current_phase === "finetune" || terminal(j));
-    expect(running.status, "the training must still be running when the trainer is killed").toBe("running");
-    const pids = [...svc.output().matchAll(/trainer process started \(pid (\d+)\)/g)].map((m) => Number(m[1]));
-    process.kill(pids.at(-1)!, "SIGKILL");
-    // The supervisor starts a new trainer, which tells the Worker; the job is restarted on it.
-    await until("/health", () => /1 job\(s\) lost by a previous trainer process were restarted/.test(svc.output()), 60_000);
-    const job = await until(jobPath, terminal, 120_000);
-    expect(job.status, job.error_message).toBe("succeeded");
-    expect(svc.output()).toMatch(new RegExp(`job ${train.body.job_id} attempt 2: succeeded`));
-    const versions = (await api(`/models/${train.body.model.id}/versions`)).body;
-    expect(versions.items.map((v: any) => v.status)).toEqual(["ready"]);
   }, 300_000);
 });
