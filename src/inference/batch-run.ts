@@ -46,7 +46,7 @@ export async function inferRows(
   let columnTypes: Record<string, ParquetColumnType> = {};
   for (let start = range.start; start < range.end || start === range.start; start += chunk) {
     const end = Math.min(range.end, start + chunk);
-    const part = await runModel(runtime, version, artifact, frameRows(frame, start, end));
+    const part = await runModel(runtime, version, artifact, frameRows(frame, start, end), { groupAlikeRows: true });
     for (const [name, values] of Object.entries(part.table)) {
       const column = table[name] ?? (table[name] = []);
       for (const v of values) column.push(v);
