@@ -1,11 +1,13 @@
 /**
- * Running the graph once per group of rows it answers alike (a tree ensemble's rows that every
- * split sends the same way, ../ml/gbdt/alike-rows): the groups' first rows go through the graph,
- * and each row then takes its group's outputs. The graph computes each row on its own (checked:
- * test/ml/alike-rows.test.ts), so the outputs are the very values a run over every row gives.
+ * Answering once per group of rows the graph answers alike (a tree ensemble's rows that every
+ * split sends the same way, ../ml/gbdt/alike-rows): the groups' first rows go through the graph
+ * and the type's answer, and each row then takes its group's cells. The graph computes each row
+ * on its own and a type that groups answers row by row (checked: test/ml/alike-rows.test.ts,
+ * test/model-types/prediction-alike-rows.test.ts), so the table is the very one an answer over
+ * every row gives.
  */
 import type { AlikeRows } from "../ml/gbdt/alike-rows";
-import type { GraphOutput } from "../model-types/contract";
+import type { Cell, ResultTable } from "../model-types/contract";
 
 /** The groups' first rows of row-major `matrix` (numFeatures values per row), in group order. */
 export function groupRows(matrix: Float32Array, numFeatures: number, groups: AlikeRows): Float32Array {
@@ -17,18 +19,20 @@ export function groupRows(matrix: Float32Array, numFeatures: number, groups: Ali
   return out;
 }
 
-/** Each row's outputs: its group's, from the outputs of the groups' rows. */
-export function spreadOutputs(outputs: Record<string, GraphOutput>, groups: AlikeRows): Record<string, GraphOutput> {
-  const n = groups.of.length;
-  const spread: Record<string, GraphOutput> = {};
-  for (const [name, o] of Object.entries(outputs)) {
-    const width = groups.count === 0 ? 0 : o.data.length / groups.count;
-    const data = new Float64Array(n * width);
-    for (let i = 0; i < n; i++) {
-      const from = groups.of[i] * width;
-      for (let j = 0; j < width; j++) data[i * width + j] = o.data[from + j];
+/**
+ * The answer of every row from the answer of the groups' first rows: each row's `id` and its
+ * group's other cells (shared, not copied: cells are not changed once answered).
+ */
+export function spreadTable(answered: ResultTable, ids: Cell[], groups: AlikeRows): ResultTable {
+  const table: ResultTable = {};
+  for (const [name, cells] of Object.entries(answered)) {
+    if (name === "id") {
+      table.id = ids;
+      continue;
     }
-    spread[name] = { data, dims: [n, ...o.dims.slice(1)] };
+    const column = new Array<Cell>(groups.of.length);
+    for (let i = 0; i < column.length; i++) column[i] = cells[groups.of[i]];
+    table[name] = column;
   }
-  return spread;
+  return table;
 }

@@ -13,7 +13,7 @@ import { type ModelArtifact, parseModelArtifact, type UnsupervisedArtifact } fro
 import type { Cell, GraphOutput, ModelTypeModule, ParquetColumnType, ResultTable } from "../model-types/contract";
 import { type ModelTypeRegistry, modelTypes } from "../model-types/registry";
 import { ARTIFACT_FILES, type ArtifactFile } from "../storage/keys";
-import { groupRows, spreadOutputs } from "./alike-rows";
+import { groupRows, spreadTable } from "./alike-rows";
 import { parsedArtifactFile } from "./artifact-files";
 import type { ModelRuntime, StoredVersion } from "./model-runtime";
 import { runGraph } from "./run-graph";
@@ -81,19 +81,21 @@ export async function runModel(
   const options = { outputs: type.answer.outputs?.(a), chunked: type.answer.chunked };
   const grouping = groupAlikeRows && m.numRows > 0 ? await type.answer.alikeRows?.(a, (name, parse) => optionalFile(rt, v, name, parse)) : null;
   const groups = grouping ? grouping(m.data, m.numRows) : null;
+  // with groups, the graph and the answer's table see one row per group (its first), and every
+  // row then takes its group's cells: the type answers row by row (../model-types/contract)
+  const matrix = groups ? groupRows(m.data, m.numFeatures, groups) : m.data;
   const outputs = await rt.withSession(
     v.id,
     () => loadOnnx(rt, v),
-    (s) =>
-      groups
-        ? runGraph(s, groupRows(m.data, m.numFeatures, groups), groups.count, m.numFeatures, options).then((o) => spreadOutputs(o, groups))
-        : runGraph(s, m.data, m.numRows, m.numFeatures, options),
+    (s) => runGraph(s, matrix, groups?.count ?? m.numRows, m.numFeatures, options),
   );
-  const table = await type.answer.table(a, {
-    ids: rowIds(frame),
+  const ids = rowIds(frame);
+  const answered = await type.answer.table(a, {
+    ids: groups ? Array.from(groups.first, (i) => ids[i]) : ids,
     outputs,
     file: (name, parse) => parsedArtifactFile(rt, v, name, parse, missing),
   });
+  const table = groups ? spreadTable(answered, ids, groups) : answered;
   return { table, columnTypes: type.answer.columnTypes(a, table) };
 }
 

@@ -188,8 +188,9 @@ interface AnswerSpec<A extends ModelArtifact> {
   readonly chunked: boolean;
   /**
    * How to group rows the graph answers alike, so that one row of each group goes through it
-   * (a tree ensemble: rows every split sends the same way); null when the version cannot tell
-   * (a file it needs is not stored). Without it every row goes through the graph.
+   * and through `table` (a tree ensemble: rows every split sends the same way); null when the
+   * version cannot tell (a file it needs is not stored). Without it every row does. A type that
+   * groups must answer row by row: each row's cells but `id` a function of its outputs alone.
    */
   alikeRows?(a: A, file: OptionalFile): Promise<((matrix: Float32Array, numRows: number) => AlikeRows | null) | null>;
   /** The answer's columns, `id` first. */
