@@ -20,7 +20,12 @@ export async function runBatchInTrainer(client: ControlClient, task: BatchTask) 
     const stored = runsInParts(task, frame)
       ? await runBatchInParts(client, task, frame)
       : await runBatchInference(
-          { runtime, sink: client.resultSink(), report: (progress, rows) => io.report({ progress, rows_processed: rows }) },
+          {
+            runtime,
+            sink: client.resultSink(),
+            report: (progress, rows) => io.report({ progress, rows_processed: rows }),
+            groupAlikeRows: true,
+          },
           version,
           frame,
         );

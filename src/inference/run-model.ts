@@ -47,8 +47,8 @@ export interface RunModelOptions {
   registry?: ModelTypeRegistry;
   /**
    * Whether rows the graph answers alike go through it once per group (when the type can group
-   * them: ../model-types/contract): the same answer, for the cost of grouping; what batch
-   * inference asks for, where a table holds many such rows.
+   * them: ../model-types/contract): the same answer, for the cost of grouping; what the
+   * trainer's batch inference asks for, where a table holds many such rows.
    */
   groupAlikeRows?: boolean;
 }
