@@ -9,7 +9,7 @@
 import { BATCH_CHUNK_ROWS } from "../core/limits";
 import { type Frame, frameRows } from "../ml/frame";
 import type { ModelArtifact } from "../model-types/artifact";
-import type { ParquetColumnType, ResultTable } from "../model-types/contract";
+import type { Cell, ParquetColumnType, ResultTable } from "../model-types/contract";
 import type { ModelRuntime, StoredVersion } from "./model-runtime";
 import { type ResultSink, type StoredResults, storeResults } from "./results";
 import { loadArtifact, maxRowsPerCall, type RunModelOptions, runModel, typeOfArtifact } from "./run-model";
@@ -50,18 +50,18 @@ export async function inferRows(
 ): Promise<InferredRows> {
   // rows per call of the model: within what one call may answer (search models query fewer rows)
   const chunk = Math.max(1, Math.min(BATCH_CHUNK_ROWS, maxRowsPerCall(typeOfArtifact(artifact), artifact)));
-  const table: ResultTable = {};
+  const chunks: Record<string, Cell[][]> = {};
   let columnTypes: Record<string, ParquetColumnType> = {};
   for (let start = range.start; start < range.end || start === range.start; start += chunk) {
     const end = Math.min(range.end, start + chunk);
     const part = await runModel(runtime, version, artifact, frameRows(frame, start, end), options);
-    for (const [name, values] of Object.entries(part.table)) {
-      const column = table[name] ?? (table[name] = []);
-      for (const v of values) column.push(v);
-    }
+    for (const [name, values] of Object.entries(part.table)) (chunks[name] ??= []).push(values);
     columnTypes = part.columnTypes;
     await onChunk(end - range.start);
   }
+  // each column joined once at the end (concat copies in bulk; a push per value cost more than the model)
+  const table: ResultTable = {};
+  for (const [name, parts] of Object.entries(chunks)) table[name] = parts.length === 1 ? parts[0] : ([] as Cell[]).concat(...parts);
   return { table, columnTypes };
 }
 
