@@ -171,7 +171,7 @@ export interface AnswerInput {
 }
 
 /** One of the version's artifact files, parsed by `parse` (kept parsed per isolate by the caller); null when it is not stored. */
-export type OptionalFile = <T>(name: ArtifactFile, parse: (bytes: Uint8Array) => T) => Promise<T | null>;
+type OptionalFile = <T>(name: ArtifactFile, parse: (bytes: Uint8Array) => T) => Promise<T | null>;
 
 interface AnswerSpec<A extends ModelArtifact> {
   /** Values one answer row holds (what bounds the rows of one synchronous call). */
