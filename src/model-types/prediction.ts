@@ -11,6 +11,7 @@ import { MAX_CLASSES } from "../core/limits";
 import { MlInputError } from "../ml/errors";
 import { explainPrediction } from "../ml/explain/explain-prediction";
 import type { Frame } from "../ml/frame";
+import { alikeRows } from "../ml/gbdt/alike-rows";
 import type { GbdtModel } from "../ml/gbdt/model";
 import { inferTask, type Task } from "../ml/label";
 import { exportGbdtToOnnx } from "../ml/onnx/export";
@@ -79,6 +80,10 @@ export const prediction: ModelTypeModule<PredictionArtifact, "prediction"> = {
     valuesPerRow: (a) => 2 + (a.classes?.length ?? 0),
     outputs: (a) => (a.task === "regression" ? ["prediction"] : ["probabilities", "label"]),
     chunked: false,
+    async alikeRows(_a, file) {
+      const model = await file(ARTIFACT_FILES.gbdt, (bytes) => JSON.parse(new TextDecoder().decode(bytes)) as GbdtModel);
+      return model && ((matrix, numRows) => alikeRows(model, matrix, numRows));
+    },
     table: predictionTable,
     columnTypes: (a, table) => columnTypesOf(table, a.task === "classification" ? { prediction: "string" } : {}),
   },
