@@ -12,6 +12,9 @@
  * Why Hamerly rather than Elkan (./elkan) or mini-batch: it needs 2 numbers per row (Elkan k),
  * was the faster of the two on every shape measured (see ./kmeans), and unlike mini-batch it is
  * exact.
+ *
+ * The assignment pass over the rows is ./row-passes' (on the host's threads on large tables, same
+ * result); the bounds' bookkeeping per center and the center update stay here.
  */
 import { ClusterSums, dist2, inertiaOf } from "./centers";
 import { type IterationResult, totalShift } from "./lloyd";
