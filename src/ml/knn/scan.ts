@@ -108,15 +108,68 @@ function scanExact(index: Omit<ExactIndex, "ids">, l: number, q: Float64Array, d
   const first = tau === Infinity ? start[l] : lowerBound(rho, start[l], end, dcl - tau - SLACK * (dcl + tau));
   let p = first;
   let hiRho = dcl + tau + SLACK * (dcl + tau);
-  for (; p < end; p++) {
-    if (rho[p] > hiRho) break;
-    // four accumulators: independent add chains run in parallel (the JIT keeps the order as written)
+  while (p < end && rho[p] <= hiRho) {
     const o = p * d;
+    // four accumulators per row: independent add chains run in parallel (the JIT keeps the order
+    // as written, so a row's sum has the same bits whichever way it is computed)
     let s0 = 0;
     let s1 = 0;
     let s2 = 0;
     let s3 = 0;
     let j = 0;
+    if (p + 1 < end && rho[p + 1] <= hiRho) {
+      // two rows at once share the query's loads; the second is kept only if it is still in
+      // range once the first is in the heap (what one row at a time would have done)
+      const o2 = o + d;
+      let r0 = 0;
+      let r1 = 0;
+      let r2 = 0;
+      let r3 = 0;
+      for (; j < d4; j += 4) {
+        const q0 = q[j];
+        const q1 = q[j + 1];
+        const q2 = q[j + 2];
+        const q3 = q[j + 3];
+        const t0 = q0 - vectors[o + j];
+        const t1 = q1 - vectors[o + j + 1];
+        const t2 = q2 - vectors[o + j + 2];
+        const t3 = q3 - vectors[o + j + 3];
+        const u0 = q0 - vectors[o2 + j];
+        const u1 = q1 - vectors[o2 + j + 1];
+        const u2 = q2 - vectors[o2 + j + 2];
+        const u3 = q3 - vectors[o2 + j + 3];
+        s0 += t0 * t0;
+        s1 += t1 * t1;
+        s2 += t2 * t2;
+        s3 += t3 * t3;
+        r0 += u0 * u0;
+        r1 += u1 * u1;
+        r2 += u2 * u2;
+        r3 += u3 * u3;
+      }
+      for (; j < d; j++) {
+        const t = q[j] - vectors[o + j];
+        s0 += t * t;
+        const u = q[j] - vectors[o2 + j];
+        r0 += u * u;
+      }
+      const s = s0 + s1 + (s2 + s3);
+      if (s <= heap.bound) {
+        heap.push(s, rowOf[p]);
+        tau = Math.sqrt(heap.bound);
+        hiRho = dcl + tau + SLACK * (dcl + tau);
+      }
+      p++;
+      if (rho[p] > hiRho) break;
+      const r = r0 + r1 + (r2 + r3);
+      if (r <= heap.bound) {
+        heap.push(r, rowOf[p]);
+        tau = Math.sqrt(heap.bound);
+        hiRho = dcl + tau + SLACK * (dcl + tau);
+      }
+      p++;
+      continue;
+    }
     for (; j < d4; j += 4) {
       const t0 = q[j] - vectors[o + j];
       const t1 = q[j + 1] - vectors[o + j + 1];
@@ -137,6 +190,7 @@ function scanExact(index: Omit<ExactIndex, "ids">, l: number, q: Float64Array, d
       tau = Math.sqrt(heap.bound);
       hiRho = dcl + tau + SLACK * (dcl + tau);
     }
+    p++;
   }
   return p - first;
 }
