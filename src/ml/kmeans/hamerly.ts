@@ -92,7 +92,7 @@ export interface HamerlyBuffers {
 
 /**
  * Measure a loose bound before scanning while at least this share of the measures avoid the scan
- * (a scan of all k centers costs a few single distances with ./row-passes rowToCenters' kernel).
+ * (a scan of all k centers costs a few single distances with ./row-to-centers' kernel).
  */
 const MEASURE_FIRST = 0.5;
 
