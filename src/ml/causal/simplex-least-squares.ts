@@ -31,7 +31,7 @@ function solve(A: number[][], y: number[]): number[] | null {
   return x;
 }
 
-/** The quadratic's value at c. */
+/** The quadratic's value at c. @internal exported for test/ml/causal-simplex.test.ts */
 export function quadratic(G: number[][], b: number[], c: number[]): number {
   let v = 0;
   for (let i = 0; i < c.length; i++) {
