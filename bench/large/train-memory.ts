@@ -21,7 +21,9 @@
  *
  * Run it as the trainer runs (src/container/Dockerfile: --max-old-space-size=6144):
  *   node_modules/node/bin/node --max-old-space-size=6144 --import tsx bench/large/train-memory.ts --rows 1000000
- * Options: --dir /tmp/bench-large, --rows N, --reingest, --array-buffer, --json (one JSON line at the end).
+ * The frame is loaded as the runner asks for it: a prediction model's with its columns widened as
+ * they are read (src/ingest/lazy-columns.ts); `--eager`: every column widened at load (before).
+ * Options: --dir /tmp/bench-large, --rows N, --reingest, --array-buffer, --eager, --json (one JSON line at the end).
  */
 import { spawnSync } from "node:child_process";
 import { createReadStream, existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
@@ -115,14 +117,14 @@ async function train(): Promise<void> {
   let frameBytes = 0;
   const saved: Record<string, number> = {};
   const io: TrainingIO = {
-    loadFrame: async () => {
+    loadFrame: async (opts) => {
       // the trainer holds the downloaded body as one ArrayBuffer; decodeFrame views or widens it
       // as the trainer's ControlClient.io(): an HTTP GET, the body read by bodyBytes, decodeFrame
       // (the bytes are not kept here: the job may let go of the frame, and with it of them)
       const res = await fetch(frameUrl);
       const bytes = argv.includes("--array-buffer") ? new Uint8Array(await res.arrayBuffer()) : await bodyBytes(res);
       frameBytes = bytes.byteLength;
-      return decodeFrame(bytes);
+      return decodeFrame(bytes, argv.includes("--eager") ? {} : opts);
     },
     loadRepresentation: async () => null,
     saveRepresentation: async (json) => void (saved.representation = json.length),

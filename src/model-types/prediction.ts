@@ -74,7 +74,7 @@ export const prediction: ModelTypeModule<PredictionArtifact, "prediction"> = {
     label: "target",
     check: (profile, rowCount, req) => checkPredictionColumns(profile, rowCount, req),
   },
-  training: { run: trainPrediction },
+  training: { run: trainPrediction, readsColumnByColumn: true },
   answer: {
     valuesPerRow: (a) => 2 + (a.classes?.length ?? 0),
     outputs: (a) => (a.task === "regression" ? ["prediction"] : ["probabilities", "label"]),
