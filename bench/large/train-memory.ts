@@ -23,7 +23,9 @@
  *   node_modules/node/bin/node --max-old-space-size=6144 --import tsx bench/large/train-memory.ts --rows 1000000
  * The frame is loaded as the runner asks for it: a prediction model's with its columns widened as
  * they are read (src/ingest/lazy-columns.ts); `--eager`: every column widened at load (before).
- * Options: --dir /tmp/bench-large, --rows N, --reingest, --array-buffer, --eager, --json (one JSON line at the end).
+ * Options: --dir /tmp/bench-large, --rows N, --rounds N (max_rounds, default 100; the boost stage's
+ * arrays are all allocated before its first round, so fewer rounds give the same peaks sooner),
+ * --reingest, --array-buffer, --eager, --json (one JSON line at the end).
  */
 import { spawnSync } from "node:child_process";
 import { createReadStream, existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
@@ -43,6 +45,8 @@ const arg = (name: string, dflt: string) => {
   return i >= 0 ? argv[i + 1] : dflt;
 };
 const ROWS = Number(arg("--rows", "1000000"));
+/** Boosting rounds (max_rounds): fewer for a memory-only run, whose boost stage allocates everything in its first round. */
+const ROUNDS = Number(arg("--rounds", "100"));
 const DIR = arg("--dir", "/tmp/bench-large");
 const CSV = `${DIR}/mixed2_${ROWS}_s13.csv`;
 const FRAME = `${DIR}/mixed2_${ROWS}_s13.frame`;
@@ -137,7 +141,7 @@ async function train(): Promise<void> {
     model_type: "prediction",
     label_column: "label",
     input_columns: null,
-    params: { max_rounds: 100, early_stopping_rounds: 100, time_budget_s: 21_600 },
+    params: { max_rounds: ROUNDS, early_stopping_rounds: 100, time_budget_s: 21_600 },
   };
   const out = await runTraining(task, io, { onStage });
   close();
@@ -159,6 +163,7 @@ async function train(): Promise<void> {
       `train/val ${(out.validation as { train_rows: number }).train_rows}/${(out.validation as { val_rows: number }).val_rows}, ` +
       `metrics ${JSON.stringify(out.metrics)}; artifacts ${JSON.stringify(saved)}; seconds ${JSON.stringify(out.seconds)}`,
   ];
+  console.log(`rounds ${ROUNDS}${argv.includes("--eager") ? ", eager frame" : ""}`);
   console.log(lines.join("\n"));
   if (argv.includes("--json"))
     console.log(JSON.stringify({ rows: ROWS, stages: rows, peakMiB: peak, total, metrics: out.metrics, rounds: out.rounds_run }));
