@@ -25,7 +25,9 @@
  * they are read (src/ingest/lazy-columns.ts); `--eager`: every column widened at load (before).
  * Options: --dir /tmp/bench-large, --rows N, --rounds N (max_rounds, default 100; the boost stage's
  * arrays are all allocated before its first round, so fewer rounds give the same peaks sooner),
- * --reingest, --array-buffer, --eager, --json (one JSON line at the end).
+ * --search off|auto (default off: one model, as these figures were measured before the model
+ * search; auto: the service's default, a search of up to 40 trials), --reingest, --array-buffer,
+ * --eager, --json (one JSON line at the end).
  */
 import { spawnSync } from "node:child_process";
 import { createReadStream, existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
@@ -45,6 +47,8 @@ const arg = (name: string, dflt: string) => {
   return i >= 0 ? argv[i + 1] : dflt;
 };
 const ROWS = Number(arg("--rows", "1000000"));
+/** One model ("off", as measured before the model search existed) or the default search ("auto": up to 40 trials). */
+const SEARCH = arg("--search", "off") as "off" | "auto";
 /** Boosting rounds (max_rounds): fewer for a memory-only run, whose boost stage allocates everything in its first round. */
 const ROUNDS = Number(arg("--rounds", "100"));
 const DIR = arg("--dir", "/tmp/bench-large");
@@ -141,7 +145,7 @@ async function train(): Promise<void> {
     model_type: "prediction",
     label_column: "label",
     input_columns: null,
-    params: { max_rounds: ROUNDS, early_stopping_rounds: 100, time_budget_s: 21_600 },
+    params: { max_rounds: ROUNDS, early_stopping_rounds: 100, time_budget_s: 21_600, search: SEARCH },
   };
   const out = await runTraining(task, io, { onStage });
   close();
@@ -163,7 +167,7 @@ async function train(): Promise<void> {
       `train/val ${(out.validation as { train_rows: number }).train_rows}/${(out.validation as { val_rows: number }).val_rows}, ` +
       `metrics ${JSON.stringify(out.metrics)}; artifacts ${JSON.stringify(saved)}; seconds ${JSON.stringify(out.seconds)}`,
   ];
-  console.log(`rounds ${ROUNDS}${argv.includes("--eager") ? ", eager frame" : ""}`);
+  console.log(`rounds ${ROUNDS}, search ${SEARCH}${argv.includes("--eager") ? ", eager frame" : ""}`);
   console.log(lines.join("\n"));
   if (argv.includes("--json"))
     console.log(JSON.stringify({ rows: ROWS, stages: rows, peakMiB: peak, total, metrics: out.metrics, rounds: out.rounds_run }));
