@@ -18,7 +18,7 @@ async function table(rows: number): Promise<Frame> {
   return (await csv(`${lines.join("\n")}\n`)).frame;
 }
 
-/** The version-4 form of `frame`: every stream in segments of `segmentRows` rows. */
+/** The version-4 form of `frame`: every stream in segments of `segmentRows` rows, a boolean column with spellings as codes plus a table. */
 function segmented(frame: Frame, segmentRows: number): Uint8Array {
   const pieces: Uint8Array[] = [];
   const writer = new SegmentedFrameWriter((b) => pieces.push(b.slice()));
@@ -33,12 +33,16 @@ function segmented(frame: Frame, segmentRows: number): Uint8Array {
       plans.push({ name, kind, storage, stream: name, dictionary: c.dictionary });
       continue;
     }
-    appendAll(name, "values", c.values);
     const plan: ColumnPlan = { name, kind, storage, stream: name, booleanLabels: c.booleanLabels, dateOnly: c.dateOnly };
     if (c.spellings) {
-      appendAll(`${name}#spellings`, "codes", c.spellings.codes);
-      plan.spellings = { dictionary: c.spellings.dictionary, stream: `${name}#spellings` };
-    }
+      // as a text column that turned boolean is stored: its spelling codes and a value per spelling
+      const { codes, dictionary } = c.spellings;
+      const table = new Float64Array(dictionary.length);
+      codes.forEach((code, i) => code >= 0 && (table[code] = c.values[i]));
+      appendAll(name, "codes", codes);
+      plan.table = table;
+      plan.spellings = { dictionary };
+    } else appendAll(name, "values", c.values);
     plans.push(plan);
   }
   const length = writer.finish(frame.rowCount, plans);
