@@ -12,10 +12,10 @@
  * (decodeFrame without `lazy`).
  *
  * The property is an accessor shared by every lazy column (one getter per property name), its
- * state in a WeakMap keyed by the column: a getter closing over the column's bytes, defined per
- * column, was kept alive after the frame was dropped (V8 keeps accessors in the objects' hidden
- * classes, which outlive them), and with it the whole stored frame (measured: +43 MiB at 2 M
- * rows, through boosting).
+ * state in a WeakMap keyed by the column. With a getter closure per column instead, the stored
+ * frame and its last widened column stayed alive through boosting after the frame was dropped
+ * (bench/large/RESULTS.md: +59 MiB of array buffers at 2 M rows); the likely path is V8's
+ * hidden classes, which hold an object's accessors and may outlive it (not traced further).
  */
 interface Slot {
   value: object | null;
