@@ -73,6 +73,12 @@ export interface TrainingSpec {
    * steps the runner reports progress, which is where a cancel stops the run.
    */
   run(input: TrainInput): Generator<TrainEvent, TrainedModel, void>;
+  /**
+   * Reads the table one column at a time, never cell by cell across columns: the runner then
+   * loads it with each column widened from its stored form only when read (one held at a time),
+   * which on a large table is most of the job's memory (ingest/lazy-columns).
+   */
+  readsColumnByColumn?: boolean;
 }
 
 /** The training task's fields a type reads (the job's input). */

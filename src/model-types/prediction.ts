@@ -75,7 +75,7 @@ export const prediction: ModelTypeModule<PredictionArtifact, "prediction"> = {
     label: "target",
     check: (profile, rowCount, req) => checkPredictionColumns(profile, rowCount, req),
   },
-  training: { run: trainPrediction },
+  training: { run: trainPrediction, readsColumnByColumn: true },
   answer: {
     valuesPerRow: (a) => 2 + (a.classes?.length ?? 0),
     outputs: (a) => (a.task === "regression" ? ["prediction"] : ["probabilities", "label"]),
@@ -179,14 +179,24 @@ function* trainPrediction(input: TrainInput): Generator<TrainEvent, TrainedModel
  * after checking the inputs so that a bad label fails before that work.
  */
 function* prepare(input: TrainInput, opts: TrainPredictionOptions, total: number): Generator<TrainEvent, PreparedPrediction, void> {
-  const steps = preparePredictionSteps(input.takeFrame(), opts);
-  for (let r = steps.next(); ; r = steps.next()) {
-    if (r.done) return r.value;
-    const s = r.value;
-    const point = s.valLoss !== null ? { step: s.step, train_loss: finite(s.trainLoss), val_loss: finite(s.valLoss) } : null;
-    yield { kind: "step", step: s.step, total, phase: "ssl", point };
+  const frame = ownFrame(input.takeFrame());
+  try {
+    const steps = preparePredictionSteps(frame, opts);
+    for (let r = steps.next(); ; r = steps.next()) {
+      if (r.done) return r.value;
+      const s = r.value;
+      const point = s.valLoss !== null ? { step: s.step, train_loss: finite(s.trainLoss), val_loss: finite(s.valLoss) } : null;
+      yield { kind: "step", step: s.step, total, phase: "ssl", point };
+    }
+  } finally {
+    // Emptied, the run's own frame lets go of the table even while a finished generator's saved
+    // registers still point at it (measured: the frame outlived this function into boosting).
+    frame.columns.length = 0;
   }
 }
+
+/** A frame of the same columns whose column list is this run's own to empty (the loader's frame is left as it is). */
+const ownFrame = (f: Frame): Frame => ({ rowCount: f.rowCount, columns: [...f.columns] });
 
 function trainOptions(input: TrainInput, labelColumn: string): TrainPredictionOptions {
   const { task, ...rest } = input.task.params as PredictionParams & { task?: Task };
