@@ -10,6 +10,7 @@
  * Appends a section to bench/large/RESULTS.md.
  *
  * Run: npx tsx bench/large/run.ts --rows 1000000 [--dir /tmp/bench-large] [--no-train] [--no-parquet]
+ * `--generate-only`: write the CSV (for bench/large/train-memory.ts) and stop.
  * Generated files stay in --dir (reused when present with the same rows and seed).
  */
 import { execFileSync, execSync } from "node:child_process";
@@ -320,6 +321,7 @@ if (!existsSync(csvPath)) {
   generateCsv(csvPath, ROWS, SEED);
   console.log(`[bench] generated ${csvPath} in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 }
+if (argv.includes("--generate-only")) process.exit(0);
 if (PARQUET && !existsSync(parquetPath)) await toParquet(csvPath, parquetPath);
 const csvBytes = statSync(csvPath).size;
 const parquetBytes = PARQUET ? statSync(parquetPath).size : 0;

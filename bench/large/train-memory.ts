@@ -21,7 +21,13 @@
  *
  * Run it as the trainer runs (src/container/Dockerfile: --max-old-space-size=6144):
  *   node_modules/node/bin/node --max-old-space-size=6144 --import tsx bench/large/train-memory.ts --rows 1000000
- * Options: --dir /tmp/bench-large, --rows N, --reingest, --array-buffer, --json (one JSON line at the end).
+ * The frame is loaded as the runner asks for it: a prediction model's with its columns widened as
+ * they are read (src/ingest/lazy-columns.ts); `--eager`: every column widened at load (before).
+ * Options: --dir /tmp/bench-large, --rows N, --rounds N (max_rounds, default 100; the boost stage's
+ * arrays are all allocated before its first round, so fewer rounds give the same peaks sooner),
+ * --search off|auto (default off: one model, as these figures were measured before the model
+ * search; auto: the service's default, a search of up to 40 trials), --reingest, --array-buffer,
+ * --eager, --json (one JSON line at the end).
  */
 import { spawnSync } from "node:child_process";
 import { createReadStream, existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
@@ -41,6 +47,10 @@ const arg = (name: string, dflt: string) => {
   return i >= 0 ? argv[i + 1] : dflt;
 };
 const ROWS = Number(arg("--rows", "1000000"));
+/** One model ("off", as measured before the model search existed) or the default search ("auto": up to 40 trials). */
+const SEARCH = arg("--search", "off") as "off" | "auto";
+/** Boosting rounds (max_rounds): fewer for a memory-only run, whose boost stage allocates everything in its first round. */
+const ROUNDS = Number(arg("--rounds", "100"));
 const DIR = arg("--dir", "/tmp/bench-large");
 const CSV = `${DIR}/mixed2_${ROWS}_s13.csv`;
 const FRAME = `${DIR}/mixed2_${ROWS}_s13.frame`;
@@ -115,14 +125,14 @@ async function train(): Promise<void> {
   let frameBytes = 0;
   const saved: Record<string, number> = {};
   const io: TrainingIO = {
-    loadFrame: async () => {
+    loadFrame: async (opts) => {
       // the trainer holds the downloaded body as one ArrayBuffer; decodeFrame views or widens it
       // as the trainer's ControlClient.io(): an HTTP GET, the body read by bodyBytes, decodeFrame
       // (the bytes are not kept here: the job may let go of the frame, and with it of them)
       const res = await fetch(frameUrl);
       const bytes = argv.includes("--array-buffer") ? new Uint8Array(await res.arrayBuffer()) : await bodyBytes(res);
       frameBytes = bytes.byteLength;
-      return decodeFrame(bytes);
+      return decodeFrame(bytes, argv.includes("--eager") ? {} : opts);
     },
     loadRepresentation: async () => null,
     saveRepresentation: async (json) => void (saved.representation = json.length),
@@ -135,7 +145,7 @@ async function train(): Promise<void> {
     model_type: "prediction",
     label_column: "label",
     input_columns: null,
-    params: { max_rounds: 100, early_stopping_rounds: 100, time_budget_s: 21_600 },
+    params: { max_rounds: ROUNDS, early_stopping_rounds: 100, time_budget_s: 21_600, search: SEARCH },
   };
   const out = await runTraining(task, io, { onStage });
   close();
@@ -157,6 +167,7 @@ async function train(): Promise<void> {
       `train/val ${(out.validation as { train_rows: number }).train_rows}/${(out.validation as { val_rows: number }).val_rows}, ` +
       `metrics ${JSON.stringify(out.metrics)}; artifacts ${JSON.stringify(saved)}; seconds ${JSON.stringify(out.seconds)}`,
   ];
+  console.log(`rounds ${ROUNDS}, search ${SEARCH}${argv.includes("--eager") ? ", eager frame" : ""}`);
   console.log(lines.join("\n"));
   if (argv.includes("--json"))
     console.log(JSON.stringify({ rows: ROWS, stages: rows, peakMiB: peak, total, metrics: out.metrics, rounds: out.rounds_run }));

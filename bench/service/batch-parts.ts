@@ -70,7 +70,9 @@ async function batch(trainers: number, modelId: string, datasetId: string): Prom
     .map((l) =>
       l.parts_s !== undefined
         ? `coordinator: parts ${l.parts_s} s, join + store ${l.join_store_s} s`
-        : `part ${l.part}: read ${l.read_s} s, infer ${l.infer_s} s, pages ${l.pages_s} s, csv + outcome ${l.outcome_s} s`,
+        : l.store_s !== undefined
+          ? `read ${l.read_s} s, infer ${l.infer_s} s, store (pages, csv, Parquet) ${l.store_s} s`
+          : `part ${l.part}: read ${l.read_s} s, infer ${l.infer_s} s, pages ${l.pages_s} s, csv + outcome ${l.outcome_s} s`,
     );
   return { trainers, jobS, waitS, trainerS: job.output.seconds, csvSha, phases, load: loadavg()[0] };
 }
@@ -139,7 +141,10 @@ ${runs.map((r, i) => `| ${r.trainers} | ${(i % RUNS) + 1} | ${f(r.jobS)} | ${f(r
 
 ${runs
   .filter((r) => r.phases.length)
-  .map((r) => `Where a split run's time went (${r.trainers} trainers, the trainers' log): ${r.phases.join("; ")}.`)
+  .map(
+    (r) =>
+      `Where ${r.trainers === 1 ? "a whole" : "a split"} run's time went (${r.trainers} trainer${r.trainers === 1 ? "" : "s"}, the trainers' log): ${r.phases.join("; ")}.`,
+  )
   .join("\n\n")}
 
 Best job time: one trainer ${f(one)} s, two ${f(two)} s: **${(one / two).toFixed(2)}×** faster with two (at most 2× on 2 cores). The csv results are ${new Set(runs.map((r) => r.csvSha)).size === 1 ? "the same bytes in every run" : "NOT the same in every run"}.

@@ -13,18 +13,25 @@
  * (float64 from the float32 matrix) is within the reference's 10th distance (the real datasets
  * have many identical rows, whose order either side may pick).
  *
- *   npx tsx bench/unsupervised/search.ts [--datasets blobs,gauss,fertility,diamonds] [--repeats 3]
+ * Threads (`--threads 1,2`): every timing at each thread count, both sides at the same count:
+ * sklearn with OMP/OPENBLAS/MKL_NUM_THREADS = T (and OMP_WAIT_POLICY=PASSIVE: OpenMP's spinning
+ * waits take the other cores of a shared machine), ours with the trainer's threads
+ * (src/container/gbdt-threads.ts) of T threads handed to the search (the build stays on one thread).
+ *
+ *   npx tsx bench/unsupervised/search.ts [--datasets blobs,gauss,fertility,diamonds] [--kinds exact,ivf,auto] [--threads 1] [--repeats 3]
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { GbdtThreads } from "../../src/container/gbdt-threads";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import { buildSearchIndexSteps } from "../../src/ml/knn/build";
 import { serializeSearchIndex } from "../../src/ml/knn/format";
 import { idTableFromValues } from "../../src/ml/knn/ids";
 import { searchIndex } from "../../src/ml/knn/search";
 import type { SearchIndex, SearchIndexKind } from "../../src/ml/knn/types";
+import type { ParallelExecutor } from "../../src/ml/parallel";
 import { Rng } from "../../src/ml/random";
 import { buildRepresentation } from "../../src/ml/representation/representation";
 import { embed, standardize, standardSpace } from "../../src/ml/space/space";
@@ -42,6 +49,8 @@ const opt = (name: string) => {
 };
 const repeats = Number(opt("repeats") ?? 3);
 const datasets = (opt("datasets") ?? "blobs,gauss,fertility,diamonds").split(",").filter(Boolean);
+const kinds = (opt("kinds") ?? "exact,ivf,auto").split(",").filter(Boolean) as (SearchIndexKind | "auto")[];
+const threadCounts = (opt("threads") ?? "1").split(",").map(Number);
 
 interface Data {
   name: string;
@@ -120,15 +129,24 @@ function build(d: Data, kind: SearchIndexKind | "auto"): { index: SearchIndex; s
   return { index: r.value, seconds: (performance.now() - t) / 1000 };
 }
 
-function timeQueries(index: SearchIndex, q: Float64Array): { seconds: number; ids: number[][]; distances: number[][] } {
+/** Fastest wall and CPU time (CPU: every thread of the process; at one thread it is the steadier figure on a loaded machine). */
+function timeQueries(
+  index: SearchIndex,
+  q: Float64Array,
+  parallel?: ParallelExecutor,
+): { seconds: number; cpu: number; ids: number[][]; distances: number[][] } {
   let best = Infinity;
-  let res = searchIndex(index, q, QUERIES, K);
+  let bestCpu = Infinity;
+  let res = searchIndex(index, q, QUERIES, K, parallel);
   for (let i = 0; i < repeats; i++) {
     const t = performance.now();
-    res = searchIndex(index, q, QUERIES, K);
+    const c = process.cpuUsage();
+    res = searchIndex(index, q, QUERIES, K, parallel);
     best = Math.min(best, (performance.now() - t) / 1000);
+    const used = process.cpuUsage(c);
+    bestCpu = Math.min(bestCpu, (used.user + used.system) / 1e6);
   }
-  return { seconds: best, ids: res.ids as number[][], distances: res.distances };
+  return { seconds: best, cpu: bestCpu, ids: res.ids as number[][], distances: res.distances };
 }
 
 function trueDistance(d: Data, qi: number, row: number): number {
@@ -171,40 +189,51 @@ const manifest = data.map((d) => {
   };
 });
 writeFileSync(join(TMP, "manifest.json"), JSON.stringify(manifest));
-const env = { ...process.env, OMP_NUM_THREADS: "1", OPENBLAS_NUM_THREADS: "1", MKL_NUM_THREADS: "1" };
-const ref = JSON.parse(
-  execFileSync(PY, ["bench/unsupervised/search_reference.py", join(TMP, "manifest.json")], { env, maxBuffer: 1 << 24 }).toString(),
+/** sklearn's run at each thread count (the answers, written to .ref.bin, are the same at any count). */
+const refs = new Map(
+  threadCounts.map((t) => {
+    const n = String(t);
+    const env = { ...process.env, OMP_NUM_THREADS: n, OPENBLAS_NUM_THREADS: n, MKL_NUM_THREADS: n, OMP_WAIT_POLICY: "PASSIVE" };
+    const out = execFileSync(PY, ["bench/unsupervised/search_reference.py", join(TMP, "manifest.json")], { env, maxBuffer: 1 << 24 });
+    return [t, JSON.parse(out.toString())];
+  }),
 );
+const ref = refs.get(threadCounts[0])!;
+const pools = new Map(threadCounts.filter((t) => t > 1).map((t) => [t, new GbdtThreads(t)]));
+for (const p of pools.values()) p.warm();
 
 const f = (x: number, n = 3) => x.toFixed(n);
 const lines = [
   `sklearn ${ref.versions.sklearn}, numpy ${ref.versions.numpy}; ${QUERIES} queries, k = ${K}, fastest of ${repeats}; times in seconds`,
   "",
-  "| data | rows × dims | sklearn brute query | ours | build | query | ratio ours/sklearn | nlist | nprobe | train recall@10 | recall@10 vs sklearn (tie-aware) | id overlap | index MB |",
-  "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+  "| data | rows × dims | threads | sklearn brute query | ours | build | query | ratio ours/sklearn | CPU s sklearn / ours | CPU ratio | nlist | nprobe | train recall@10 | recall@10 vs sklearn (tie-aware) | id overlap | index MB |",
+  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
 ];
 for (const d of data) {
-  const r = ref.results[d.name];
   const raw = readFileSync(join(TMP, `${d.name}.ref.bin`));
   const refIds = new Int32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + QUERIES * K * 4));
   const q = Float64Array.from(d.q);
   // "auto": the kind a model with index "auto" gets when exact fits (exact unless it cannot prune)
-  for (const kind of ["exact", "ivf", "auto"] as const) {
+  for (const kind of kinds) {
     const { index, seconds: buildS } = build(d, kind);
-    const res = timeQueries(index, q);
-    const rc = recall(d, res.ids, refIds);
-    if (kind === "exact") {
-      // exactness of our distances (float64 on the float32 matrix)
-      let worst = 0;
-      res.ids.forEach((row, qi) => row.forEach((id, t) => (worst = Math.max(worst, Math.abs(res.distances[qi][t] - trueDistance(d, qi, id))))));
-      if (worst > 1e-9) console.warn(`${d.name}: exact distances off by ${worst}`);
+    for (const threads of threadCounts) {
+      const r = refs.get(threads).results[d.name];
+      const res = timeQueries(index, q, pools.get(threads));
+      const rc = recall(d, res.ids, refIds);
+      if (kind === "exact") {
+        // exactness of our distances (float64 on the float32 matrix)
+        let worst = 0;
+        res.ids.forEach((row, qi) => row.forEach((id, t) => (worst = Math.max(worst, Math.abs(res.distances[qi][t] - trueDistance(d, qi, id))))));
+        if (worst > 1e-9) console.warn(`${d.name}: exact distances off by ${worst}`);
+      }
+      const mb = serializeSearchIndex(index).length / 2 ** 20;
+      lines.push(
+        `| ${d.name} (${d.what}) | ${d.rows} × ${d.dims} | ${threads} | ${f(r.query_s)} | ${kind === "auto" ? `auto → ${index.kind}` : kind} | ${f(buildS, 2)} | ${f(res.seconds)} | ${f(res.seconds / r.query_s, 2)} | ${f(r.query_cpu_s)} / ${f(res.cpu)} | ${f(res.cpu / r.query_cpu_s, 2)} | ${index.nlist} | ${index.nprobe} | ${index.recall === null ? "-" : f(index.recall)} | ${f(rc.recall, 4)} | ${f(rc.overlap, 4)} | ${f(mb, 1)} |`,
+      );
+      console.log(lines[lines.length - 1]);
     }
-    const mb = serializeSearchIndex(index).length / 2 ** 20;
-    lines.push(
-      `| ${d.name} (${d.what}) | ${d.rows} × ${d.dims} | ${f(r.query_s)} | ${kind === "auto" ? `auto → ${index.kind}` : kind} | ${f(buildS, 2)} | ${f(res.seconds)} | ${f(res.seconds / r.query_s, 2)} | ${index.nlist} | ${index.nprobe} | ${index.recall === null ? "-" : f(index.recall)} | ${f(rc.recall, 4)} | ${f(rc.overlap, 4)} | ${f(mb, 1)} |`,
-    );
-    console.log(lines[lines.length - 1]);
   }
 }
+await Promise.all([...pools.values()].map((p) => p.close()));
 console.log(`\n${lines.join("\n")}`);
 writeFileSync(join(TMP, "results.md"), `${lines.join("\n")}\n`);

@@ -22,15 +22,16 @@ def run(job):
     t = time.perf_counter()
     nn = NearestNeighbors(n_neighbors=job["k"], algorithm="brute").fit(x)
     fit_s = time.perf_counter() - t
-    best = float("inf")
+    best = best_cpu = float("inf")
     for _ in range(job["repeats"]):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         dist, ind = nn.kneighbors(q, job["k"])
         best = min(best, time.perf_counter() - t)
+        best_cpu = min(best_cpu, time.process_time() - c)
     with open(job["out"], "wb") as f:
         f.write(ind.astype("<i4").tobytes())
         f.write(dist.astype("<f8").tobytes())
-    return {"fit_s": fit_s, "query_s": best}
+    return {"fit_s": fit_s, "query_s": best, "query_cpu_s": best_cpu}
 
 
 def main():

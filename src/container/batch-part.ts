@@ -47,9 +47,17 @@ export async function runBatchPartInTrainer(client: ControlClient, a: TrialAssig
       const version = { ...spec.model_version, artifactKey: null };
       const inferring = performance.now();
       const artifact = await loadArtifact(runtime, version);
-      const rows = await inferRows(runtime, version, artifact, frame, range, async (done) => {
-        if (await client.trialBeat(a.trial, done)) throw new JobCanceledError();
-      });
+      const rows = await inferRows(
+        runtime,
+        version,
+        artifact,
+        frame,
+        range,
+        async (done) => {
+          if (await client.trialBeat(a.trial, done)) throw new JobCanceledError();
+        },
+        { groupAlikeRows: true },
+      );
       phases.infer_s = seconds(inferring);
       const paging = performance.now();
       await storePages(client.resultSink(), rows.table, range.start / RESULT_PAGE_ROWS);

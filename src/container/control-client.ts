@@ -263,14 +263,14 @@ export class ControlClient {
   /** The TrainingIO of the runner, over HTTP. */
   io(): TrainingIO {
     return {
-      loadFrame: async () => {
+      loadFrame: async (opts) => {
         // straight from R2 when the Worker hands out a presigned URL, else through the route
         const { url } = await this.json("frameLocation");
         const res = url ? await r2Get(url, "the job's data") : await this.call("frame");
         if (!res.ok) throw new Error(`could not read the job's data: HTTP ${res.status}`);
         if (url) log(`job ${this.jobId}: reading the frame straight from R2`, { job_id: this.jobId, attempt: this.attempt });
         // not res.arrayBuffer(): it holds a large frame about three times over (./body-bytes)
-        return decodeFrame(await bodyBytes(res));
+        return decodeFrame(await bodyBytes(res), opts);
       },
       loadRepresentation: async () => {
         const res = await this.call("readRepresentation");

@@ -19,11 +19,18 @@ import { isMainThread, MessageChannel, type MessagePort, receiveMessageOnPort, W
 import { TRAINER_THREADS_ENV } from "../core/limits";
 import { gbdtGradientsKernel } from "../ml/gbdt/parallel-gradients";
 import { gbdtGrowKernel } from "../ml/gbdt/parallel-grow";
+import { rowPassKernel } from "../ml/kmeans/row-passes";
+import { searchKernel } from "../ml/knn/parallel-search";
 import type { ParallelExecutor, ParallelKernel, ParallelKernelName, ParallelSession } from "../ml/parallel";
 import { logError } from "./log";
 
 const ROLE = "gbdt-thread";
-const KERNELS: Record<ParallelKernelName, ParallelKernel> = { "gbdt-grow": gbdtGrowKernel, "gbdt-gradients": gbdtGradientsKernel };
+const KERNELS: Record<ParallelKernelName, ParallelKernel> = {
+  "gbdt-grow": gbdtGrowKernel,
+  "gbdt-gradients": gbdtGradientsKernel,
+  "kmeans-rows": rowPassKernel,
+  "knn-search": searchKernel,
+};
 
 // the control words
 const SEQ = 0; // bumped by every command

@@ -75,7 +75,8 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
   const reporter = new Reporter(io, opts.reportEveryMs ?? 500, now);
   onStage("load");
   await io.report({ progress: 0, current_step: 0 });
-  let frame: Frame | null = await io.loadFrame();
+  // a type that reads the table column by column gets it with its columns widened as they are read
+  let frame: Frame | null = await io.loadFrame({ lazy: type.training.readsColumnByColumn === true });
   const cached = await io.loadRepresentation();
   const representation = cached ? parseRepresentation(cached) : null;
   const tLoaded = now();

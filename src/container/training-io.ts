@@ -16,8 +16,13 @@ export interface TrainingReport extends ProgressReport {
   rows_processed?: number;
 }
 
+export interface FrameLoadOptions {
+  /** Columns widened only when read, one at a time (../ingest/lazy-columns): for a type that reads column by column. */
+  lazy?: boolean;
+}
+
 export interface TrainingIO {
-  loadFrame(): Promise<Frame>;
+  loadFrame(opts?: FrameLoadOptions): Promise<Frame>;
   /** The dataset version's cached representation (JSON text), or null when none is stored yet. */
   loadRepresentation(): Promise<string | null>;
   saveRepresentation(json: string): Promise<void>;

@@ -191,6 +191,14 @@ export const FINISHED_JOB_RECORD_WAIT_MS = 10_000;
  */
 export const GBDT_PARALLEL_MIN_CELLS = 100_000;
 /**
+ * k-means (src/ml/kmeans/row-passes.ts) and exact nearest-neighbour search (src/ml/knn/search.ts)
+ * go on the trainer's threads only from this much work per pass over the rows (k-means: rows ×
+ * columns × k; search: queries × index rows × dimensions): below, handing a pass over costs more
+ * than it saves, and a fit of a small table never touches the threads.
+ */
+export const KMEANS_PARALLEL_MIN_CELLS = 2_000_000;
+export const SEARCH_PARALLEL_MIN_CELLS = 2_000_000;
+/**
  * Threads the trainer trains on, counting its main thread: the instance's vCPUs
  * (os.availableParallelism()) unless `TRAINER_THREADS` in its environment says otherwise.
  */

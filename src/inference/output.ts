@@ -6,9 +6,10 @@
  * format (JSON has no way to write them, so all three agree).
  *
  * - json: the table object itself, serialized.
- * - csv: papaparse `unparse`, header row, CRLF line ends, RFC 4180 quoting (fields with a comma,
- *   quote, line break or edge space are quoted, quotes doubled). Missing values are empty fields;
- *   an empty string is written `""` so it stays distinguishable from missing.
+ * - csv: the bytes papaparse's `unparse` writes (written here, see toCsv): header row, CRLF line
+ *   ends, RFC 4180 quoting (fields with a comma, quote, line break or edge space are quoted,
+ *   quotes doubled). Missing values are empty fields; an empty string is written `""` so it
+ *   stays distinguishable from missing.
  * - parquet: hyparquet-writer (pure JS, Snappy). Column types: strings UTF8, numbers DOUBLE,
  *   booleans BOOLEAN; integer id columns (`integerColumns`, default `["id"]`) INT64 when every
  *   value is a safe integer; a column mixing strings with other values is written as strings.
@@ -19,7 +20,6 @@
  *   parse back without a nested-type schema.
  */
 import { parquetWriteBuffer } from "hyparquet-writer";
-import Papa from "papaparse";
 import type { Cell, ParquetColumnType, ResultTable } from "../model-types/contract";
 
 export const OUTPUT_FORMATS = ["json", "csv", "parquet"] as const;
@@ -79,17 +79,33 @@ function flat(v: Cell): string | number | boolean | null {
   return Array.isArray(v) ? JSON.stringify(v) : v;
 }
 
+/**
+ * The csv papaparse's `unparse` writes for these options (header row, CRLF, `""` for an empty
+ * string, RFC 4180 quoting), written here cell by cell: unparse escapes every cell with a regular
+ * expression and four searches, which cost more than the model on a large batch. Kept
+ * byte-identical to unparse (test/core/result-csv.test.ts compares the two).
+ */
 function toCsv(table: ResultTable, names: string[], rowCount: number, header: boolean): string {
   const columns = names.map((n) => table[n]);
-  const data: Cell[][] = new Array(rowCount);
+  const lines: string[] = [];
+  if (header && names.length > 0) lines.push(names.map(csvField).join(","));
+  const fields = new Array<string>(columns.length);
   for (let r = 0; r < rowCount; r++) {
-    const row: Cell[] = new Array(columns.length);
-    for (let c = 0; c < columns.length; c++) row[c] = flat(clean(columns[c][r]));
-    data[r] = row;
+    for (let c = 0; c < columns.length; c++) fields[c] = csvField(flat(clean(columns[c][r])));
+    lines.push(fields.join(","));
   }
-  const csv = Papa.unparse({ fields: names, data }, { newline: "\r\n", header, quotes: (value: unknown) => value === "" });
-  // papaparse ends the last record without a line break, except for a header alone; same for both.
-  return rowCount === 0 && csv.endsWith("\r\n") ? csv.slice(0, -2) : csv;
+  return lines.join("\r\n");
+}
+
+/** What needs quotes in a csv field: a delimiter, a quote, a line break or a byte order mark. */
+const CSV_SPECIAL = /[,"\r\n\ufeff]/;
+
+/** One field as unparse writes it: missing empty, `""` for an empty string, quotes doubled inside quotes. */
+function csvField(v: string | number | boolean | null): string {
+  if (v === null) return "";
+  if (typeof v !== "string") return String(v);
+  if (v === "" || CSV_SPECIAL.test(v) || v.startsWith(" ") || v.endsWith(" ")) return `"${v.replaceAll('"', '""')}"`;
+  return v;
 }
 
 type ColumnSource = Parameters<typeof parquetWriteBuffer>[0]["columnData"][number];

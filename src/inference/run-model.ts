@@ -12,7 +12,8 @@ import { cellValue, type Frame } from "../ml/frame";
 import { type ModelArtifact, parseModelArtifact, type UnsupervisedArtifact } from "../model-types/artifact";
 import type { Cell, GraphOutput, ModelTypeModule, ParquetColumnType, ResultTable } from "../model-types/contract";
 import { type ModelTypeRegistry, modelTypes } from "../model-types/registry";
-import { ARTIFACT_FILES } from "../storage/keys";
+import { ARTIFACT_FILES, type ArtifactFile } from "../storage/keys";
+import { groupRows, spreadTable } from "./alike-rows";
 import { parsedArtifactFile } from "./artifact-files";
 import type { ModelRuntime, StoredVersion } from "./model-runtime";
 import { runGraph } from "./run-graph";
@@ -42,13 +43,23 @@ export function maxRowsPerCall(type: ModelTypeModule, a: ModelArtifact): number 
   return Math.min(type.answer.maxRowsPerCall ?? Infinity, Math.floor(INFER_MAX_OUTPUT_VALUES / type.answer.valuesPerRow(a)));
 }
 
+export interface RunModelOptions {
+  registry?: ModelTypeRegistry;
+  /**
+   * Whether rows the graph answers alike go through it once per group (when the type can group
+   * them: ../model-types/contract): the same answer, for the cost of grouping; what the
+   * trainer's batch inference asks for, where a table holds many such rows.
+   */
+  groupAlikeRows?: boolean;
+}
+
 /** The model's answer for `frame`: the table and the Parquet type of each column. */
 export async function runModel(
   rt: ModelRuntime,
   v: StoredVersion,
   a: ModelArtifact,
   frame: Frame,
-  registry: ModelTypeRegistry = modelTypes,
+  { registry = modelTypes, groupAlikeRows = false }: RunModelOptions = {},
 ): Promise<{ table: ResultTable; columnTypes: Record<string, ParquetColumnType> }> {
   const type = typeOfArtifact(a, registry);
   const rows = frame.rowCount.toLocaleString("en-US");
@@ -68,16 +79,23 @@ export async function runModel(
   }
   const m = applyFeaturizer(a.featurizer, frame);
   const options = { outputs: type.answer.outputs?.(a), chunked: type.answer.chunked };
+  const grouping = groupAlikeRows && m.numRows > 0 ? await type.answer.alikeRows?.(a, (name, parse) => optionalFile(rt, v, name, parse)) : null;
+  const groups = grouping ? grouping(m.data, m.numRows) : null;
+  // with groups, the graph and the answer's table see one row per group (its first), and every
+  // row then takes its group's cells: the type answers row by row (../model-types/contract)
+  const matrix = groups ? groupRows(m.data, m.numFeatures, groups) : m.data;
   const outputs = await rt.withSession(
     v.id,
     () => loadOnnx(rt, v),
-    (s) => runGraph(s, m.data, m.numRows, m.numFeatures, options),
+    (s) => runGraph(s, matrix, groups?.count ?? m.numRows, m.numFeatures, options),
   );
-  const table = await type.answer.table(a, {
-    ids: rowIds(frame),
+  const ids = rowIds(frame);
+  const answered = await type.answer.table(a, {
+    ids: groups ? Array.from(groups.first, (i) => ids[i]) : ids,
     outputs,
     file: (name, parse) => parsedArtifactFile(rt, v, name, parse, missing),
   });
+  const table = groups ? spreadTable(answered, ids, groups) : answered;
   return { table, columnTypes: type.answer.columnTypes(a, table) };
 }
 
@@ -93,6 +111,16 @@ export function prepareSession(rt: ModelRuntime, v: StoredVersion): Promise<void
       () => undefined,
     )
     .catch(() => undefined);
+}
+
+/** An artifact file the answer can do without: null when it is not stored (not kept parsed then). */
+async function optionalFile<T>(rt: ModelRuntime, v: StoredVersion, name: ArtifactFile, parse: (bytes: Uint8Array) => T): Promise<T | null> {
+  try {
+    return await parsedArtifactFile(rt, v, name, parse, missing);
+  } catch (e) {
+    if (e instanceof Conflict) return null;
+    throw e;
+  }
 }
 
 async function loadOnnx(rt: ModelRuntime, v: StoredVersion): Promise<Uint8Array> {

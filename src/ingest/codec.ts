@@ -1,4 +1,4 @@
-import type { Column, Frame } from "../ml/frame";
+import type { Column, DictionaryColumn, Frame, NumericColumn } from "../ml/frame";
 import {
   type ColumnEncoding,
   decodeCodes,
@@ -10,6 +10,7 @@ import {
   storedLength,
   validEncoding,
 } from "./column-encoding";
+import { LazyColumns } from "./lazy-columns";
 import { decodeSegmentedFrame, SEGMENTED_VERSION } from "./segmented-frame";
 
 /**
@@ -69,6 +70,11 @@ export interface FrameEncodeOptions {
    * size at the peak, too much near a Worker's 128 MB), where raw columns decode as views.
    */
   narrow?: boolean;
+}
+
+export interface FrameDecodeOptions {
+  /** Widen each column only when it is read, one held at a time (see decodeFrame). */
+  lazy?: boolean;
 }
 
 /** The encoded frame as one buffer. Copies every column once; to write a large frame without
@@ -146,14 +152,18 @@ export function frameChunks(frame: Frame, opts: FrameEncodeOptions = {}): { byte
  * first), unless they are under half of the data: then they are copied too, so that the input,
  * mostly narrow columns already widened, can be let go of rather than held for a few views (at 10 M
  * rows of the benchmark table: 257 MiB held for one 38 MiB column, +200 MiB at training's peak).
+ *
+ * `lazy`: the frame keeps `bytes` and widens a column only when it is read, holding one widened
+ * column at a time (./lazy-columns: for consumers that read column by column); raw columns are
+ * then always views. Every buffer's place and length is still checked here, before any use.
  */
-export function decodeFrame(bytes: Uint8Array): Frame {
+export function decodeFrame(bytes: Uint8Array, opts: FrameDecodeOptions = {}): Frame {
   if (!LITTLE_ENDIAN) throw new Error("decodeFrame: big-endian platforms are not supported");
   if (bytes.length < PREFIX || !MAGIC.every((b, i) => bytes[i] === b)) throw new Error("decodeFrame: not an encoded frame (bad magic)");
   if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(4, true);
-  if (version === SEGMENTED_VERSION) return decodeSegmentedFrame(bytes);
+  if (version === SEGMENTED_VERSION) return decodeSegmentedFrame(bytes, opts.lazy ? new LazyColumns() : null);
   if (version !== 1 && version !== 2 && version !== 3) throw new Error(`decodeFrame: unsupported version ${version}`);
   const headerLength = view.getUint32(8, true);
   if (PREFIX + headerLength > bytes.length) throw new Error("decodeFrame: truncated header");
@@ -179,7 +189,8 @@ export function decodeFrame(bytes: Uint8Array): Frame {
     (sum, h) => sum + (h.encoding ? 0 : rows * (h.storage === "numeric" ? 8 : 4)) + (h.spellings && !h.spellings.encoding ? rows * 4 : 0),
     0,
   );
-  const copyRaw = 2 * rawBytes < bytes.length - dataStart;
+  const lazy = opts.lazy ? new LazyColumns() : null;
+  const copyRaw = !lazy && 2 * rawBytes < bytes.length - dataStart;
   // slice() of a typed array copies its bytes: NaN payloads and -0 kept.
   const values = (b: Uint8Array, encoding?: ColumnEncoding) => {
     if (encoding) return decodeValues(encoding, b, rows);
@@ -192,20 +203,32 @@ export function decodeFrame(bytes: Uint8Array): Frame {
     return copyRaw ? view.slice() : view;
   };
 
+  /** Sets target[prop] to the decoded array, or (lazy) to a property decoding it when read; raw buffers are views either way. */
+  const put = (target: object, prop: string, encoding: ColumnEncoding | undefined, decode: () => Float64Array | Int32Array) => {
+    if (lazy && encoding) lazy.define(target, prop, decode);
+    else (target as Record<string, unknown>)[prop] = decode();
+  };
+
   const columns = header.columns.map((h): Column => {
     const data = stored(`column "${h.name}"`, h.offset, h.encoding, h.storage, h.byteLength);
     if (h.storage === "numeric") {
-      const col: Column = { name: h.name, kind: h.kind as "numeric", storage: "numeric", values: values(data, h.encoding) };
+      const col = { name: h.name, kind: h.kind as "numeric", storage: "numeric" } as NumericColumn;
+      put(col, "values", h.encoding, () => values(data, h.encoding));
       if (h.booleanLabels) col.booleanLabels = h.booleanLabels;
       if (h.dateOnly) col.dateOnly = true;
       if (h.spellings) {
         const s = stored(`spellings of column "${h.name}"`, h.spellings.offset, h.spellings.encoding, "dictionary");
-        col.spellings = { dictionary: h.spellings.dictionary, codes: codes(s, h.spellings.encoding) };
+        const enc = h.spellings.encoding;
+        col.spellings = { dictionary: h.spellings.dictionary } as NonNullable<NumericColumn["spellings"]>;
+        put(col.spellings, "codes", enc, () => codes(s, enc));
       }
       return col;
     }
     if (h.storage !== "dictionary") throw new Error(`decodeFrame: column "${h.name}" has an unknown storage`);
-    return { name: h.name, kind: h.kind as "categorical", storage: "dictionary", codes: codes(data, h.encoding), dictionary: h.dictionary ?? [] };
+    const col = { name: h.name, kind: h.kind as "categorical", storage: "dictionary" } as DictionaryColumn;
+    put(col, "codes", h.encoding, () => codes(data, h.encoding));
+    col.dictionary = h.dictionary ?? [];
+    return col;
   });
   return { rowCount: rows, columns };
 }

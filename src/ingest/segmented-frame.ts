@@ -1,4 +1,4 @@
-import type { Column, Frame } from "../ml/frame";
+import type { Column, DictionaryColumn, Frame, NumericColumn } from "../ml/frame";
 import {
   type ColumnEncoding,
   decodeCodes,
@@ -9,6 +9,7 @@ import {
   storedLength,
   validEncoding,
 } from "./column-encoding";
+import type { LazyColumns } from "./lazy-columns";
 
 /**
  * Version 4 of the stored frame (codec.ts has versions 1–3): every column a list of row segments
@@ -176,8 +177,10 @@ export class SegmentedFrameWriter {
 }
 
 /** A version-4 frame from its bytes (8-byte aligned: decodeFrame sees to it). Every buffer is
- * checked to lie inside the data with its encoding's length, and segments to cover the rows. */
-export function decodeSegmentedFrame(bytes: Uint8Array): Frame {
+ * checked to lie inside the data with its encoding's length, and segments to cover the rows.
+ * With `lazy`, each column is widened when it is read (./lazy-columns); the checks come first all
+ * the same, except for a table-coded column's codes past its table, found as it is widened. */
+export function decodeSegmentedFrame(bytes: Uint8Array, lazy: LazyColumns | null = null): Frame {
   const fail = (why: string): never => {
     throw new Error(`decodeFrame: ${why}`);
   };
@@ -202,8 +205,8 @@ export function decodeSegmentedFrame(bytes: Uint8Array): Frame {
     if (!ok) fail(`${what} lies outside the data or has the wrong length`);
     return bytes.subarray(offset, offset + length);
   };
-  /** The segments of `what` decoded into one array of `rows` rows, all checked before it is allocated. */
-  const decodeSegments = (what: string, segments: Segment[], stores: Stores): SegmentData => {
+  /** The segments of `what`, checked, and a function decoding them into one array of `rows` rows. */
+  const checkSegments = (what: string, segments: Segment[], stores: Stores): (() => SegmentData) => {
     const storage = stores === "values" ? "numeric" : "dictionary";
     if (!Array.isArray(segments) || !segments.every(isObject)) fail(`${what} has no segments`);
     let at = 0;
@@ -216,29 +219,43 @@ export function decodeSegmentedFrame(bytes: Uint8Array): Frame {
       return { ...s, bytes: inside(what, s.offset, length) };
     });
     if (at !== rows) fail(`${what} has segments for ${at} of its ${rows} rows`);
-    const out = stores === "values" ? new Float64Array(rows) : new Int32Array(rows);
-    at = 0;
-    for (const { encoding, bytes: b, rows: n } of checked) {
-      if (encoding && stores === "values") decodeValues(encoding, b, n, out as Float64Array, at);
-      else if (encoding) decodeCodes(encoding, b, n, out as Int32Array, at);
-      else if (stores === "values") out.set(new Float64Array(b.buffer, b.byteOffset, n), at);
-      else out.set(new Int32Array(b.buffer, b.byteOffset, n), at);
-      at += n;
-    }
-    return out;
+    const decode = () => {
+      const out = stores === "values" ? new Float64Array(rows) : new Int32Array(rows);
+      let to = 0;
+      for (const { encoding, bytes: b, rows: n } of checked) {
+        if (encoding && stores === "values") decodeValues(encoding, b, n, out as Float64Array, to);
+        else if (encoding) decodeCodes(encoding, b, n, out as Int32Array, to);
+        else if (stores === "values") out.set(new Float64Array(b.buffer, b.byteOffset, n), to);
+        else out.set(new Int32Array(b.buffer, b.byteOffset, n), to);
+        to += n;
+      }
+      return out;
+    };
+    if (lazy) return decode;
+    // eager: decoded once, here (a boolean column's spellings may share its codes' array)
+    const out = decode();
+    return () => out;
+  };
+  /** Sets target[prop] to the decoded array now, or (lazy) to a property decoding it when read. */
+  const put = (target: object, prop: string, decode: () => SegmentData) => {
+    if (lazy) lazy.define(target, prop, decode);
+    else (target as Record<string, unknown>)[prop] = decode();
   };
 
   const columns = footer!.columns.map((h): Column => {
     const what = `column "${h.name}"`;
     if (h.stores !== "values" && h.stores !== "codes") fail(`${what} stores ${JSON.stringify(h.stores)}`);
-    const data = decodeSegments(what, h.segments, h.stores);
+    const data = checkSegments(what, h.segments, h.stores);
     if (h.storage === "dictionary") {
       if (h.stores !== "codes") fail(`${what} is a dictionary column without codes`);
-      return { name: h.name, kind: h.kind as "categorical", storage: "dictionary", codes: data as Int32Array, dictionary: h.dictionary ?? [] };
+      const col = { name: h.name, kind: h.kind as "categorical", storage: "dictionary" } as DictionaryColumn;
+      put(col, "codes", data);
+      col.dictionary = h.dictionary ?? [];
+      return col;
     }
     if (h.storage !== "numeric") fail(`${what} has an unknown storage`);
-    let values: Float64Array;
-    if (h.stores === "values") values = data as Float64Array;
+    let values: () => Float64Array;
+    if (h.stores === "values") values = data as () => Float64Array;
     else {
       const t = h.table ?? fail(`${what} stores codes without a table`);
       const tb = inside(
@@ -246,15 +263,23 @@ export function decodeSegmentedFrame(bytes: Uint8Array): Frame {
         t.offset,
         8 * (Number.isSafeInteger(t.count) && t.count >= 0 ? t.count : fail(`${what} has a bad table`)),
       );
-      values = valuesOf(data as Int32Array, new Float64Array(tb.buffer, tb.byteOffset, t.count), what);
+      values = () => valuesOf(data() as Int32Array, new Float64Array(tb.buffer, tb.byteOffset, t.count), what);
+      // eager: the codes are checked against the table now, as before
+      if (!lazy)
+        values = (
+          (v) => () =>
+            v
+        )(values());
     }
-    const col: Column = { name: h.name, kind: h.kind as "numeric", storage: "numeric", values };
+    const col = { name: h.name, kind: h.kind as "numeric", storage: "numeric" } as NumericColumn;
+    put(col, "values", values);
     if (h.booleanLabels) col.booleanLabels = h.booleanLabels;
     if (h.dateOnly) col.dateOnly = true;
     if (h.spellings) {
-      const codes = h.spellings.segments ? (decodeSegments(`spellings of ${what}`, h.spellings.segments, "codes") as Int32Array) : data;
-      if (!(codes instanceof Int32Array)) fail(`${what} has spellings but no codes`);
-      col.spellings = { dictionary: h.spellings.dictionary, codes: codes as Int32Array };
+      const codes = h.spellings.segments ? checkSegments(`spellings of ${what}`, h.spellings.segments, "codes") : data;
+      if (h.stores !== "codes" && !h.spellings.segments) fail(`${what} has spellings but no codes`);
+      col.spellings = { dictionary: h.spellings.dictionary } as NonNullable<NumericColumn["spellings"]>;
+      put(col.spellings, "codes", codes);
     }
     return col;
   });

@@ -25,7 +25,7 @@ export interface ParallelSession {
 }
 
 /** The kernels threads can run, by name (the host's threads map each to its function). */
-export type ParallelKernelName = "gbdt-grow" | "gbdt-gradients";
+export type ParallelKernelName = "gbdt-grow" | "gbdt-gradients" | "kmeans-rows" | "knn-search";
 
 /** Makes one thread's runner from the shared state. */
 export type ParallelKernel = (state: object) => (task: number) => void;

@@ -11,6 +11,7 @@
 import type { z } from "zod";
 import type { ColumnContribution } from "../ml/explain/explain-prediction";
 import type { Frame } from "../ml/frame";
+import type { AlikeRows } from "../ml/gbdt/alike-rows";
 import type { ParallelExecutor } from "../ml/parallel";
 import type { TrialPool } from "../ml/prediction/search/fan-out";
 import type { ColumnProfile } from "../ml/profile";
@@ -72,6 +73,12 @@ export interface TrainingSpec {
    * steps the runner reports progress, which is where a cancel stops the run.
    */
   run(input: TrainInput): Generator<TrainEvent, TrainedModel, void>;
+  /**
+   * Reads the table one column at a time, never cell by cell across columns: the runner then
+   * loads it with each column widened from its stored form only when read (one held at a time),
+   * which on a large table is most of the job's memory (ingest/lazy-columns).
+   */
+  readsColumnByColumn?: boolean;
 }
 
 /** The training task's fields a type reads (the job's input). */
@@ -169,6 +176,9 @@ export interface AnswerInput {
   file<T>(name: ArtifactFile, parse: (bytes: Uint8Array) => T): Promise<T>;
 }
 
+/** One of the version's artifact files, parsed by `parse` (kept parsed per isolate by the caller); null when it is not stored. */
+type OptionalFile = <T>(name: ArtifactFile, parse: (bytes: Uint8Array) => T) => Promise<T | null>;
+
 interface AnswerSpec<A extends ModelArtifact> {
   /** Values one answer row holds (what bounds the rows of one synchronous call). */
   valuesPerRow(a: A): number;
@@ -182,6 +192,13 @@ interface AnswerSpec<A extends ModelArtifact> {
    * tree ensemble's run is cheapest whole.
    */
   readonly chunked: boolean;
+  /**
+   * How to group rows the graph answers alike, so that one row of each group goes through it
+   * and through `table` (a tree ensemble: rows every split sends the same way); null when the
+   * version cannot tell (a file it needs is not stored). Without it every row does. A type that
+   * groups must answer row by row: each row's cells but `id` a function of its outputs alone.
+   */
+  alikeRows?(a: A, file: OptionalFile): Promise<((matrix: Float32Array, numRows: number) => AlikeRows | null) | null>;
   /** The answer's columns, `id` first. */
   table(a: A, input: AnswerInput): ResultTable | Promise<ResultTable>;
   /** The Parquet type of each column but `id`, known even for an answer without rows. */

@@ -39,7 +39,13 @@ function* train(engineFit: EngineFit, input: TrainInput): Generator<TrainEvent, 
     offset = input.sslSteps;
   }
 
-  const steps = engineFit(frame, { representation: rep, inputColumns, labelColumn: input.task.label_column, params: input.task.params });
+  const steps = engineFit(frame, {
+    representation: rep,
+    inputColumns,
+    labelColumn: input.task.label_column,
+    params: input.task.params,
+    parallel: input.parallel,
+  });
   let model: UnsupervisedModel;
   let phase: FitStep["phase"] | null = null;
   let phaseSteps = 0;

@@ -11,6 +11,7 @@ import { MAX_CLASSES } from "../core/limits";
 import { MlInputError } from "../ml/errors";
 import { explainPrediction } from "../ml/explain/explain-prediction";
 import type { Frame } from "../ml/frame";
+import { alikeRows } from "../ml/gbdt/alike-rows";
 import type { GbdtModel } from "../ml/gbdt/model";
 import { inferTask, type Task } from "../ml/label";
 import { exportGbdtToOnnx } from "../ml/onnx/export";
@@ -74,11 +75,15 @@ export const prediction: ModelTypeModule<PredictionArtifact, "prediction"> = {
     label: "target",
     check: (profile, rowCount, req) => checkPredictionColumns(profile, rowCount, req),
   },
-  training: { run: trainPrediction },
+  training: { run: trainPrediction, readsColumnByColumn: true },
   answer: {
     valuesPerRow: (a) => 2 + (a.classes?.length ?? 0),
     outputs: (a) => (a.task === "regression" ? ["prediction"] : ["probabilities", "label"]),
     chunked: false,
+    async alikeRows(_a, file) {
+      const model = await file(ARTIFACT_FILES.gbdt, (bytes) => JSON.parse(new TextDecoder().decode(bytes)) as GbdtModel);
+      return model && ((matrix, numRows) => alikeRows(model, matrix, numRows));
+    },
     table: predictionTable,
     columnTypes: (a, table) => columnTypesOf(table, a.task === "classification" ? { prediction: "string" } : {}),
   },
@@ -174,14 +179,24 @@ function* trainPrediction(input: TrainInput): Generator<TrainEvent, TrainedModel
  * after checking the inputs so that a bad label fails before that work.
  */
 function* prepare(input: TrainInput, opts: TrainPredictionOptions, total: number): Generator<TrainEvent, PreparedPrediction, void> {
-  const steps = preparePredictionSteps(input.takeFrame(), opts);
-  for (let r = steps.next(); ; r = steps.next()) {
-    if (r.done) return r.value;
-    const s = r.value;
-    const point = s.valLoss !== null ? { step: s.step, train_loss: finite(s.trainLoss), val_loss: finite(s.valLoss) } : null;
-    yield { kind: "step", step: s.step, total, phase: "ssl", point };
+  const frame = ownFrame(input.takeFrame());
+  try {
+    const steps = preparePredictionSteps(frame, opts);
+    for (let r = steps.next(); ; r = steps.next()) {
+      if (r.done) return r.value;
+      const s = r.value;
+      const point = s.valLoss !== null ? { step: s.step, train_loss: finite(s.trainLoss), val_loss: finite(s.valLoss) } : null;
+      yield { kind: "step", step: s.step, total, phase: "ssl", point };
+    }
+  } finally {
+    // Emptied, the run's own frame lets go of the table even while a finished generator's saved
+    // registers still point at it (measured: the frame outlived this function into boosting).
+    frame.columns.length = 0;
   }
 }
+
+/** A frame of the same columns whose column list is this run's own to empty (the loader's frame is left as it is). */
+const ownFrame = (f: Frame): Frame => ({ rowCount: f.rowCount, columns: [...f.columns] });
 
 function trainOptions(input: TrainInput, labelColumn: string): TrainPredictionOptions {
   const { task, ...rest } = input.task.params as PredictionParams & { task?: Task };

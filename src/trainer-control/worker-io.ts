@@ -8,10 +8,10 @@ const contentType = (file: string) => (file.endsWith(".json") ? "application/jso
 /** Training inside the Worker: R2 directly, progress straight to the job's Durable Object. */
 export function workerTrainingIO(bucket: R2Bucket, target: TrainingTarget, control: JobControl): TrainingIO {
   return {
-    async loadFrame() {
+    async loadFrame(opts) {
       const obj = await bucket.get(target.frameKey);
       if (!obj) throw new Error(`the training data is missing from storage (${target.frameKey})`);
-      return decodeFrame(new Uint8Array(await obj.arrayBuffer()));
+      return decodeFrame(new Uint8Array(await obj.arrayBuffer()), opts);
     },
     async loadRepresentation() {
       const obj = await bucket.get(target.representationKey);

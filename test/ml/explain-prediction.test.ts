@@ -481,7 +481,9 @@ describe("explainPrediction: timing", () => {
     const t0 = performance.now();
     const out: RowExplanation[] = explainPrediction(model, spec, frame, rows);
     const flips = out.filter((e) => e.prediction_flip).length;
-    console.log(`explainPrediction: 500 rows, ${model.trees.length} trees, 20 columns: ${(performance.now() - t0).toFixed(1)} ms (${flips} rows with a flip)`);
+    console.log(
+      `explainPrediction: 500 rows, ${model.trees.length} trees, 20 columns: ${(performance.now() - t0).toFixed(1)} ms (${flips} rows with a flip)`,
+    );
     expect(out).toHaveLength(500);
   });
 });

@@ -4,7 +4,7 @@ import type { Frame } from "../../src/ml/frame";
 import { blendGbdtModels } from "../../src/ml/gbdt/blend";
 import { predictRaw } from "../../src/ml/gbdt/predict";
 import type { PredictionModelResult } from "../../src/ml/prediction/model";
-import { type TrainingStep, trainPredictionModel as trainWithOwnRepresentation, trainPredictionModelSteps } from "../../src/ml/prediction/train";
+import { type TrainingStep, trainPredictionModelSteps, trainPredictionModel as trainWithOwnRepresentation } from "../../src/ml/prediction/train";
 import { Rng } from "../../src/ml/random";
 import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
 

@@ -172,7 +172,7 @@ describe("a model type added in one module and one registry line", () => {
     const version: StoredVersion = { id: crypto.randomUUID(), version: 1, artifactKey: "toy/" };
     const rt = runtimeOver(files);
     const artifact = await loadArtifact(rt, version);
-    const answer = await runModel(rt, version, artifact, frame, registry);
+    const answer = await runModel(rt, version, artifact, frame, { registry });
     expect(Object.keys(answer.table)).toEqual(["id", "distance"]);
     // row 0: a = 0, b = 0; means 1.5 and 4.5
     expect(answer.table.distance[0]).toBeCloseTo(2 * (1.5 + 4.5), 6);

@@ -1,14 +1,14 @@
 /**
  * The effect (CATE) models a causal model serves, one per treated arm: with `learner` "auto" the
- * candidates T, S, X and DR (./learners) are each fit out of fold on the cross-fitting's folds and
- * scored (./select); the best, or a blend that scores better, is then fit on all rows. A fixed
- * learner skips the scoring.
+ * candidates T, S, X, DR and the constant average effect (./learners) are each fit out of fold on
+ * the cross-fitting's folds and stacked (./select); the mix's members are then fit on all rows. A
+ * fixed learner skips the scoring.
  */
 import { blendGbdtModels } from "../gbdt/blend";
 import type { GbdtModel, Objective } from "../gbdt/model";
 import { armColumn, type CrossFit, overlapWeights, type PseudoOutcomes, pseudoOutcomes } from "./aipw";
 import { assignFolds, type FitInput, predictRows, type TreeSettings } from "./fit";
-import { type ArmProblem, fitLearner, LEARNERS, type LearnerName, learnerFitCount, reusesOutcomeModels } from "./learners";
+import { type ArmProblem, CANDIDATES, type CandidateName, fitLearner, type LearnerName, learnerFitCount, reusesOutcomeModels } from "./learners";
 import { type ArmScores, type Selection, selectLearner } from "./select";
 
 export type LearnerChoice = "auto" | LearnerName;
@@ -84,12 +84,12 @@ export function armProblem(
 /** GBDT fits of the out-of-fold scoring (0 for a fixed learner). */
 export function scoringFitCount(choice: LearnerChoice, s: { K: number; folds: number; outcome: Objective }): number {
   if (choice !== "auto") return 0;
-  return (s.K - 1) * LEARNERS.reduce((n, l) => n + (learnerFitCount(l, s.outcome) === 0 ? 0 : s.folds * learnerFitCount(l, s.outcome)), 0);
+  return (s.K - 1) * CANDIDATES.reduce((n, l) => n + s.folds * learnerFitCount(l, s.outcome), 0);
 }
 
 /** GBDT fits of the served effect models of a mix. */
-export function servedFitCount(weights: Partial<Record<LearnerName, number>>, s: { K: number; outcome: Objective }): number {
-  return (s.K - 1) * Object.keys(weights).reduce((n, l) => n + learnerFitCount(l as LearnerName, s.outcome), 0);
+export function servedFitCount(weights: Partial<Record<CandidateName, number>>, s: { K: number; outcome: Objective }): number {
+  return (s.K - 1) * Object.keys(weights).reduce((n, l) => n + learnerFitCount(l as CandidateName, s.outcome), 0);
 }
 
 /**
@@ -103,7 +103,7 @@ export function* chooseLearner(s: SearchInput, choice: LearnerChoice): Generator
   if (choice !== "auto") return null;
   const fold = assignFolds(s.rows, s.arm, s.K, s.folds, s.seed);
   const A = s.K - 1;
-  const oof = Array.from({ length: A }, () => new Map(LEARNERS.map((l) => [l, new Float64Array(s.rows.length)] as const)));
+  const oof = Array.from({ length: A }, () => new Map(CANDIDATES.map((l) => [l, new Float64Array(s.rows.length)] as const)));
   for (let f = 0; f < s.folds; f++) {
     const nu = s.cf.byFold?.[f];
     const heldIdx = s.rows.map((_, j) => j).filter((j) => fold[j] === f);
@@ -114,13 +114,13 @@ export function* chooseLearner(s: SearchInput, choice: LearnerChoice): Generator
     const w = overlapWeights(nu, s.K);
     for (let a = 1; a <= A; a++) {
       const p = armProblem(s, a, nu, po.phi, w);
-      for (const name of LEARNERS) {
+      for (const name of CANDIDATES) {
         const out = oof[a - 1].get(name)!;
         if (reusesOutcomeModels(name, s.outcome)) {
           heldIdx.forEach((j, i) => (out[j] = p.muDifference[held[i]]));
           continue;
         }
-        const model = yield* fitLearner(name, p, train, s.seed + 1009 * (f + 1) + 7 * LEARNERS.indexOf(name));
+        const model = yield* fitLearner(name, p, train, s.seed + 1009 * (f + 1) + 7 * CANDIDATES.indexOf(name));
         const pred = predictRows(model, s.input.m, held);
         heldIdx.forEach((j, i) => (out[j] = pred[i]));
       }
@@ -131,7 +131,7 @@ export function* chooseLearner(s: SearchInput, choice: LearnerChoice): Generator
     phi: armColumn(s.po.phi, A, a),
     weight: armColumn(s.weights, A, a),
   }));
-  return selectLearner([...LEARNERS], arms);
+  return selectLearner([...CANDIDATES], arms, s.seed);
 }
 
 /**
@@ -141,13 +141,13 @@ export function* chooseLearner(s: SearchInput, choice: LearnerChoice): Generator
 export function* fitServedEffects(
   s: SearchInput,
   problems: ArmProblem[],
-  weights: Partial<Record<LearnerName, number>>,
+  weights: Partial<Record<CandidateName, number>>,
   outcomeModels: GbdtModel[],
 ): Generator<void, GbdtModel[], void> {
   const out: GbdtModel[] = [];
   for (const p of problems) {
     const terms = [];
-    for (const [name, coef] of Object.entries(weights) as [LearnerName, number][]) {
+    for (const [name, coef] of Object.entries(weights) as [CandidateName, number][]) {
       // the seed the DR effect model had before the learner choice, so a DR model is unchanged
       const model = yield* fitLearner(name, p, s.rows, s.seed + 1299709 * p.a, outcomeModels);
       terms.push({ model, weight: coef });

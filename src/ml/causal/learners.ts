@@ -8,19 +8,26 @@
  *   μ_a(x) − Y on control rows, one effect model per side, τ = g·τ_c + (1 − g)·τ_a with g the
  *   treated share (Künzel et al. 2019 allow a constant g; the propensity they suggest would make
  *   τ a product of ensembles, not one);
- * - DR: the overlap-weighted regression of the AIPW pseudo-outcomes φ (./aipw overlapWeights).
+ * - DR: the overlap-weighted regression of the AIPW pseudo-outcomes φ (./aipw overlapWeights);
+ * - ATE (a blend candidate only, not a `learner` param): the constant effect at the mean of φ
+ *   over the rows (on all rows, the AIPW average effect), a model with no splits. Blending it in
+ *   shrinks a learner's CATE toward the average effect, which helps where the heterogeneity the
+ *   learners find is mostly noise (the constant-effect case).
  * A binary outcome's T and S fit regression (squared error) trees on the 0/1 outcome: their sums
  * are probabilities, so differences of them are one ensemble again; the cross-fitted outcome
  * models (binary objective, probabilities) still feed X and DR.
  */
 import { blendGbdtModels } from "../gbdt/blend";
-import type { GbdtModel, Objective } from "../gbdt/model";
+import { emptyTree, type GbdtModel, type Objective } from "../gbdt/model";
 import { type FitInput, fitGbdt, type TreeSettings } from "./fit";
 import { fixLastFeature } from "./specialize";
 import { withArmColumn } from "./treatment-feature";
 
 export const LEARNERS = ["t", "s", "x", "dr"] as const;
 export type LearnerName = (typeof LEARNERS)[number];
+/** What the automatic choice blends: the learners and the constant effect. */
+export const CANDIDATES = [...LEARNERS, "ate"] as const;
+export type CandidateName = (typeof CANDIDATES)[number];
 
 /** What every learner of one treated arm reads; label arrays are per frame row. */
 export interface ArmProblem {
@@ -48,13 +55,13 @@ export interface ArmProblem {
  * T on a numeric outcome reuses the cross-fitted outcome models (out of fold) and the served ones
  * (all rows): they are the T-learner's own fits.
  */
-export function reusesOutcomeModels(name: LearnerName, outcome: Objective): boolean {
+export function reusesOutcomeModels(name: CandidateName, outcome: Objective): boolean {
   return name === "t" && outcome === "regression";
 }
 
-/** GBDT fits one learner's CATE costs (0 when it reuses the outcome models). */
-export function learnerFitCount(name: LearnerName, outcome: Objective): number {
-  if (reusesOutcomeModels(name, outcome)) return 0;
+/** GBDT fits one learner's CATE costs (0 when it reuses the outcome models, and for the constant). */
+export function learnerFitCount(name: CandidateName, outcome: Objective): number {
+  if (name === "ate" || reusesOutcomeModels(name, outcome)) return 0;
   return name === "t" || name === "x" ? 2 : 1;
 }
 
@@ -64,7 +71,7 @@ export function learnerFitCount(name: LearnerName, outcome: Objective): number {
  * once per GBDT fit.
  */
 export function* fitLearner(
-  name: LearnerName,
+  name: CandidateName,
   p: ArmProblem,
   train: Int32Array,
   seed: number,
@@ -116,5 +123,24 @@ export function* fitLearner(
       yield;
       return model;
     }
+    case "ate":
+      return constantModel(p, train);
   }
+}
+
+/** The mean of φ over `train`'s rows as a model: that base score and one leaf of 0 (an export needs a tree). */
+function constantModel(p: ArmProblem, train: Int32Array): GbdtModel {
+  let sum = 0;
+  for (const r of train) sum += p.phi[r];
+  const leaf = { ...emptyTree(), leafValue: [0], leafCover: [train.length] };
+  return {
+    format: "gbdt-v1",
+    objective: "regression",
+    numOutputs: 1,
+    baseScore: [sum / train.length],
+    trees: [leaf],
+    numFeatures: p.input.m.numFeatures,
+    featureNames: p.input.featureNames,
+    bestIteration: 0,
+  };
 }

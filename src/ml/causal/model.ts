@@ -5,9 +5,9 @@
  * propensity model give AIPW pseudo-outcomes φ, whose mean is the average treatment effect (ATE)
  * with an influence-function interval; then
  * - the effect model (CATE), one per treated arm: with `learner` "auto" the T-, S-, X- and
- *   DR-learners (./learners) are fit out of fold and scored by the overlap-weighted DR
- *   pseudo-outcome loss; the best, or a blend that scores lower, is served (./learner-search,
- *   ./select); a fixed `learner` is served as given. The DR-learner is the GBDT regression of φ
+ *   DR-learners and the constant average effect (./learners) are fit out of fold and stacked on
+ *   the overlap-weighted DR pseudo-outcome loss: the convex blend minimising it, averaged over
+ *   bootstrap resamples, is served (./learner-search, ./select); a fixed `learner` is served as given. The DR-learner is the GBDT regression of φ
  *   weighted by w(x) = e_a·e_c/(e_a + e_c) (binary: e(1 − e)) from the cross-fitted propensities
  *   (./aipw overlapWeights): φ's noise variance grows like 1/e_a + 1/e_c, w is its inverse up to a
  *   constant, and since w depends on x only the fit still targets E[φ | x] = τ(x). Every learner's
@@ -220,7 +220,7 @@ export function* trainCausalSteps(frame: Frame, opts: CausalTrainOptions): Gener
     served: mix,
     candidate_losses: selection?.losses ?? null,
     served_loss: selection?.loss ?? null,
-    loss: "out-of-fold overlap-weighted DR pseudo-outcome loss, summed over the treated arms (lower is better)",
+    loss: "out-of-fold overlap-weighted DR pseudo-outcome loss, summed over the treated arms (lower is better); the served blend's weights minimise it, averaged over bootstrap resamples",
     nuisance: {
       outcome_trees: nuisance.outcome,
       propensity_trees: nuisance.propensity,
@@ -371,6 +371,7 @@ const LEARNER_WORDS: Record<string, string> = {
   s: "S-learner (one outcome model with the treatment as a feature)",
   x: "X-learner (imputed effects per arm, mixed by the treated share)",
   dr: "DR-learner (GBDT on the AIPW pseudo-outcomes, weighted by propensity overlap)",
+  ate: "the average effect (constant)",
 };
 
 /** The served CATE in words: one learner, or a blend with its weights. */

@@ -12,6 +12,7 @@
  * besides the graph to shape the answer (cluster descriptions, the search index's ids, ...).
  */
 import type { FeaturizerSpec } from "../featurize";
+import type { ParallelExecutor } from "../parallel";
 import type { Representation } from "../representation/representation";
 
 /**
@@ -33,6 +34,8 @@ export interface UnsupervisedTrainOptions<P> {
   labelColumn?: string | null;
   /** The type's parameters, already validated for range by the API (engine defaults fill the rest). */
   params: P;
+  /** The host's threads (the trainer's): clustering's k-means and the search index's exact searches use them on large tables. */
+  parallel?: ParallelExecutor;
 }
 
 export interface UnsupervisedModel {

@@ -99,8 +99,11 @@ function scoreRows(m: flat.FlatModel, T: number, keys: Uint8Array, n: number, ou
   }
 }
 
-/** The key vectors (see ./flat) of rows r0 <= i < r1, into keys from 0. */
-function rowKeys(m: flat.FlatModel, data: Float32Array, bits: Int32Array, F: number, r0: number, r1: number, keys: Uint8Array) {
+/**
+ * The key vectors (see ./flat) of rows r0 <= i < r1, into keys from 0; `bits` is `data` viewed as
+ * int32. Also what ./alike-rows groups rows by.
+ */
+export function rowKeys(m: flat.FlatModel, data: Float32Array, bits: Int32Array, F: number, r0: number, r1: number, keys: Uint8Array) {
   const { stride, thresholds, thrStart, thrCount, numCol, numWords, catCol, catWords, pattern: P } = m;
   const W = P.length / 3;
   for (let i = r0, o = 0; i < r1; i++, o += stride) {

@@ -6,6 +6,7 @@
  * chosen k is then fitted on every row. Each candidate uses the model's seed, so when the sample
  * is the whole table the chosen candidate IS the final fit, and the caller reuses it.
  */
+import type { ParallelExecutor } from "../parallel";
 import { Rng } from "../random";
 import { assignNearest } from "./centers";
 import { type KMeansResult, kmeansSteps } from "./kmeans";
@@ -54,6 +55,7 @@ export interface KChoiceOptions {
   nInit: number;
   maxIter: number;
   seed: number;
+  parallel?: ParallelExecutor;
 }
 
 /** The candidates' matrix: the fit sample's rows (X itself when the sample is every row). */
@@ -78,7 +80,7 @@ export function* chooseKSteps(
   const scores: KChoice["scores"] = [];
   let best: { k: number; score: number; fit: KMeansResult } | null = null;
   for (let k = 2; k <= opts.kMax; k++) {
-    const fit = yield* restarts(kmeansSteps(F, m, d, { k, nInit: opts.nInit, maxIter: opts.maxIter, seed: opts.seed }));
+    const fit = yield* restarts(kmeansSteps(F, m, d, { k, nInit: opts.nInit, maxIter: opts.maxIter, seed: opts.seed, parallel: opts.parallel }));
     const s = sampleSilhouette(X, d, samples.silhouette, fit.centers, k);
     scores.push({ k, silhouette: s });
     if (s !== null && (!best || s > best.score)) best = { k, score: s, fit };

@@ -12,9 +12,13 @@
  * Why Hamerly rather than Elkan (./elkan) or mini-batch: it needs 2 numbers per row (Elkan k),
  * was the faster of the two on every shape measured (see ./kmeans), and unlike mini-batch it is
  * exact.
+ *
+ * The assignment pass over the rows is ./row-passes' (on the host's threads on large tables, same
+ * result); the bounds' bookkeeping per center and the center update stay here.
  */
 import { ClusterSums, dist2, inertiaOf } from "./centers";
 import { type IterationResult, totalShift } from "./lloyd";
+import { RowPasses } from "./row-passes";
 
 /**
  * `start`: the rows' nearest initial center and squared distance when known (the seeding's), and
@@ -32,7 +36,8 @@ export function hamerlyIterations(
   start?: { labels: Int32Array; dist2: Float64Array; second?: Float64Array },
   reuse?: HamerlyBuffers,
 ): IterationResult {
-  const st = new State(X, n, d, Float64Array.from(init), k, start && reuse?.adoptStart ? start : undefined, reuse?.exact);
+  const passes = reuse?.passes ?? new RowPasses(X, n, d, k);
+  const st = new State(passes, n, d, Float64Array.from(init), k, start && reuse?.adoptStart ? start : undefined, reuse);
   let next: Float64Array = new Float64Array(k * d);
   let full = true;
   if (start) {
@@ -79,11 +84,15 @@ export function hamerlyIterations(
 export interface HamerlyBuffers {
   adoptStart?: boolean;
   exact?: Uint8Array;
+  /** 2n words, any contents. */
+  moves?: Int32Array;
+  /** The passes over the rows to run on (./row-passes: on threads when the caller's are); with adoptStart, the start's arrays must be its. */
+  passes?: RowPasses;
 }
 
 /**
  * Measure a loose bound before scanning while at least this share of the measures avoid the scan
- * (a scan of all k centers costs a few single distances with ./hamerly rowToCenters' kernel).
+ * (a scan of all k centers costs a few single distances with ./row-to-centers' kernel).
  */
 const MEASURE_FIRST = 0.5;
 
@@ -102,94 +111,34 @@ class State {
   private second = 0;
   /** Whether a failed loose upper bound is measured before scanning (see assign). */
   private measureFirst = true;
-  /** Scratch: one row's squared distances to the centers. */
-  private readonly toCenters: Float64Array;
   /** Built after the first assignment; the later ones move rows in it. */
   sums: ClusterSums | null = null;
 
   constructor(
-    readonly X: Float64Array,
+    private readonly passes: RowPasses,
     readonly n: number,
     readonly d: number,
     public centers: Float64Array,
     readonly k: number,
     adopt?: { labels: Int32Array; dist2: Float64Array; second?: Float64Array },
-    exact?: Uint8Array,
+    reuse?: HamerlyBuffers,
   ) {
-    this.labels = adopt ? adopt.labels : new Int32Array(n).fill(-1);
-    this.upper = adopt ? adopt.dist2 : new Float64Array(n);
-    this.lower = adopt?.second ?? new Float64Array(n);
-    this.exact = exact ? exact.fill(0) : new Uint8Array(n);
-    this.half = new Float64Array(k);
-    this.moved = new Float64Array(k);
-    this.toCenters = new Float64Array(k);
+    this.labels = adopt ? adopt.labels : passes.int32(n).fill(-1);
+    this.upper = adopt ? adopt.dist2 : passes.float64(n);
+    this.lower = adopt?.second ?? passes.float64(n);
+    this.exact = reuse?.exact ? reuse.exact.fill(0) : passes.uint8(n);
+    this.half = passes.half;
+    this.moved = passes.moved;
+    passes.use({ labels: this.labels, upper: this.upper, lower: this.lower, exact: this.exact, moves: reuse?.moves ?? passes.int32(2 * n) });
   }
 
-  /** Assigns every row to its nearest center; `full`: without trusting the bounds. Returns the number of labels changed. */
+  /** Assigns every row to its nearest center (./row-passes); `full`: without trusting the bounds. Returns the number of labels changed. */
   assign(full: boolean): number {
-    const { X, n, d, k, centers, labels, upper, lower, exact, half, toCenters, moved, top, first, second } = this;
     if (!full) this.halfGaps();
-    // the bounds' pending loosening (moveBounds) is applied row by row below; a full scan replaces them
-    const pending = this.pending;
+    const { pending, top, first, second, measureFirst } = this;
+    // the bounds' pending loosening (moveBounds) is applied row by row in the pass; a full scan replaces them
     this.pending = false;
-    const measureFirst = this.measureFirst;
-    // rows whose upper bound was loose and failed, and those of them a measure alone would have kept
-    let loose = 0;
-    let keep = 0;
-    let changed = 0;
-    for (let i = 0; i < n; i++) {
-      const a = labels[i];
-      if (pending) {
-        const ma = moved[a];
-        upper[i] += ma;
-        if (ma > 0) exact[i] = 0;
-        lower[i] -= a === top ? second : first;
-      }
-      // a loose upper bound that fails is first tightened by measuring the assigned center
-      // (Hamerly), unless the last assignment showed that this rarely avoids the scan: then the
-      // row is scanned at once (same labels; the bounds are only tighter)
-      let m = 0;
-      if (!full) {
-        m = Math.max(half[a], lower[i]);
-        if (upper[i] < m) continue;
-        if (exact[i] === 0) {
-          loose++;
-          if (measureFirst) {
-            const u = Math.sqrt(dist2(X, i, centers, a, d));
-            upper[i] = u;
-            exact[i] = 1;
-            if (u < m) {
-              keep++;
-              continue;
-            }
-          } else m = -m; // scanned below, counted there (m < 0 marks it; m > 0 here)
-        }
-      }
-      // nearest and second nearest; ties go to the lowest index (a plain scan from 0). The
-      // assigned center is scanned too (same bits as a measure): the row-against-all-centers
-      // kernel costs less than skipping it would save
-      rowToCenters(X, i * d, centers, k, d, toCenters);
-      let b1 = Infinity;
-      let b2 = Infinity;
-      let best = 0;
-      for (let j = 0; j < k; j++) {
-        const v = toCenters[j];
-        if (v < b1) {
-          b2 = b1;
-          b1 = v;
-          best = j;
-        } else if (v < b2) b2 = v;
-      }
-      if (m < 0 && Math.sqrt(toCenters[a]) < -m) keep++;
-      if (best !== a) {
-        this.sums?.move(i, a, best);
-        labels[i] = best;
-        changed++;
-      }
-      upper[i] = Math.sqrt(b1);
-      lower[i] = Math.sqrt(b2);
-      exact[i] = 1;
-    }
+    const { changed, loose, keep } = this.passes.assign(this.centers, { full, pending, top, first, second, measureFirst }, this.sums);
     if (loose > 0) this.measureFirst = keep >= MEASURE_FIRST * loose;
     return changed;
   }
@@ -230,59 +179,5 @@ class State {
     this.top = top;
     this.first = first;
     this.second = second;
-  }
-}
-
-/**
- * Squared distances of the row at `xi` of X to the k centers into `out`, four columns at a time
- * (the row's four values loaded once for all centers). Each distance still adds its squares one
- * at a time in column order, so it has the bits of ./centers dist2.
- */
-function rowToCenters(X: Float64Array, xi: number, centers: Float64Array, k: number, d: number, out: Float64Array): void {
-  let t = 0;
-  if (d < 4) for (let j = 0; j < k; j++) out[j] = 0;
-  else {
-    // the first four columns start the sums
-    const x0 = X[xi];
-    const x1 = X[xi + 1];
-    const x2 = X[xi + 2];
-    const x3 = X[xi + 3];
-    for (let j = 0, c = 0; j < k; j++, c += d) {
-      const v0 = x0 - centers[c];
-      const v1 = x1 - centers[c + 1];
-      const v2 = x2 - centers[c + 2];
-      const v3 = x3 - centers[c + 3];
-      let s = v0 * v0;
-      s += v1 * v1;
-      s += v2 * v2;
-      s += v3 * v3;
-      out[j] = s;
-    }
-    t = 4;
-  }
-  for (; t + 3 < d; t += 4) {
-    const x0 = X[xi + t];
-    const x1 = X[xi + t + 1];
-    const x2 = X[xi + t + 2];
-    const x3 = X[xi + t + 3];
-    for (let j = 0, c = t; j < k; j++, c += d) {
-      const v0 = x0 - centers[c];
-      const v1 = x1 - centers[c + 1];
-      const v2 = x2 - centers[c + 2];
-      const v3 = x3 - centers[c + 3];
-      let s = out[j];
-      s += v0 * v0;
-      s += v1 * v1;
-      s += v2 * v2;
-      s += v3 * v3;
-      out[j] = s;
-    }
-  }
-  for (; t < d; t++) {
-    const x0 = X[xi + t];
-    for (let j = 0, c = t; j < k; j++, c += d) {
-      const v = x0 - centers[c];
-      out[j] += v * v;
-    }
   }
 }

@@ -24,7 +24,7 @@
  * and its bounds, so it need not scan.
  */
 import type { Rng } from "../random";
-import { dist2 } from "./centers";
+import { RowPasses } from "./row-passes";
 
 /** Rows the candidates are scored on (every row below this). */
 const TRIAL_ROWS = 16_384;
@@ -55,29 +55,45 @@ export interface SeedingBuffers {
   trialX?: Float64Array;
 }
 
-export function seedingBuffers(n: number): SeedingBuffers {
-  return { closest: new Float64Array(n), nearest: new Int32Array(n), cumulative: new Float64Array(n), second: new Float64Array(n) };
+/** `passes`: where the row passes will run (its allocators give shared memory when on threads). */
+export function seedingBuffers(n: number, passes?: RowPasses): SeedingBuffers {
+  const f64 = (length: number) => (passes ? passes.float64(length) : new Float64Array(length));
+  return { closest: f64(n), nearest: passes ? passes.int32(n) : new Int32Array(n), cumulative: new Float64Array(n), second: f64(n) };
 }
 
-export function kmeansPlusPlus(X: Float64Array, n: number, d: number, k: number, rng: Rng, buffers: SeedingBuffers = seedingBuffers(n)): Seeding {
+/** `passes`: the row passes to run the updates on (./row-passes), made for X and k; the buffers' arrays must be its. */
+export function kmeansPlusPlus(
+  X: Float64Array,
+  n: number,
+  d: number,
+  k: number,
+  rng: Rng,
+  buffers: SeedingBuffers = seedingBuffers(n),
+  passes: RowPasses = new RowPasses(X, n, d, k),
+): Seeding {
   const centers = new Float64Array(k * d);
   const L = 2 + Math.floor(Math.log(k));
   const first = rng.int(n);
   centers.set(X.subarray(first * d, first * d + d), 0);
-  const { closest, nearest, cumulative } = buffers;
-  nearest.fill(0);
+  const { closest, nearest, cumulative, second } = buffers;
+  passes.use({ labels: nearest, upper: closest, lower: second });
   let trial: TrialSample | null = null;
   if (n > TRIAL_ROWS) {
     buffers.trialX ??= new Float64Array(TRIAL_ROWS * d);
     trial = new TrialSample(X, d, Int32Array.from({ length: TRIAL_ROWS }, () => rng.int(n)).sort(), buffers.trialX);
   }
-  // running sums of `closest`, what the D² draws search (kept up to date by the passes that change it)
-  let acc = 0;
-  for (let i = 0; i < n; i++) cumulative[i] = acc += closest[i] = dist2(X, i, centers, 0, d);
   const cand = new Float64Array(d);
   const toCenter = new Float64Array(k);
   const toCenterRoot = new Float64Array(k);
-  const second = buffers.second.fill(Infinity);
+  // the first center is the update of rows that are infinitely far from every center (so every
+  // row measures its distance to it: the same bits as a plain pass)
+  nearest.fill(0);
+  closest.fill(Infinity);
+  second.fill(Infinity);
+  cand.set(centers.subarray(0, d));
+  passes.seed(0, cand, toCenter, toCenterRoot);
+  // running sums of `closest`, what the D² draws search (taken after every pass that changes it)
+  let acc = runningSums(closest, cumulative);
   for (let c = 1; c < k; c++) {
     let best = -1;
     let bestPot = Infinity;
@@ -94,29 +110,19 @@ export function kmeansPlusPlus(X: Float64Array, n: number, d: number, k: number,
       }
     }
     load(X, d, best, centers, c, cand, toCenter);
-    // the winner takes the rows it is closer to than their nearest center so far; the others
-    // learn a bound on their distance to it (measured, or |c - a| - |x - a| when skipped)
     for (let j = 0; j < c; j++) toCenterRoot[j] = Math.sqrt(toCenter[j]);
-    acc = 0;
-    for (let i = 0; i < n; i++) {
-      let cur = closest[i];
-      const a = nearest[i];
-      if (toCenter[a] < 4 * cur) {
-        const e = rowDist2(X, i * d, cand, d);
-        if (e < cur) {
-          second[i] = cur;
-          closest[i] = cur = e;
-          nearest[i] = c;
-        } else if (e < second[i]) second[i] = e;
-      } else {
-        const gap = toCenterRoot[a] - Math.sqrt(cur);
-        if (gap * gap < second[i]) second[i] = gap * gap;
-      }
-      cumulative[i] = acc += cur;
-    }
+    passes.seed(c, cand, toCenter, toCenterRoot);
+    acc = runningSums(closest, cumulative);
     centers.set(cand, c * d);
   }
   return { centers, labels: nearest, dist2: closest, second };
+}
+
+/** cumulative[i] = closest[0] + ... + closest[i], added in row order; returns the total. */
+function runningSums(closest: Float64Array, cumulative: Float64Array): number {
+  let acc = 0;
+  for (let i = 0; i < closest.length; i++) cumulative[i] = acc += closest[i];
+  return acc;
 }
 
 /** Copies row `row` to `cand` and its squared distances to centers 0..c-1 to `toCenter`. */

@@ -11,6 +11,7 @@
  *    target recall: then ivf, which visits only nprobe cells.
  * Same vectors + same seed ⇒ the same index, byte for byte.
  */
+import type { ParallelExecutor } from "../parallel";
 import { assignCells } from "./assign";
 import type { IdTable } from "./ids";
 import { kmeansSteps } from "./kmeans";
@@ -40,6 +41,8 @@ export interface BuildIndexOptions {
   seed: number;
   /** ivf: the recall@10 the tuned nprobe must reach on the training sample. */
   targetRecall: number;
+  /** The host's threads: the recall sample's exact search runs on them (same result). */
+  parallel?: ParallelExecutor;
 }
 
 /** Progress yields of {@link buildSearchIndexSteps}: one per k-means pass, the layout, the tuning. */
@@ -65,13 +68,13 @@ export function* buildSearchIndexSteps(
     yield;
     return exact;
   }
-  const sample = recallSample(exact, x, opts.seed);
+  const sample = recallSample(exact, x, opts.seed, opts.parallel);
   if (opts.kind === "auto" && sample.scanShare <= MAX_EXACT_SCAN_SHARE) {
     yield;
     return exact;
   }
   const ivf = quantize(exact);
-  const { nprobe, recall, met } = tuneNprobe(ivf, sample, opts.targetRecall);
+  const { nprobe, recall, met } = tuneNprobe(ivf, sample, opts.targetRecall, opts.parallel);
   yield;
   if (opts.kind === "auto" && !met) return exact;
   return { ...ivf, nprobe, recall };

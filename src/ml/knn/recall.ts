@@ -8,6 +8,7 @@
  * the model's summary. When even every cell misses the target (8-bit codes reorder near-ties),
  * nprobe = nlist and the lower recall is what is reported.
  */
+import type { ParallelExecutor } from "../parallel";
 import { Rng } from "../random";
 import { searchRows } from "./search";
 import type { ExactIndex, IvfIndex } from "./types";
@@ -30,7 +31,7 @@ export interface RecallSample {
 }
 
 /** A seeded sample of training rows and their exact neighbours (one exact search of the sample). */
-export function recallSample(exact: ExactIndex, x: Float32Array, seed: number): RecallSample {
+export function recallSample(exact: ExactIndex, x: Float32Array, seed: number, parallel?: ParallelExecutor): RecallSample {
   const { rows, dims } = exact;
   const k = Math.min(RECALL_K, rows - 1);
   const self = sampleRows(rows, Math.min(SAMPLE_QUERIES, rows), new Rng(seed ^ 0x2545f491));
@@ -41,18 +42,23 @@ export function recallSample(exact: ExactIndex, x: Float32Array, seed: number): 
   // one row: no neighbour to find, nothing to prune
   if (k < 1) return { self, queries, k, truth: new Int32Array(0), scanShare: 0 };
   const stats = { scanned: 0 };
-  const truth = neighbours(searchRows(exact, queries, self.length, k + 1, exact.nprobe, stats), self, k);
+  const truth = neighbours(searchRows(exact, queries, self.length, k + 1, exact.nprobe, stats, parallel), self, k);
   return { self, queries, k, truth, scanShare: stats.scanned / (self.length * rows) };
 }
 
 /** The ivf index's nprobe for the target recall; `met`: whether the recall's lower bound reaches it. */
-export function tuneNprobe(ivf: IvfIndex, sample: RecallSample, target: number): { nprobe: number; recall: number; met: boolean } {
+export function tuneNprobe(
+  ivf: IvfIndex,
+  sample: RecallSample,
+  target: number,
+  parallel?: ParallelExecutor,
+): { nprobe: number; recall: number; met: boolean } {
   const { nlist } = ivf;
   const { self, queries, k, truth } = sample;
   if (k < 1) return { nprobe: nlist, recall: 1, met: true };
   let recall = 0;
   for (const nprobe of candidates(nlist)) {
-    const found = neighbours(searchRows(ivf, queries, self.length, k + 1, nprobe), self, k);
+    const found = neighbours(searchRows(ivf, queries, self.length, k + 1, nprobe, undefined, parallel), self, k);
     const r = overlap(truth, found, self.length, k);
     recall = r.mean;
     const met = r.mean - 2 * r.stderr >= target;

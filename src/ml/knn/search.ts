@@ -1,28 +1,16 @@
 /**
- * k-nearest-neighbour queries against a search index (./types), Euclidean distance.
- *
- * Per query: the distance dc to every cell centroid, then the cells in ascending dc order (./cells;
- * all of them for exact, the first nprobe for ivf). With τ the current k-th best distance, the
- * triangle inequality |dc − rho| ≤ ‖q − x‖ gives, without touching a vector:
- * - a cell whose every row has rho < dc − τ (dc − radius > τ) holds no neighbour: skipped, and
- *   once dc − (largest radius) > τ no remaining cell can hold one: the search stops;
- * - inside a cell (rows sorted by rho) only rows with rho in [dc − τ, dc + τ] can be neighbours:
- *   a binary search finds the first, the scan stops after the last.
- * A bounded max-heap (./topk) keeps the k best by (distance, training row). The bounds get a small
- * relative slack (rho is stored as float32), so pruning never drops a row at distance ≤ τ: exact
- * search is exact, ties included.
- *
- * Distances are Σ (q_j − x_j)² in float64 (no cancellation, so a query on a stored point is at 0),
- * summed in four interleaved accumulators (same vector, same sum: identical rows tie exactly);
- * ivf decodes x_j = lo + step × code inline.
+ * k-nearest-neighbour queries against a search index (./types), Euclidean distance: the API
+ * (ids and distances, or training rows and squared distances). The search itself, query by
+ * query, is ./scan's; on large searches the host's threads take the queries in ranges
+ * (./parallel-search).
  */
-import { CellQueue } from "./cells";
+import type { ParallelExecutor } from "../parallel";
 import { idAt, type SearchId } from "./ids";
-import { TopK } from "./topk";
-import type { ExactIndex, IvfIndex, SearchIndex } from "./types";
+import { searchesInParallel, searchOnThreads } from "./parallel-search";
+import { type RowResult, searchRange } from "./scan";
+import type { SearchIndex } from "./types";
 
-/** Relative slack of the pruning bounds (float32 rho is within 6e-8 of the float64 value). */
-const SLACK = 1e-6;
+export type { RowResult } from "./scan";
 
 export interface SearchResult {
   /** Per query: the neighbours' ids, nearest first. */
@@ -31,19 +19,12 @@ export interface SearchResult {
   distances: number[][];
 }
 
-/** Raw result: per query, min(k, rows) training rows and squared distances, row-major. */
-export interface RowResult {
-  k: number;
-  rows: Int32Array;
-  dist2: Float64Array;
-}
-
 /**
  * The k nearest training rows of each query (`queries` row-major [numQueries x dims]); k larger
  * than the row count returns every row. Non-finite query values count as 0.
  */
-export function searchIndex(index: SearchIndex, queries: Float64Array, numQueries: number, k: number): SearchResult {
-  const r = searchRows(index, queries, numQueries, k);
+export function searchIndex(index: SearchIndex, queries: Float64Array, numQueries: number, k: number, parallel?: ParallelExecutor): SearchResult {
+  const r = searchRows(index, queries, numQueries, k, index.nprobe, undefined, parallel);
   const ids: SearchId[][] = [];
   const distances: number[][] = [];
   for (let q = 0; q < numQueries; q++) {
@@ -66,7 +47,8 @@ export interface ScanStats {
 
 /**
  * Same search, training row numbers and squared distances; `nprobe` overrides the index's (ivf);
- * `stats` (exact index) adds the rows whose distance was computed.
+ * `stats` (exact index) adds the rows whose distance was computed; `parallel`: the host's threads,
+ * which take the queries in ranges on large searches (./parallel-search; same result).
  */
 export function searchRows(
   index: SearchIndex,
@@ -75,156 +57,20 @@ export function searchRows(
   k: number,
   nprobe = index.nprobe,
   stats?: ScanStats,
+  parallel?: ParallelExecutor,
 ): RowResult {
   const d = index.dims;
   if (!Number.isInteger(k) || k < 1) throw new Error(`k must be a positive integer, got ${k}`);
   if (queries.length < numQueries * d) throw new Error(`queries hold ${queries.length} values, ${numQueries} x ${d} expected`);
   const kk = Math.min(k, index.rows);
+  if (kk > 0 && searchesInParallel(parallel, index, numQueries)) {
+    const r = searchOnThreads(parallel, index, queries, numQueries, kk, nprobe);
+    if (stats) stats.scanned += r.scanned;
+    return r.result;
+  }
   const out: RowResult = { k: kk, rows: new Int32Array(numQueries * kk), dist2: new Float64Array(numQueries * kk) };
   if (kk === 0) return out;
-  const probes = Math.max(1, Math.min(nprobe, index.nlist));
-  let maxRadius = 0;
-  for (let l = 0; l < index.nlist; l++) maxRadius = Math.max(maxRadius, index.radius[l]);
-  const heap = new TopK(kk);
-  const q = new Float64Array(d);
-  const dc = new Float64Array(index.nlist);
-  const cells = new CellQueue(index.nlist);
-  const work = new Float64Array(2 * d);
-  let scanned = 0;
-  for (let qi = 0; qi < numQueries; qi++) {
-    for (let j = 0; j < d; j++) {
-      const v = queries[qi * d + j];
-      q[j] = Number.isFinite(v) ? v : 0;
-    }
-    centroidDistances(index, q, dc);
-    cells.fill(dc, index.nlist);
-    heap.reset();
-    for (let t = 0; t < probes && !cells.empty; t++) {
-      // every remaining cell is at least this far from q, and no row is farther than maxRadius from its centroid
-      const tau = Math.sqrt(heap.bound);
-      if (cells.peek() - maxRadius > tau + SLACK * (cells.peek() + tau)) break;
-      const l = cells.pop();
-      if (index.kind === "exact") scanned += scanExact(index, l, q, dc[l], heap);
-      else scanIvf(index, l, q, dc[l], heap, work);
-    }
-    heap.drain(out.rows.subarray(qi * kk), out.dist2.subarray(qi * kk));
-  }
+  const scanned = searchRange(index, queries, 0, numQueries, nprobe, out);
   if (stats) stats.scanned += scanned;
   return out;
-}
-
-function centroidDistances(index: SearchIndex, q: Float64Array, dc: Float64Array): void {
-  const d = index.dims;
-  const c = index.centroids;
-  for (let l = 0; l < index.nlist; l++) {
-    let s = 0;
-    const o = l * d;
-    for (let j = 0; j < d; j++) {
-      const t = q[j] - c[o + j];
-      s += t * t;
-    }
-    dc[l] = Math.sqrt(s);
-  }
-}
-
-/** First position in [from, to) whose rho is ≥ value (rho ascending there). */
-function lowerBound(rho: Float32Array, from: number, to: number, value: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (rho[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Scans cell l for neighbours of q; returns the number of rows whose distance it computed. */
-function scanExact(index: ExactIndex, l: number, q: Float64Array, dcl: number, heap: TopK): number {
-  const { start, rho, rowOf, vectors } = index;
-  const d = index.dims;
-  const d4 = d & ~3;
-  const end = start[l + 1];
-  let tau = Math.sqrt(heap.bound);
-  if (start[l] === end || dcl - index.radius[l] > tau + SLACK * (dcl + tau)) return 0;
-  const first = tau === Infinity ? start[l] : lowerBound(rho, start[l], end, dcl - tau - SLACK * (dcl + tau));
-  let p = first;
-  let hiRho = dcl + tau + SLACK * (dcl + tau);
-  for (; p < end; p++) {
-    if (rho[p] > hiRho) break;
-    // four accumulators: independent add chains run in parallel (the JIT keeps the order as written)
-    const o = p * d;
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    let j = 0;
-    for (; j < d4; j += 4) {
-      const t0 = q[j] - vectors[o + j];
-      const t1 = q[j + 1] - vectors[o + j + 1];
-      const t2 = q[j + 2] - vectors[o + j + 2];
-      const t3 = q[j + 3] - vectors[o + j + 3];
-      s0 += t0 * t0;
-      s1 += t1 * t1;
-      s2 += t2 * t2;
-      s3 += t3 * t3;
-    }
-    for (; j < d; j++) {
-      const t = q[j] - vectors[o + j];
-      s0 += t * t;
-    }
-    const s = s0 + s1 + (s2 + s3);
-    if (s <= heap.bound) {
-      heap.push(s, rowOf[p]);
-      tau = Math.sqrt(heap.bound);
-      hiRho = dcl + tau + SLACK * (dcl + tau);
-    }
-  }
-  return p - first;
-}
-
-/** As scanExact on the decoded 8-bit vectors; `work` holds the cell's lo and step as float64. */
-function scanIvf(index: IvfIndex, l: number, q: Float64Array, dcl: number, heap: TopK, work: Float64Array): void {
-  const { start, rho, rowOf, codes } = index;
-  const d = index.dims;
-  const d4 = d & ~3;
-  const end = start[l + 1];
-  let tau = Math.sqrt(heap.bound);
-  if (start[l] === end || dcl - index.radius[l] > tau + SLACK * (dcl + tau)) return;
-  // q_j − x_j = (q_j − lo_j) − step_j × code: one multiply-subtract per value
-  for (let j = 0; j < d; j++) {
-    work[j] = q[j] - index.lo[l * d + j];
-    work[d + j] = index.step[l * d + j];
-  }
-  let p = tau === Infinity ? start[l] : lowerBound(rho, start[l], end, dcl - tau - SLACK * (dcl + tau));
-  let hiRho = dcl + tau + SLACK * (dcl + tau);
-  for (; p < end; p++) {
-    if (rho[p] > hiRho) break;
-    const o = p * d;
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    let j = 0;
-    for (; j < d4; j += 4) {
-      const t0 = work[j] - work[d + j] * codes[o + j];
-      const t1 = work[j + 1] - work[d + j + 1] * codes[o + j + 1];
-      const t2 = work[j + 2] - work[d + j + 2] * codes[o + j + 2];
-      const t3 = work[j + 3] - work[d + j + 3] * codes[o + j + 3];
-      s0 += t0 * t0;
-      s1 += t1 * t1;
-      s2 += t2 * t2;
-      s3 += t3 * t3;
-    }
-    for (; j < d; j++) {
-      const t = work[j] - work[d + j] * codes[o + j];
-      s0 += t * t;
-    }
-    const s = s0 + s1 + (s2 + s3);
-    if (s <= heap.bound) {
-      heap.push(s, rowOf[p]);
-      tau = Math.sqrt(heap.bound);
-      hiRho = dcl + tau + SLACK * (dcl + tau);
-    }
-  }
 }

@@ -80,7 +80,7 @@ export function* trainClusteringSteps(frame: Frame, opts: UnsupervisedTrainOptio
   const X = encoder ? embed(encoder, m) : standardize(standard, m);
   const d = encoder ? encoder.embedding : standard.D;
   const samples = clusterSamples(n, p.seed);
-  const km = { nInit: p.n_init, maxIter: p.max_iter, seed: p.seed };
+  const km = { nInit: p.n_init, maxIter: p.max_iter, seed: p.seed, parallel: opts.parallel };
 
   let k: number;
   let fit: KMeansResult | null = null;

@@ -103,7 +103,12 @@ export function* trainSearchSteps(frame: Frame, opts: UnsupervisedTrainOptions<S
 
   // an exact index that fits is still measured: "auto" takes ivf where exact search cannot prune
   const buildKind = p.index === "auto" && kind === "exact" ? "auto" : kind;
-  const build = buildSearchIndexSteps(Float32Array.from(vectors), rows, dims, ids, { kind: buildKind, seed: p.seed, targetRecall: TARGET_RECALL });
+  const build = buildSearchIndexSteps(Float32Array.from(vectors), rows, dims, ids, {
+    kind: buildKind,
+    seed: p.seed,
+    targetRecall: TARGET_RECALL,
+    parallel: opts.parallel,
+  });
   let step = 0;
   let r = build.next();
   while (!r.done) {
