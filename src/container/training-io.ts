@@ -16,7 +16,7 @@ export interface TrainingReport extends ProgressReport {
   rows_processed?: number;
 }
 
-export interface FrameLoadOptions {
+interface FrameLoadOptions {
   /** Columns widened only when read, one at a time (../ingest/lazy-columns): for a type that reads column by column. */
   lazy?: boolean;
 }

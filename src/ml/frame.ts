@@ -28,7 +28,7 @@ export interface NumericColumn {
   spellings?: { codes: Int32Array; dictionary: string[] };
 }
 
-/** @internal exported for the tests that build frames by hand (test/ml/profile-runs.test.ts and others) */
+/** A column of codes into a dictionary of strings (categorical and text columns). */
 export interface DictionaryColumn {
   name: string;
   kind: "categorical" | "text" | "id";

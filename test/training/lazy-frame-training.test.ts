@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { runTraining } from "../../src/container/run-training";
-import type { FrameLoadOptions, TrainingIO } from "../../src/container/training-io";
+import type { TrainingIO } from "../../src/container/training-io";
 import type { TrainingTask } from "../../src/container/wire";
 import { decodeFrame, encodeFrame } from "../../src/ingest/codec";
 import { readCsv } from "../../src/ingest/csv";
 import { seededRandom } from "../seeded-random";
+
+type FrameLoadOptions = NonNullable<Parameters<TrainingIO["loadFrame"]>[0]>;
 
 async function frameBytes(rows: number): Promise<Uint8Array> {
   const r = seededRandom(8);
