@@ -22,7 +22,7 @@ let page: Page;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  svc = sharedService(inject("sharedService"), "console");
+  svc = await sharedService(inject("sharedService"), "console");
   if (!browserBin.path) return;
   mkdirSync(SHOTS, { recursive: true });
   console.log(`console screenshots: ${SHOTS}`);

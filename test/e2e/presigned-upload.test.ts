@@ -13,9 +13,9 @@ import { AwsClient } from "aws4fetch";
 import { describe, expect, inject, it } from "vitest";
 import { s3Refusal } from "../../src/container/http-retry";
 import { objectUrl, presignGet, presignUploadPart } from "../../src/storage/presign";
-import { apiCall, jobLog, pollUntil, sharedService } from "./service";
+import { apiCall, jobLogMatching, pollUntil, sharedService } from "./service";
 
-const svc = sharedService(inject("sharedService"), "presigned-upload");
+const svc = await sharedService(inject("sharedService"), "presigned-upload");
 
 const api = (path: string, init: RequestInit = {}) => apiCall(svc, path, init);
 
@@ -93,8 +93,7 @@ describe("presigned uploads straight to the local R2 bucket", () => {
     const job = await until(`/jobs/${done.body.job_id}`, (j) => ["succeeded", "failed"].includes(j.status), 120_000);
     expect(job.status, job.error_message).toBe("succeeded");
     expect(job.output).toMatchObject({ row_count: rows, column_count: 4, format: "csv", bytes });
-    const log = jobLog(svc, done.body.job_id);
-    expect(log).toMatch(new RegExp(`ingested ${rows} rows`));
+    const log = await jobLogMatching(svc, done.body.job_id, new RegExp(`ingested ${rows} rows`));
     // The trainer read the file and stored the frame's parts straight from and to R2 (presigned
     // URLs for the local bucket's S3 endpoint), not through the Worker's control routes.
     expect(log).toMatch(/reading uploaded file 0 straight from R2/);
@@ -134,7 +133,7 @@ describe("presigned uploads straight to the local R2 bucket", () => {
     const job = await until(`/jobs/${done.body.job_id}`, (j) => ["succeeded", "failed"].includes(j.status), 120_000);
     expect(job.status, job.error_message).toBe("succeeded");
     expect(job.output).toMatchObject({ row_count: rows, column_count: 4, format: "parquet", bytes });
-    const log = jobLog(svc, done.body.job_id);
+    const log = await jobLogMatching(svc, done.body.job_id, /: ingested \d+ rows/);
     expect(log).toMatch(/read bytes 0–4 of uploaded file 0 by range straight from R2/);
     expect(log).toMatch(new RegExp(`read bytes \\d+–${bytes} of uploaded file 0 by range straight from R2`));
   }, 180_000);

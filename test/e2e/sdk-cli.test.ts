@@ -15,7 +15,7 @@ let svc: RunningService;
 let dir: string;
 
 beforeAll(async () => {
-  svc = sharedService(inject("sharedService"), "sdk-cli");
+  svc = await sharedService(inject("sharedService"), "sdk-cli");
   dir = mkdtempSync(join(tmpdir(), "tabular-cli-"));
 }, 180_000);
 

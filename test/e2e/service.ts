@@ -3,7 +3,7 @@
  * on free ports with a fresh state directory, and hands back its address and printed API key.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -91,13 +91,19 @@ export async function startService(
 export const SHARED_SERVICE_FILES = ["console", "presigned-upload", "sdk-cli", "train-infer"] as const;
 type SharedFile = (typeof SHARED_SERVICE_FILES)[number];
 
-/** What the end-to-end project's global set-up hands to its test files. */
+/** What the end-to-end project's global set-up hands to its test files (at once: the service starts meanwhile). */
 export interface SharedServiceInfo {
+  dir: string;
+  logFile: string;
+  /** Written once the service answers: a SharedServiceReady, or `{ error }`. */
+  readyFile: string;
+}
+
+/** The shared service once it answers: its address, its process group and an API key per file, each of its own organization. */
+export interface SharedServiceReady {
   base: string;
-  /** An API key per file, each of its own organization. */
   keys: Record<string, string>;
   pgid: number;
-  logFile: string;
 }
 
 declare module "vitest" {
@@ -107,13 +113,20 @@ declare module "vitest" {
 }
 
 /**
- * The service the `e2e` files share (started once by ./shared-service.ts with two trainers), with
- * `file`'s own key: its output is read from the file it is written to, and stopping it is the
- * set-up's job, not a test file's. `info`: `inject("sharedService")`.
+ * The service the `e2e` files share (started by ./shared-service.ts), with `file`'s own key, once
+ * it answers: its output is read from the file it is written to, and stopping it is the set-up's
+ * job, not a test file's. `info`: `inject("sharedService")`.
  */
-export function sharedService(info: SharedServiceInfo, file: SharedFile): RunningService {
-  const key = info.keys[file];
-  return { base: info.base, key, pgid: info.pgid, stop: async () => {}, output: () => readFileSync(info.logFile, "utf8") };
+export async function sharedService(info: SharedServiceInfo, file: SharedFile, timeoutMs = 240_000): Promise<RunningService> {
+  const end = Date.now() + timeoutMs;
+  while (!existsSync(info.readyFile)) {
+    if (Date.now() > end) throw new Error(`the shared service did not start within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const ready = JSON.parse(readFileSync(info.readyFile, "utf8")) as SharedServiceReady | { error: string };
+  if ("error" in ready) throw new Error(`the shared service did not start: ${ready.error}`);
+  const output = () => readFileSync(info.logFile, "utf8");
+  return { base: ready.base, key: ready.keys[file], pgid: ready.pgid, stop: async () => {}, output };
 }
 
 /** A churn table of `rows` rows (usage, plan, churned) that every end-to-end test uploads. */
@@ -176,6 +189,20 @@ export function jobLog(svc: RunningService, jobId: string): string {
     .split("\n")
     .filter((line) => line.includes(id) || line.includes(jobId))
     .join("\n");
+}
+
+/**
+ * The job's lines once they match `pattern`: a line written as the job ends (its summary) may
+ * reach the log a moment after the job's record says it ended (another process, another pipe).
+ */
+export function jobLogMatching(svc: RunningService, jobId: string, pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+  return pollUntil(
+    svc,
+    `a log line of job ${jobId} matching ${pattern}`,
+    () => jobLog(svc, jobId),
+    (log) => pattern.test(log),
+    timeoutMs,
+  );
 }
 
 /** Whether a job has ended. */

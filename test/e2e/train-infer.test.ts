@@ -3,9 +3,9 @@
  * Worker over HTTP, reporting back through the internal control routes) → poll → infer.
  */
 import { describe, expect, inject, it } from "vitest";
-import { apiCall, isTerminal, jobLog, pollUntil, sharedService, table } from "./service";
+import { apiCall, isTerminal, jobLogMatching, pollUntil, sharedService, table } from "./service";
 
-const svc = sharedService(inject("sharedService"), "train-infer");
+const svc = await sharedService(inject("sharedService"), "train-infer");
 
 const api = (path: string, init: RequestInit = {}) => apiCall(svc, path, init);
 
@@ -35,7 +35,7 @@ describe("the local service, over HTTP", () => {
     expect(job.progress).toBe(100);
     expect(job.metrics_history.length).toBeGreaterThan(0);
     // the trainer read the frame straight from R2 (a presigned GET), not through the Worker
-    expect(jobLog(svc, train.body.job_id)).toMatch(/reading the frame straight from R2/);
+    await jobLogMatching(svc, train.body.job_id, /reading the frame straight from R2/);
     const model = await until(`/models/${train.body.model.id}`, (m) => m.status === "ready");
     expect(model.current_metrics.accuracy).toBeGreaterThan(0.9);
 
@@ -108,7 +108,7 @@ describe("the local service, over HTTP", () => {
       expect(done.output).toMatchObject({ rows: 300 });
       const page = await api(`/jobs/${done.id}/results?format=json&limit=1000`);
       expect(page.body.data[column]).toEqual(expected);
-      expect(jobLog(svc, done.id)).toMatch(/300 rows inferred/);
+      await jobLogMatching(svc, done.id, /300 rows inferred/);
     }
   }, 300_000);
 
