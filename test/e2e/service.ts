@@ -182,7 +182,7 @@ export async function pollUntil<T>(
  * The lines of the service's output about one job (its id as the API shows it): on a service
  * several test files share, what another file's jobs logged does not count.
  */
-export function jobLog(svc: RunningService, jobId: string): string {
+function jobLog(svc: RunningService, jobId: string): string {
   const id = parseJobId(jobId) ?? jobId;
   return svc
     .output()
