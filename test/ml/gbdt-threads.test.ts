@@ -5,6 +5,7 @@ import { GBDT_PARALLEL_MIN_CELLS } from "../../src/core/limits";
 import { type GbdtParams, type TrainGbdtInput, trainGbdt } from "../../src/ml/gbdt/train";
 import type { ParallelExecutor } from "../../src/ml/parallel";
 import { Rng } from "../../src/ml/random";
+import { counting } from "./helpers/counting-executor";
 
 /** 6 numeric features (one with missing values) and 2 categoricals; labels for each objective. */
 function problem(n: number) {
@@ -33,20 +34,6 @@ function problem(n: number) {
     },
     weight: Float64Array.from({ length: n }, () => 0.5 + rng.next()),
   };
-}
-
-/** The executor, counting the runs that went through it. */
-function counting(inner: ParallelExecutor) {
-  const seen = { opened: 0, runs: 0 };
-  const executor: ParallelExecutor = {
-    threads: inner.threads,
-    open(kernel, state) {
-      seen.opened++;
-      const session = inner.open(kernel, state);
-      return { run: (count) => (seen.runs++, session.run(count)), close: () => session.close() };
-    },
-  };
-  return { executor, seen };
 }
 
 const pools = [new GbdtThreads(2), new GbdtThreads(3)];

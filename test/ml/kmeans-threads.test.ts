@@ -2,8 +2,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { GbdtThreads } from "../../src/container/gbdt-threads";
 import { KMEANS_PARALLEL_MIN_CELLS } from "../../src/core/limits";
 import { type KMeansResult, kmeans } from "../../src/ml/kmeans/kmeans";
-import type { ParallelExecutor } from "../../src/ml/parallel";
 import { Rng } from "../../src/ml/random";
+import { counting } from "./helpers/counting-executor";
 
 /** Overlapping Gaussian blobs (many rows near a boundary: bounds fail, rows move for many iterations). */
 function blobs(n: number, d: number, k: number, seed: number): Float64Array {
@@ -11,19 +11,6 @@ function blobs(n: number, d: number, k: number, seed: number): Float64Array {
   const gauss = () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
   const centers = Float64Array.from({ length: k * d }, () => 4 * gauss());
   return Float64Array.from({ length: n * d }, (_, t) => centers[(Math.floor(t / d) % k) * d + (t % d)] + 3 * gauss());
-}
-
-/** The executor, counting the sessions opened on it. */
-function counting(inner: ParallelExecutor) {
-  const seen = { opened: 0 };
-  const executor: ParallelExecutor = {
-    threads: inner.threads,
-    open(kernel, state) {
-      seen.opened++;
-      return inner.open(kernel, state);
-    },
-  };
-  return { executor, seen };
 }
 
 const bytes = (a: Float64Array | Int32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);

@@ -5,8 +5,8 @@ import { buildSearchIndexSteps } from "../../src/ml/knn/build";
 import { idTableFromValues } from "../../src/ml/knn/ids";
 import { type ScanStats, searchIndex, searchRows } from "../../src/ml/knn/search";
 import type { SearchIndex, SearchIndexKind } from "../../src/ml/knn/types";
-import type { ParallelExecutor } from "../../src/ml/parallel";
 import { Rng } from "../../src/ml/random";
+import { counting } from "./helpers/counting-executor";
 
 function build(x: Float32Array, dims: number, kind: SearchIndexKind): SearchIndex {
   const rows = x.length / dims;
@@ -23,19 +23,6 @@ function gauss(n: number, d: number, rng: Rng): Float32Array {
   const x = Float32Array.from({ length: n * d }, () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next()));
   for (let i = 0; i < n / 10; i++) x.copyWithin((n - 1 - i) * d, i * d, i * d + d);
   return x;
-}
-
-/** The executor, counting the sessions opened on it. */
-function counting(inner: ParallelExecutor) {
-  const seen = { opened: 0 };
-  const executor: ParallelExecutor = {
-    threads: inner.threads,
-    open(kernel, state) {
-      seen.opened++;
-      return inner.open(kernel, state);
-    },
-  };
-  return { executor, seen };
 }
 
 const bytes = (a: Float64Array | Int32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
