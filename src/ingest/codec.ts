@@ -10,7 +10,7 @@ import {
   storedLength,
   validEncoding,
 } from "./column-encoding";
-import { LazyColumns } from "./lazy-columns";
+import { LazyColumns, putColumnArray } from "./lazy-columns";
 import { decodeSegmentedFrame, SEGMENTED_VERSION } from "./segmented-frame";
 
 /**
@@ -203,11 +203,9 @@ export function decodeFrame(bytes: Uint8Array, opts: FrameDecodeOptions = {}): F
     return copyRaw ? view.slice() : view;
   };
 
-  /** Sets target[prop] to the decoded array, or (lazy) to a property decoding it when read; raw buffers are views either way. */
-  const put = (target: object, prop: string, encoding: ColumnEncoding | undefined, decode: () => Float64Array | Int32Array) => {
-    if (lazy && encoding) lazy.define(target, prop, decode);
-    else (target as Record<string, unknown>)[prop] = decode();
-  };
+  /** putColumnArray, eager for a raw buffer (a view either way). */
+  const put = (target: object, prop: string, encoding: ColumnEncoding | undefined, decode: () => Float64Array | Int32Array) =>
+    putColumnArray(encoding ? lazy : null, target, prop, decode);
 
   const columns = header.columns.map((h): Column => {
     const data = stored(`column "${h.name}"`, h.offset, h.encoding, h.storage, h.byteLength);

@@ -79,3 +79,9 @@ export class LazyColumns {
     }
   }
 }
+
+/** Sets target[prop] to the decoded array now, or (with `lazy`) to a property decoding it when read. */
+export function putColumnArray(lazy: LazyColumns | null, target: object, prop: string, decode: () => object): void {
+  if (lazy) lazy.define(target, prop, decode);
+  else (target as Record<string, unknown>)[prop] = decode();
+}

@@ -9,7 +9,7 @@ import {
   storedLength,
   validEncoding,
 } from "./column-encoding";
-import type { LazyColumns } from "./lazy-columns";
+import { type LazyColumns, putColumnArray } from "./lazy-columns";
 
 /**
  * Version 4 of the stored frame (codec.ts has versions 1–3): every column a list of row segments
@@ -236,11 +236,7 @@ export function decodeSegmentedFrame(bytes: Uint8Array, lazy: LazyColumns | null
     const out = decode();
     return () => out;
   };
-  /** Sets target[prop] to the decoded array now, or (lazy) to a property decoding it when read. */
-  const put = (target: object, prop: string, decode: () => SegmentData) => {
-    if (lazy) lazy.define(target, prop, decode);
-    else (target as Record<string, unknown>)[prop] = decode();
-  };
+  const put = (target: object, prop: string, decode: () => SegmentData) => putColumnArray(lazy, target, prop, decode);
 
   const columns = footer!.columns.map((h): Column => {
     const what = `column "${h.name}"`;
@@ -263,13 +259,10 @@ export function decodeSegmentedFrame(bytes: Uint8Array, lazy: LazyColumns | null
         t.offset,
         8 * (Number.isSafeInteger(t.count) && t.count >= 0 ? t.count : fail(`${what} has a bad table`)),
       );
-      values = () => valuesOf(data() as Int32Array, new Float64Array(tb.buffer, tb.byteOffset, t.count), what);
+      const viaTable = () => valuesOf(data() as Int32Array, new Float64Array(tb.buffer, tb.byteOffset, t.count), what);
       // eager: the codes are checked against the table now, as before
-      if (!lazy)
-        values = (
-          (v) => () =>
-            v
-        )(values());
+      const eager = lazy ? null : viaTable();
+      values = eager ? () => eager : viaTable;
     }
     const col = { name: h.name, kind: h.kind as "numeric", storage: "numeric" } as NumericColumn;
     put(col, "values", values);

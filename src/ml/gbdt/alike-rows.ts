@@ -9,7 +9,7 @@
  * the same doubles, BRANCH_MEMBER on the same codes, missing_value_tracks_true = defaultLeft).
  */
 import { compactDistinct } from "./distinct-keys";
-import { flatten } from "./flat";
+import { flatten, isCode } from "./flat";
 import type { GbdtModel } from "./model";
 import { rowKeys } from "./predict";
 
@@ -63,6 +63,3 @@ function graphDecidesAsKeys(model: GbdtModel): boolean {
   cache.set(model, ok);
   return ok;
 }
-
-/** The codes ./flat puts in key vectors: integers in [0, 2^24). */
-const isCode = (c: number) => Number.isInteger(c) && c >= 0 && c < 2 ** 24;

@@ -92,7 +92,7 @@ export function thresholdKey(t: number): number {
  * Codes below 2^24, where every integer is a float32. A left set's larger codes are left out (a
  * value equal to one would go right); featurized codes are dictionary indices, far smaller.
  */
-const isCode = (c: number) => Number.isInteger(c) && c >= 0 && c < 2 ** 24;
+export const isCode = (c: number) => Number.isInteger(c) && c >= 0 && c < 2 ** 24;
 
 /** The compiled model, or null when its key vector would exceed MAX_STRIDE bytes per row. */
 export function flatten(model: GbdtModel): FlatModel | null {
