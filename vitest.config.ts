@@ -68,7 +68,9 @@ export default defineConfig({
           setupFiles: ["./test/equal-arrays.ts"],
           // Files share the module cache (each file importing the engine again cost seconds).
           isolate: false,
+          // set-up hooks train models too: under load they take as long as tests
           testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       {

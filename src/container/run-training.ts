@@ -10,7 +10,7 @@ import { SERVICE_RUNTIME_VERSION } from "../core/version";
 import { MlInputError } from "../ml/errors";
 import type { Frame } from "../ml/frame";
 import type { ParallelExecutor } from "../ml/parallel";
-import { parseRepresentation, plannedSslSteps, serializeRepresentation } from "../ml/representation/representation";
+import { lacksEncoder, parseRepresentation, plannedSslSteps, serializeRepresentation } from "../ml/representation/representation";
 import type { TrainedModel } from "../model-types/contract";
 import { type ModelTypeRegistry, modelTypes } from "../model-types/registry";
 import { boundedJson } from "./bounded-json";
@@ -22,7 +22,10 @@ import type { TrainingTask } from "./wire";
 export interface TrainingOutput {
   model_type: string;
   metrics: Record<string, number | null>;
-  /** Whether the shared representation was reused from an earlier model on this dataset version. */
+  /**
+   * Whether the shared representation was reused from an earlier model on this dataset version
+   * with all this model reads ("reused"), or built here, or completed here with its encoder ("built").
+   */
   representation: "built" | "reused";
   features: number;
   seconds: { load: number; ssl: number; fit: number; export: number; total: number };
@@ -81,7 +84,10 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
   const representation = cached ? parseRepresentation(cached) : null;
   const tLoaded = now();
   const rows = frame.rowCount;
-  const sslSteps = representation ? 0 : plannedSslSteps(frame);
+  // the shared encoder is trained here only for a type that reads it, when it is not stored yet
+  const readsEncoder = type.training.readsSharedEncoder?.(task) === true;
+  const sslSteps = readsEncoder && (!representation || lacksEncoder(representation)) ? plannedSslSteps(frame) : 0;
+  const reused = representation !== null && sslSteps === 0;
 
   const run = type.training.run({
     task,
@@ -99,10 +105,11 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
     trialPool: io.trialPool ?? null,
     parallel: opts.parallel,
   });
-  // The ssl part of the run is the shared representation's build: it ends with the last ssl step
-  // before the type's own work (or with the build's hand-over); 0 s when the representation was stored.
+  // The ssl part of the run is the shared representation's build (or its encoder's): it ends with
+  // the last ssl step before the type's own work (or with the build's hand-over); 0 s when the
+  // stored representation had all the type reads.
   let tSsl = tLoaded;
-  let building = representation === null;
+  let building = !reused;
   let model: TrainedModel;
   for (let r = run.next(); ; r = run.next()) {
     if (r.done) {
@@ -143,7 +150,7 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
     ...(model.summary ? boundedJson(model.output, SUMMARY_MAX_BYTES, WHOLE_SUMMARY) : model.output),
     model_type: type.name,
     metrics: model.metrics,
-    representation: representation ? "reused" : "built",
+    representation: reused ? "reused" : "built",
     features: model.artifact.onnx.num_features,
     seconds: { load: sec(t0, tLoaded), ssl: sec(tLoaded, tSsl), fit: sec(tSsl, tFit), export: sec(tFit, tEnd), total: sec(t0, tEnd) },
     ssl_steps: sslSteps,

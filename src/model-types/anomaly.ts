@@ -48,7 +48,7 @@ export const anomaly: ModelTypeModule<UnsupervisedArtifact, "anomaly"> = {
       }
     },
   },
-  training: fitOnRepresentation(trainAnomalySteps as EngineFit),
+  training: fitOnRepresentation(trainAnomalySteps as EngineFit, (p) => p.method === "blended"),
   answer: {
     valuesPerRow: () => 3,
     chunked: true,

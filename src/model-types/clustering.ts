@@ -50,7 +50,7 @@ export const clustering: ModelTypeModule<UnsupervisedArtifact, "clustering"> = {
       }
     },
   },
-  training: fitOnRepresentation(trainClusteringSteps as EngineFit),
+  training: fitOnRepresentation(trainClusteringSteps as EngineFit, (p) => p.space === "embedding"),
   answer: {
     valuesPerRow: () => 3,
     chunked: true,

@@ -79,6 +79,12 @@ export interface TrainingSpec {
    * which on a large table is most of the job's memory (ingest/lazy-columns).
    */
   readsColumnByColumn?: boolean;
+  /**
+   * Whether a training with these fields reads the representation's shared encoder: the runner
+   * then counts its ssl steps when the stored representation lacks it (the type trains it first,
+   * ../ml/representation addEncoderSteps). Absent: never (the encoder is not trained for it).
+   */
+  readsSharedEncoder?(task: TrainTaskFields): boolean;
 }
 
 /** The training task's fields a type reads (the job's input). */
@@ -102,7 +108,10 @@ export interface TrainInput {
   takeFrame(): Frame;
   /** The dataset version's shared representation when one is stored; null: the type builds it. */
   representation: Representation | null;
-  /** Steps building the shared representation takes on this table (0 when it is stored). */
+  /**
+   * Steps training the shared encoder takes here (its `ssl` phase): 0 when the type does not read
+   * it (readsSharedEncoder), when the stored representation has it, or when there is nothing to encode.
+   */
   sslSteps: number;
   /** The job's clock, in milliseconds (a time budget runs on it; tests inject one). */
   now(): number;
@@ -124,7 +133,7 @@ interface LossPoint {
 export type TrainEvent =
   /** Progress: the job's `current_step` of `total_steps`, its phase, and a loss point to record. */
   | { kind: "step"; step: number; total: number; phase: "ssl" | "finetune" | null; point: LossPoint | null }
-  /** The shared representation was built here: the runner stores it for the models after this one; the ssl part ends. */
+  /** The shared representation was built or completed (its encoder added) here: the runner stores it for the models after this one; the ssl part ends. */
   | { kind: "representation"; representation: Representation }
   /** Work done elsewhere (trials on other instances): the runner awaits `until`, reporting meanwhile, before it asks for the next event. */
   | { kind: "wait"; until: Promise<unknown> };

@@ -27,7 +27,7 @@ export const embedding: ModelTypeModule<UnsupervisedArtifact, "embedding"> = {
     label: null,
     check: (profile, _rowCount, req) => checkInputColumnsExist(profile, req.input_columns),
   },
-  training: fitOnRepresentation(trainEmbeddingSteps as EngineFit),
+  training: fitOnRepresentation(trainEmbeddingSteps as EngineFit, (p) => p.dimensions === undefined || p.dimensions === SSL_EMBEDDING),
   answer: {
     valuesPerRow: (a) => 1 + Number(a.head.dimensions),
     chunked: true,

@@ -1,8 +1,9 @@
 /**
  * The training of every type that is an engine fit on the shared representation, without a
  * boosting loop of its own (anomaly, embedding, clustering, factors, search, causal): the
- * representation is built when the dataset version has none yet — the `ssl` phase, after a check
- * that there is something to model —, then the engine's fit for the type runs with no phase (the
+ * representation is built when the dataset version has none yet, after a check that there is
+ * something to model, and its shared encoder trained (the `ssl` phase) when this training reads
+ * it and it is not stored yet; then the engine's fit for the type runs with no phase (the
  * interface: null for types without a training loop) and no loss curve; steps still move. A fit
  * that trains an encoder of its own (an embedding with other dimensions) reports that part as
  * `ssl` too.
@@ -12,7 +13,13 @@ import { buildFeaturizer } from "../ml/featurize";
 import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../ml/fit/contract";
 import { type Frame, findColumn } from "../ml/frame";
 import { appendMetadata } from "../ml/onnx/onnx-proto";
-import { buildRepresentationSteps, type Representation } from "../ml/representation/representation";
+import {
+  addEncoderSteps,
+  buildRepresentationSteps,
+  lacksEncoder,
+  type Representation,
+  type RepresentationStep,
+} from "../ml/representation/representation";
 import type { ArtifactFile } from "../storage/keys";
 import { UNSUPERVISED_FORMAT } from "./artifact";
 import type { TrainEvent, TrainedModel, TrainInput, TrainingSpec } from "./contract";
@@ -23,21 +30,25 @@ export type EngineFit = (frame: Frame, opts: UnsupervisedTrainOptions<Record<str
 /** Seed of the shared representation: fixed, never a model's (every model on the data shares it). */
 const REPRESENTATION_SEED = 0;
 
-export function fitOnRepresentation(fit: EngineFit): TrainingSpec {
-  return { run: (input) => train(fit, input) };
+/**
+ * `readsSharedEncoder`: whether the fit, with these params, reads the shared encoder (an embedding
+ * at the default dimensions, a search that may choose the embedding space...). Only asked when no
+ * input_columns are given: with a subset of the columns the fit trains an encoder of its own.
+ */
+export function fitOnRepresentation(fit: EngineFit, readsSharedEncoder?: (params: Record<string, unknown>) => boolean): TrainingSpec {
+  const reads = (task: TrainInput["task"]) => !task.input_columns && readsSharedEncoder?.(task.params) === true;
+  return { run: (input) => train(fit, input, reads(input.task)), readsSharedEncoder: reads };
 }
 
-function* train(engineFit: EngineFit, input: TrainInput): Generator<TrainEvent, TrainedModel, void> {
+function* train(engineFit: EngineFit, input: TrainInput, readsEncoder: boolean): Generator<TrainEvent, TrainedModel, void> {
   const frame = input.takeFrame();
   const inputColumns = input.task.input_columns ?? null;
   checkData(input.task.model_type, frame, input.task.label_column, inputColumns);
 
   let rep = input.representation;
-  let offset = 0;
-  if (!rep) {
-    rep = yield* buildRepresentation(frame, input.sslSteps);
-    offset = input.sslSteps;
-  }
+  if (!rep) rep = yield* storing(buildRepresentationSteps(frame, { seed: REPRESENTATION_SEED, encoder: readsEncoder }), input.sslSteps);
+  else if (readsEncoder && lacksEncoder(rep)) rep = yield* storing(addEncoderSteps(frame, rep), input.sslSteps);
+  let offset = input.sslSteps;
 
   const steps = engineFit(frame, {
     representation: rep,
@@ -67,9 +78,8 @@ function* train(engineFit: EngineFit, input: TrainInput): Generator<TrainEvent, 
   return trainedModel(model);
 }
 
-/** The shared representation, built here: its ssl steps, then handed to the runner to store. */
-function* buildRepresentation(frame: Frame, sslSteps: number): Generator<TrainEvent, Representation, void> {
-  const build = buildRepresentationSteps(frame, { seed: REPRESENTATION_SEED });
+/** The shared representation, built or completed here: its ssl steps, then handed to the runner to store. */
+function* storing(build: Generator<RepresentationStep, Representation, void>, sslSteps: number): Generator<TrainEvent, Representation, void> {
   for (let r = build.next(); ; r = build.next()) {
     if (r.done) {
       yield { kind: "representation", representation: r.value };

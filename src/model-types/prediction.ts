@@ -1,8 +1,8 @@
 /**
  * The `prediction` model type: gradient-boosted trees predicting `label_column` (a class or a
- * number). Training builds (or reuses) the dataset's shared representation — the `ssl` phase,
- * after checking the label so that a bad one fails first —, then boosts — the `finetune` phase,
- * with a loss point per round. The answer is the prediction, its probability and one `prob_<class>`
+ * number). Training builds (or reuses) the dataset's shared representation, without its encoder
+ * (no `ssl` phase: a prediction model never reads it), after checking the label so that a bad one
+ * fails first; then boosts — the `finetune` phase, with a loss point per round. The answer is the prediction, its probability and one `prob_<class>`
  * column per class; TreeSHAP and a one-column flip search explain a row (gbdt.json).
  */
 import { z } from "zod";
@@ -22,7 +22,7 @@ import {
   type PredictionModelResult,
   type PredictionParams,
   type PreparedPrediction,
-  preparePredictionSteps,
+  preparePrediction,
   type TrainPredictionOptions,
 } from "../ml/prediction/model";
 import { MAX_TRIALS, predictionParams } from "../ml/prediction/params";
@@ -149,11 +149,12 @@ function* trainPrediction(input: TrainInput): Generator<TrainEvent, TrainedModel
   if (!label) throw new MlInputError("a prediction model needs a label column");
   const opts = trainOptions(input, label);
   const p = predictionParams(opts.params);
-  // the total is known once the rows are prepared (a search counts trials, one model rounds)
-  const prepared = yield* prepare(input, opts, input.sslSteps + p.max_rounds);
+  // the shared representation's encoder is not trained for a prediction model: no ssl steps
+  const prepared = prepare(input, opts);
   if (!input.representation) yield { kind: "representation", representation: prepared.representation };
   const searched = searchApplies(prepared, opts);
-  const total = input.sslSteps + (searched ? p.max_trials : p.max_rounds);
+  // the total is known once the rows are prepared (a search counts trials, one model rounds)
+  const total = searched ? p.max_trials : p.max_rounds;
   const steps = searched ? searchPredictionSteps(prepared, opts) : boostPredictionSteps(prepared, opts);
   for (let r = steps.next(); ; r = steps.next()) {
     if (r.done) return trainedModel(input, label, r.value, p.time_budget_s);
@@ -161,36 +162,29 @@ function* trainPrediction(input: TrainInput): Generator<TrainEvent, TrainedModel
     if (s.phase === "wait") yield { kind: "wait", until: s.until };
     else if (s.phase === "search") {
       // a trial done is a step; its point is the best score so far (the search's metrics history)
-      const step = input.sslSteps + s.trial;
+      const step = s.trial;
       const point = s.bestLoss !== null ? { step, train_loss: null, val_loss: finite(s.bestLoss) } : null;
       yield { kind: "step", step, total, phase: "finetune", point };
     } else {
-      const step = input.sslSteps + s.iteration;
+      const step = s.iteration;
       yield { kind: "step", step, total, phase: "finetune", point: { step, train_loss: finite(s.trainLoss), val_loss: finite(s.valLoss) } };
     }
   }
 }
 
 /**
- * The first part, in a generator of its own so that nothing of the table outlives it: the frame
- * taken from the input and the preparing generator are dropped on return, and boosting runs on
- * the binned rows alone (on a large table the frame is most of the job's memory). Without a
- * stored representation the engine builds it first (its ssl steps counted in total_steps),
- * after checking the inputs so that a bad label fails before that work.
+ * The first part, in a function of its own so that nothing of the table outlives it: the frame
+ * taken from the input is dropped on return, and boosting runs on the binned rows alone (on a
+ * large table the frame is most of the job's memory). Without a stored representation the engine
+ * builds it first, after checking the inputs so that a bad label fails before that work.
  */
-function* prepare(input: TrainInput, opts: TrainPredictionOptions, total: number): Generator<TrainEvent, PreparedPrediction, void> {
+function prepare(input: TrainInput, opts: TrainPredictionOptions): PreparedPrediction {
   const frame = ownFrame(input.takeFrame());
   try {
-    const steps = preparePredictionSteps(frame, opts);
-    for (let r = steps.next(); ; r = steps.next()) {
-      if (r.done) return r.value;
-      const s = r.value;
-      const point = s.valLoss !== null ? { step: s.step, train_loss: finite(s.trainLoss), val_loss: finite(s.valLoss) } : null;
-      yield { kind: "step", step: s.step, total, phase: "ssl", point };
-    }
+    return preparePrediction(frame, opts);
   } finally {
-    // Emptied, the run's own frame lets go of the table even while a finished generator's saved
-    // registers still point at it (measured: the frame outlived this function into boosting).
+    // Emptied, the run's own frame lets go of the table even where something still points at it
+    // (measured when this was a generator: the frame outlived it into boosting).
     frame.columns.length = 0;
   }
 }

@@ -30,7 +30,7 @@ export const search: ModelTypeModule<UnsupervisedArtifact, "search"> = {
     label: null,
     check: (profile, _rowCount, req) => checkInputColumnsExist(profile, req.input_columns),
   },
-  training: fitOnRepresentation(trainSearchSteps as EngineFit),
+  training: fitOnRepresentation(trainSearchSteps as EngineFit, (p) => p.space !== "features"),
   answer: {
     valuesPerRow: (a) => 1 + 2 * Number(a.head.k),
     // each query row is a search of the index: bounded so a call stays within a Worker's CPU time

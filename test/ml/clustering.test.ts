@@ -110,7 +110,7 @@ describe("clustering model", () => {
 
   it("chooses k by silhouette when n_clusters is absent", () => {
     const frame = groups(300, 3, 2);
-    const { model, steps } = train(frame, buildRepresentation(frame), {});
+    const { model, steps } = train(frame, buildRepresentation(frame, { encoder: false }), {});
     const s = model.summary as any;
     expect(s.k_selection.method).toBe("silhouette");
     expect(s.k_selection.candidates.map((c: any) => c.k)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10]);
@@ -164,7 +164,7 @@ describe("cluster descriptions", () => {
         { name: "x", kind: "numeric", storage: "numeric", values: Float64Array.from([1, 2, 1, 2, 1, 2, 1, 2]) },
       ],
     };
-    const rep = buildRepresentation(frame);
+    const rep = buildRepresentation(frame, { encoder: false });
     const m = applyFeaturizer(rep.featurizer, frame);
     const byMember = describeClusters(rep.featurizer, m, Int32Array.from([0, 0, 0, 1, 1, 1, 1, 0]), 2);
     expect(byMember.descriptions[0]).toBe("member true for 100% (vs 50% overall)");

@@ -43,7 +43,8 @@ describe("factors model", () => {
   let rep: Representation;
   beforeAll(() => {
     data = frame(300, 1);
-    rep = buildRepresentation(data);
+    // the standardized space only: no encoder
+    rep = buildRepresentation(data, { encoder: false });
   });
 
   it("describes the factors: variance (cumulative too), loadings per column, top features, rule", () => {

@@ -3,7 +3,7 @@ import type { Frame } from "../../src/ml/frame";
 import type { PredictionModelResult } from "../../src/ml/prediction/model";
 import { type TrainingStep, trainPredictionModel, trainPredictionModelSteps } from "../../src/ml/prediction/train";
 import { Rng } from "../../src/ml/random";
-import { parseRepresentation, plannedSslSteps } from "../../src/ml/representation/representation";
+import { buildRepresentation, lacksEncoder, parseRepresentation, plannedSslSteps } from "../../src/ml/representation/representation";
 
 function frame(n = 500): Frame {
   const rng = new Rng(9);
@@ -33,27 +33,30 @@ describe("trainPredictionModelSteps", () => {
   // the one-model path's steps (the search's: prediction-search.test.ts)
   const opts = { labelColumn: "y", params: { max_rounds: 30, search: "off" as const } };
 
-  it("gives the model the synchronous driver trains: ssl steps, then one finetune step per round", () => {
+  it("gives the model the synchronous driver trains: one finetune step per round, no encoder trained for it", () => {
     const { steps, result } = drain(trainPredictionModelSteps(frame(), opts));
     const sync = trainPredictionModel(frame(), opts);
     expect(result.model).toEqual(sync.model);
     expect(result.representation).toEqual(sync.representation);
-    const ssl = steps.filter((s) => s.phase === "ssl");
-    expect(ssl.length).toBe(plannedSslSteps(frame()));
-    expect(steps.slice(0, ssl.length).every((s) => s.phase === "ssl")).toBe(true);
-    const finetune = steps.filter((s) => s.phase === "finetune");
-    expect(finetune.map((s) => s.iteration)).toEqual(sync.history.map((h) => h.iteration));
+    expect(steps.every((s) => s.phase === "finetune")).toBe(true);
+    expect(steps.map((s) => s.phase === "finetune" && s.iteration)).toEqual(sync.history.map((h) => h.iteration));
+    // the representation it built has the layout the other types read, and no encoder yet
+    expect(plannedSslSteps(frame())).toBeGreaterThan(0);
+    expect(result.representation.layout).not.toBeNull();
+    expect(lacksEncoder(result.representation)).toBe(true);
   });
 
-  it("with a cached representation: no ssl step and the same model", () => {
+  it("with a stored representation, its encoder trained or not: the same model", () => {
     const first = trainPredictionModel(frame(), opts);
     const cached = parseRepresentation(JSON.stringify(first.representation))!;
-    const { steps, result } = drain(trainPredictionModelSteps(frame(), { ...opts, representation: cached }));
-    expect(steps.every((s) => s.phase === "finetune")).toBe(true);
+    const { result } = drain(trainPredictionModelSteps(frame(), { ...opts, representation: cached }));
     expect(result.model).toEqual(first.model);
+    const withEncoder = buildRepresentation(frame());
+    expect(withEncoder.encoder).not.toBeNull();
+    expect(trainPredictionModel(frame(), { ...opts, representation: withEncoder }).model).toEqual(first.model);
   });
 
-  it("reports an input error before spending the ssl phase", () => {
+  it("reports an input error before building the representation", () => {
     const f = frame();
     const gen = trainPredictionModelSteps(f, { labelColumn: "y", inputColumns: [] });
     expect(() => gen.next()).toThrow(/no usable feature columns/);

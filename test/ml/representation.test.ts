@@ -3,9 +3,11 @@ import type { Frame } from "../../src/ml/frame";
 import { trainPredictionModel } from "../../src/ml/prediction/train";
 import { Rng } from "../../src/ml/random";
 import {
+  addEncoderSteps,
   buildRepresentation,
   buildRepresentationSteps,
   deriveModelFeatures,
+  lacksEncoder,
   parseRepresentation,
   plannedSslSteps,
   serializeRepresentation,
@@ -69,6 +71,42 @@ describe("representation", () => {
     expect(parseRepresentation(JSON.stringify(v1))).toBeNull();
     expect(parseRepresentation(v1)).toBeNull();
     expect(parseRepresentation("{not json")).toBeNull();
+  });
+
+  it("without its encoder: the layout only; the encoder added later is the one a whole build trains", () => {
+    const f = frame(300);
+    const lazy = buildRepresentation(f, { encoder: false });
+    expect(lacksEncoder(lazy)).toBe(true);
+    const eager = buildRepresentation(f);
+    expect(eager.layout).toEqual(eager.encoder!.features);
+    expect(lazy.layout).toEqual(eager.layout);
+    const steps = addEncoderSteps(f, parseRepresentation(serializeRepresentation(lazy))!);
+    let n = 0;
+    for (let r = steps.next(); ; r = steps.next(), n++) {
+      if (r.done) {
+        expect(r.value).toEqual(eager);
+        break;
+      }
+    }
+    expect(n).toBe(plannedSslSteps(f));
+    expect([...addEncoderSteps(f, eager)]).toEqual([]);
+  });
+
+  it("has no layout and needs no encoder when there is nothing to encode", () => {
+    const one = buildRepresentation({ ...frame(1) });
+    expect(one.layout).toBeNull();
+    expect(one.encoder).toBeNull();
+    expect(lacksEncoder(one)).toBe(false);
+  });
+
+  it("reads a representation-v2 (its encoder always built) with the layout taken from the encoder", () => {
+    const { layout, seed: _seed, ...rest } = buildRepresentation(frame(300));
+    const v2 = { ...rest, format: "representation-v2" };
+    const back = parseRepresentation(JSON.stringify(v2))!;
+    expect(back.format).toBe("representation-v3");
+    expect(back.layout).toEqual(layout);
+    expect(back.encoder).toEqual(v2.encoder);
+    expect(back.seed).toBe(0);
   });
 
   it("plans as many ssl steps as building it yields", () => {

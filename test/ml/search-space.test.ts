@@ -91,7 +91,7 @@ describe("neighbour score", () => {
         ),
       ],
     };
-    const rep = buildRepresentation(frame);
+    const rep = buildRepresentation(frame, { encoder: false });
     const space = standardSpace(rep);
     const pool = applyFeaturizer(space.featurizer, frame);
     const plan = scorePlan(space.featurizer, space.layout, pool, ["x", "twice", "noise"], 300, 10);

@@ -6,6 +6,7 @@ import { MAX_POINTS_PER_REPORT } from "../../src/core/limits";
 import { readCsv } from "../../src/ingest/csv";
 import { JobCanceledError } from "../../src/jobs/errors";
 import type { Frame } from "../../src/ml/frame";
+import { parseRepresentation } from "../../src/ml/representation/representation";
 
 async function frame(rows = 300): Promise<Frame> {
   const lines = ["x,plan,y"];
@@ -52,6 +53,16 @@ describe("runTraining", () => {
     expect(log.reports).toHaveLength(4);
     expect(log.reportsAfterCancel).toBe(0);
     expect(log.artifacts).toEqual([]);
+    // the dataset's representation, built whole before the rounds began, is kept for the next model
+    expect(parseRepresentation(log.representation)).not.toBeNull();
+  });
+
+  it("stores no representation when the cancel lands while the shared encoder trains", async () => {
+    const { io, log } = memoryIO(await frame(), { cancelAtReport: 4 });
+    const embedding = { ...task(), model_type: "embedding", label_column: null };
+    await expect(runTraining(embedding, io, { reportEveryMs: 0 })).rejects.toBeInstanceOf(JobCanceledError);
+    expect(log.reports.at(-1)?.current_phase).toBe("ssl");
+    expect(log.artifacts).toEqual([]);
     expect(log.representation).toBeNull();
   });
 
@@ -70,25 +81,49 @@ describe("runTraining", () => {
     const first = memoryIO(f);
     const a = await runTraining(task({ max_rounds: 20 }), first.io);
     expect(a.representation).toBe("built");
-    expect(a.ssl_steps).toBeGreaterThan(0);
-    expect(first.log.reports.some((r) => r.current_phase === "ssl")).toBe(true);
     expect(first.log.artifacts).toEqual(["model.onnx", "featurizer.json", "gbdt.json"]);
+    expect(first.log.representation).not.toBeNull();
 
     const second = memoryIO(f, { representation: first.log.representation });
     const b = await runTraining(task({ max_rounds: 20 }), second.io);
     expect(b.representation).toBe("reused");
-    expect(b.ssl_steps).toBe(0);
-    expect(second.log.reports.some((r) => r.current_phase === "ssl")).toBe(false);
     expect(b.metrics).toEqual(a.metrics);
   });
 
-  it("reports total_steps as ssl steps plus max rounds, and a bad label before any ssl work", async () => {
+  it("trains the shared encoder (the ssl phase) for the first model that reads it, and stores it for the next", async () => {
+    const f = await frame();
+    // a prediction model does not read it: no ssl phase, and the stored representation has none
+    const first = memoryIO(f);
+    const a = await runTraining(task({ max_rounds: 20 }), first.io);
+    expect(a.ssl_steps).toBe(0);
+    expect(first.log.reports.some((r) => r.current_phase === "ssl")).toBe(false);
+    expect(JSON.parse(first.log.representation!).encoder).toBeNull();
+
+    const embedding = { ...task(), model_type: "embedding", label_column: null };
+    const second = memoryIO(f, { representation: first.log.representation });
+    const b = await runTraining(embedding, second.io);
+    expect(b.representation).toBe("built");
+    expect(b.ssl_steps).toBeGreaterThan(0);
+    expect(second.log.reports.some((r) => r.current_phase === "ssl")).toBe(true);
+    expect(b.encoder).toBe("shared");
+    expect(JSON.parse(second.log.representation!).encoder).not.toBeNull();
+
+    const third = memoryIO(f, { representation: second.log.representation });
+    const c = await runTraining(embedding, third.io);
+    expect(c.representation).toBe("reused");
+    expect(c.ssl_steps).toBe(0);
+    expect(third.log.reports.some((r) => r.current_phase === "ssl")).toBe(false);
+  });
+
+  it("reports total_steps as max rounds, and a bad label before any work", async () => {
     const { io, log } = memoryIO(await frame());
-    const out = await runTraining(task({ max_rounds: 7 }), io, { reportEveryMs: 0 });
-    expect(log.reports.find((r) => r.total_steps !== undefined)?.total_steps).toBe(out.ssl_steps + 7);
+    // one model (the search counts its trials instead: the last test)
+    await runTraining(task({ max_rounds: 7, search: "off" }), io, { reportEveryMs: 0 });
+    expect(log.reports.find((r) => r.total_steps !== undefined)?.total_steps).toBe(7);
     const bad = memoryIO(await frame());
     await expect(runTraining({ ...task(), label_column: "nope" }, bad.io)).rejects.toThrow(/label column "nope" not found/);
-    expect(bad.log.reports.some((r) => r.current_phase === "ssl")).toBe(false);
+    expect(bad.log.reports.some((r) => r.current_step !== undefined && r.current_step > 0)).toBe(false);
+    expect(bad.log.representation).toBeNull();
   });
 
   it("stops boosting at params.time_budget_s on the job's clock and reports stop_reason time_budget", async () => {
@@ -119,8 +154,8 @@ describe("runTraining", () => {
     expect(search.instances).toBe(1);
     expect(search.trials.length).toBeGreaterThan(1);
     expect(search.trials.map((t) => t.trial)).toEqual(search.trials.map((_, i) => i));
-    // after the representation's ssl points
-    const points = log.reports.flatMap((r) => r.metrics ?? []).filter((m) => m.step > (out.ssl_steps as number));
+    // a point per trial, nothing else (a prediction model has no ssl phase)
+    const points = log.reports.flatMap((r) => r.metrics ?? []);
     expect(points.length).toBe(search.trials.length);
     expect(points.at(-1)!.val_loss).toBeCloseTo(Math.min(...search.trials.filter((t) => t.status === "completed").map((t) => t.score)), 10);
   });

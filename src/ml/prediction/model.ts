@@ -18,7 +18,7 @@ import { type IterationInfo, type StopReason, type TrainGbdtResult, trainGbdtBin
 import { extractLabel, type Label, type Task } from "../label";
 import { classificationMetrics, type MetricValue, regressionMetrics } from "../metrics";
 import type { ParallelExecutor } from "../parallel";
-import { buildRepresentationSteps, deriveModelFeatures, type Representation, type RepresentationStep } from "../representation/representation";
+import { buildRepresentation, deriveModelFeatures, type Representation } from "../representation/representation";
 import { type BinnedRows, binRows, splitRows } from "./data";
 import { gbdtParams, type PredictionParams, predictionParams } from "./params";
 import type { TrialPool } from "./search/fan-out";
@@ -47,10 +47,10 @@ export interface TrainPredictionOptions {
 
 /**
  * The stages of a prediction model's training, in order: the shared representation's profile,
- * featurizer and bins, its encoder's steps (only when it is built here), the model's features,
- * their bins, the boosting rounds.
+ * featurizer and bins (only when it is built here), the model's features, their bins, the
+ * boosting rounds.
  */
-type PredictionStage = "representation" | "ssl" | "featurize" | "bin" | "boost";
+type PredictionStage = "representation" | "featurize" | "bin" | "boost";
 
 export interface PredictionModelResult {
   model: GbdtModel;
@@ -111,11 +111,11 @@ export interface PreparedPrediction {
 }
 
 /**
- * The first part of the training: checks, the shared representation (its `ssl` steps when built
- * here), the model's features, the split and the rows' bins (feature by feature: the float
- * matrix of the table is never built).
+ * The first part of the training: checks, the shared representation (built here when none is
+ * given, without its encoder, which a prediction model never reads), the model's features, the
+ * split and the rows' bins (feature by feature: the float matrix of the table is never built).
  */
-export function* preparePredictionSteps(frame: Frame, opts: TrainPredictionOptions): Generator<RepresentationStep, PreparedPrediction, void> {
+export function preparePrediction(frame: Frame, opts: TrainPredictionOptions): PreparedPrediction {
   if (frame.rowCount === 0) throw new MlInputError("the dataset has no rows");
   const labelCol = findColumn(frame, opts.labelColumn);
   if (!labelCol) throw new MlInputError(`label column "${opts.labelColumn}" not found`);
@@ -130,19 +130,10 @@ export function* preparePredictionSteps(frame: Frame, opts: TrainPredictionOptio
   // depends on it).
   let rep = opts.representation;
   if (!rep) {
-    // fail before spending the ssl phase (same features as deriveModelFeatures gives below)
+    // fail before building it (same features as deriveModelFeatures gives below)
     checkFeatures(buildFeaturizer(frame, { labelColumn: opts.labelColumn, inputColumns: opts.inputColumns }), opts.labelColumn);
     opts.onStage?.("representation");
-    const build = buildRepresentationSteps(frame, { seed: REPRESENTATION_SEED });
-    for (let first = true; ; first = false) {
-      const r = build.next();
-      if (r.done) {
-        rep = r.value;
-        break;
-      }
-      if (first) opts.onStage?.("ssl");
-      yield r.value;
-    }
+    rep = buildRepresentation(frame, { seed: REPRESENTATION_SEED, encoder: false });
   }
   opts.onStage?.("featurize");
   const { featurizer, bins } = deriveModelFeatures(rep, opts.labelColumn, opts.inputColumns);

@@ -1,11 +1,17 @@
 /**
  * The shared per-dataset representation: a column profile, a featurizer over every usable column
- * (no label chosen yet), the quantile bins of each of its features and a self-supervised encoder
- * over them (the `ssl` phase, ../ssl/encoder). Built once per dataset version and stored as JSON;
- * every later model on the same data derives its own featurizer (label and non-input columns
- * removed) and reuses the bins instead of binning again, and the embedding-based models (embedding,
- * clustering, search, anomaly) reuse the encoder instead of training one. The profile covers every
- * row; the bins and the encoder are fitted on a seeded sample of at most SAMPLE_ROWS rows.
+ * (no label chosen yet), the quantile bins of each of its features, the standardization layout of
+ * those features, and a self-supervised encoder over them (the `ssl` phase, ../ssl/encoder). Built
+ * once per dataset version and stored as JSON; every later model on the same data derives its own
+ * featurizer (label and non-input columns removed) and reuses the bins instead of binning again,
+ * and the embedding-based models (embedding, search, a blended anomaly score, clustering in
+ * embedding space) reuse the encoder instead of training one. The profile covers every row; the
+ * bins, the layout and the encoder are fitted on a seeded sample of at most SAMPLE_ROWS rows.
+ *
+ * The encoder is most of the build's time and only the embedding-based models read it, so it is
+ * trained when the first of those needs it ({@link addEncoderSteps}), not with the rest: a
+ * prediction or causal model on fresh data does not wait for it. Added later, it is the very
+ * encoder an eager build gives (same sample, same seed).
  *
  * Stored form: `JSON.stringify(rep)` (plain JSON; the encoder's weights are one base64 string),
  * read back with `parseRepresentation`, which returns null for anything it cannot use (an older
@@ -15,24 +21,35 @@
  * ../profile) and below everything that models on it (ml/prediction, ml/fit, ml/space, ml/causal).
  */
 
-import { applyFeaturizer, buildFeaturizer, type FeaturizerSpec, featureKinds, selectFeatures } from "../featurize";
+import { applyFeaturizer, buildFeaturizer, type FeatureMatrix, type FeaturizerSpec, featureKinds, selectFeatures } from "../featurize";
 import { type Frame, pickRows } from "../frame";
 import { binSampleRows, computeBins, type FeatureBins } from "../gbdt/bins";
 import { type ColumnProfile, profileFrame } from "../profile";
 import { parseEncoder, planEncoder, type SslEncoder, type SslStep, trainEncoderSteps } from "../ssl/encoder";
+import { describeFeatures, type SslFeature } from "../ssl/layout";
 
-const REPRESENTATION_FORMAT = "representation-v2";
+const REPRESENTATION_FORMAT = "representation-v3";
+/** The format before the layout had a field of its own (the encoder was always built): read and upgraded. */
+const EAGER_ENCODER_FORMAT = "representation-v2";
 
 export interface Representation {
   format: typeof REPRESENTATION_FORMAT;
   rowCount: number;
+  /** Seed of the row sample and of the encoder: an encoder added later uses it again. */
+  seed: number;
   profile: ColumnProfile[];
   featurizer: FeaturizerSpec;
   /** bins[i] belongs to featurizer.features[i]. */
   bins: FeatureBins[];
   /**
-   * Encoder over the featurizer's matrix (applyFeaturizer(featurizer, frame)); null when there is
-   * nothing to encode (no usable column, or fewer than 2 rows).
+   * Per featurizer feature, its standardization or its one-hot levels (the encoder's input and
+   * the standardized space); null when there is nothing to encode (no usable column, or fewer
+   * than 2 rows).
+   */
+  layout: SslFeature[] | null;
+  /**
+   * Encoder over the featurizer's matrix (applyFeaturizer(featurizer, frame)); null until a model
+   * that reads it has trained it ({@link lacksEncoder}), or when the layout is null.
    */
   encoder: SslEncoder | null;
 }
@@ -50,8 +67,8 @@ export interface BuildRepresentationOptions {
   seed?: number;
   maxBins?: number;
   /**
-   * false: no encoder, whatever the table (most of the build's time on small tables), for a caller
-   * that reads only the featurizer and the bins (the causal learner's tests).
+   * Train the encoder now (the default), or leave it to {@link addEncoderSteps} (false: what a
+   * model that never reads it builds; on small tables the encoder is most of the build's time).
    */
   encoder?: boolean;
 }
@@ -69,33 +86,57 @@ export function buildRepresentation(frame: Frame, opts: BuildRepresentationOptio
 }
 
 /**
- * Build the representation step by step: profile, featurizer and bins first (no yield), then one
- * yield per encoder training step ({@link plannedSslSteps} of them), then the result.
+ * Build the representation step by step: profile, featurizer, bins and layout first (no yield),
+ * then, unless `encoder: false`, one yield per encoder training step ({@link plannedSslSteps} of
+ * them), then the result.
  */
 export function* buildRepresentationSteps(frame: Frame, opts: BuildRepresentationOptions = {}): Generator<RepresentationStep, Representation, void> {
   const seed = opts.seed ?? 0;
   const featurizer = buildFeaturizer(frame, { labelColumn: null });
-  // Bins and encoder are fitted on a seeded sample of at most SAMPLE_ROWS rows: the very rows
-  // computeBins would sample, so the bins are the same as from the whole table's matrix, which is
-  // never built (on 20M rows it would take 64 bytes a row per 16 features).
-  const sample = frame.rowCount > SAMPLE_ROWS ? pickRows(frame, binSampleRows(frame.rowCount, SAMPLE_ROWS, seed)) : frame;
-  const m = applyFeaturizer(featurizer, sample);
+  const m = sampleMatrix(frame, featurizer, seed);
   const isCat = featureKinds(featurizer).map((k) => k.type === "categorical");
   const bins = computeBins(m.data, m.numRows, m.numFeatures, isCat, { seed, maxBins: opts.maxBins, sampleSize: SAMPLE_ROWS });
   const profile = profileFrame(frame);
-  let encoder: SslEncoder | null = null;
-  if (opts.encoder !== false && planEncoder(m.numRows, featurizer)) {
-    const ssl = trainEncoderSteps(featurizer, m, { seed });
-    for (;;) {
-      const r = ssl.next();
-      if (r.done) {
-        encoder = r.value;
-        break;
-      }
-      yield { phase: "ssl", ...r.value };
-    }
+  // the encoder's own statistics of the same matrix (trainEncoderSteps computes them alike)
+  const layout = planEncoder(m.numRows, featurizer) ? describeFeatures(featurizer, m.data, m.numRows) : null;
+  const rep: Representation = { format: REPRESENTATION_FORMAT, rowCount: frame.rowCount, seed, profile, featurizer, bins, layout, encoder: null };
+  if (opts.encoder === false || !layout) return rep;
+  return { ...rep, encoder: yield* trainSharedEncoder(featurizer, m, seed) };
+}
+
+/** Whether `rep` has something to encode and no encoder yet: a model that reads it adds it first. */
+export function lacksEncoder(rep: Representation): boolean {
+  return rep.layout !== null && rep.encoder === null;
+}
+
+/**
+ * `rep` with its encoder, trained on `frame` (the table `rep` was built from) as an eager build
+ * would have trained it: one yield per step, as {@link buildRepresentationSteps}.
+ */
+export function* addEncoderSteps(frame: Frame, rep: Representation): Generator<RepresentationStep, Representation, void> {
+  if (!lacksEncoder(rep)) return rep;
+  const m = sampleMatrix(frame, rep.featurizer, rep.seed);
+  return { ...rep, encoder: yield* trainSharedEncoder(rep.featurizer, m, rep.seed) };
+}
+
+/**
+ * The featurized matrix the bins, the layout and the encoder are fitted on: a seeded sample of at
+ * most SAMPLE_ROWS rows, the very rows computeBins would sample, so the bins are the same as from
+ * the whole table's matrix, which is never built (on 20M rows it would take 64 bytes a row per 16
+ * features).
+ */
+function sampleMatrix(frame: Frame, featurizer: FeaturizerSpec, seed: number): FeatureMatrix {
+  const sample = frame.rowCount > SAMPLE_ROWS ? pickRows(frame, binSampleRows(frame.rowCount, SAMPLE_ROWS, seed)) : frame;
+  return applyFeaturizer(featurizer, sample);
+}
+
+function* trainSharedEncoder(featurizer: FeaturizerSpec, m: FeatureMatrix, seed: number): Generator<RepresentationStep, SslEncoder, void> {
+  const ssl = trainEncoderSteps(featurizer, m, { seed });
+  for (;;) {
+    const r = ssl.next();
+    if (r.done) return r.value;
+    yield { phase: "ssl", ...r.value };
   }
-  return { format: REPRESENTATION_FORMAT, rowCount: frame.rowCount, profile, featurizer, bins, encoder };
 }
 
 /** Encoder steps building the representation of `frame` will take (0 when there is nothing to encode). */
@@ -141,7 +182,8 @@ export function serializeRepresentation(rep: Representation): string {
 /**
  * A stored representation (its JSON text, or that text already parsed) if this engine can use
  * it, else null: another format (representation-v1 has no encoder), inconsistent parts, or text
- * that is not JSON. A null means "not cached": build it again.
+ * that is not JSON. A null means "not cached": build it again. A representation-v2 (the encoder
+ * always built, the layout only inside it) is read as this format.
  */
 export function parseRepresentation(json: unknown): Representation | null {
   let rep: Representation;
@@ -150,12 +192,19 @@ export function parseRepresentation(json: unknown): Representation | null {
   } catch {
     return null;
   }
-  if (!rep || typeof rep !== "object" || rep.format !== REPRESENTATION_FORMAT) return null;
+  if (!rep || typeof rep !== "object") return null;
+  if ((rep.format as string) === EAGER_ENCODER_FORMAT) {
+    const encoder = rep.encoder as SslEncoder | null;
+    // v2's fixed seed was 0; its encoder, when there was something to encode, is always there
+    rep = { ...rep, format: REPRESENTATION_FORMAT, seed: 0, layout: encoder?.features ?? null };
+  }
+  if (rep.format !== REPRESENTATION_FORMAT || !Number.isInteger(rep.seed)) return null;
   const features = rep.featurizer?.features;
   if (!Array.isArray(features) || !Array.isArray(rep.bins) || rep.bins.length !== features.length) return null;
   if (!Array.isArray(rep.profile) || !Number.isInteger(rep.rowCount)) return null;
+  if (rep.layout !== null && (!Array.isArray(rep.layout) || rep.layout.length !== features.length)) return null;
   if (rep.encoder !== null) {
-    if (!parseEncoder(rep.encoder) || rep.encoder.numFeatures !== features.length) return null;
+    if (!rep.layout || !parseEncoder(rep.encoder) || rep.encoder.numFeatures !== features.length) return null;
   }
   return rep;
 }

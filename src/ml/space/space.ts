@@ -31,7 +31,8 @@ export interface StandardSpace {
 
 /** The standardized space of a model on `rep`; MlInputError when no usable feature remains. */
 export function standardSpace(rep: Representation, inputColumns?: string[] | null): StandardSpace {
-  if (!rep.encoder) {
+  const repLayout = rep.layout;
+  if (!repLayout) {
     throw new MlInputError("the dataset has no usable feature column, or fewer than 2 rows: there is nothing to model");
   }
   const inputs = inputColumns ? new Set(inputColumns) : null;
@@ -41,7 +42,7 @@ export function standardSpace(rep: Representation, inputColumns?: string[] | nul
     throw new MlInputError(`no usable feature columns${why.length ? ` (${why.join("; ")})` : ""}`);
   }
   const index = new Map(rep.featurizer.features.map((f, i) => [f.name, i]));
-  const layout = featurizer.features.map((f) => rep.encoder!.features[index.get(f.name)!]);
+  const layout = featurizer.features.map((f) => repLayout[index.get(f.name)!]);
   const columnNames: string[] = [];
   featurizer.features.forEach((f, j) => {
     const l = layout[j];
