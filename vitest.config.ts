@@ -113,7 +113,9 @@ export default defineConfig({
       {
         plugins: [workerPool()],
         test: {
-          name: "workers-cold",
+          // Named to sort first: vitest runs the projects' files in the order of their names, and
+          // this one file's workerd start-up (~15 s) last was a tail with nothing else to run.
+          name: "cold-workers",
           include: coldIsolateTests,
           setupFiles: ["./test/worker/setup.ts"],
           testTimeout: 60_000,
