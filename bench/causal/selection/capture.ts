@@ -4,7 +4,7 @@
  * cross-fitted φ, overlap weights, folds, μ and ê (from the automatic run), and every fixed
  * learner's served per-row effect (a blend's served effect is the same blend of these, since each
  * member is fit on all rows with the same seeds whatever the mix). Needs ./capture-hook.patch
- * applied (a two-line hook in src/ml/causal/learner-search.ts, not kept in the engine):
+ * applied (two hooks in src/ml/causal/learner-search.ts, not kept in the engine):
  *
  *   git apply bench/causal/selection/capture-hook.patch
  *   npx tsx bench/causal/selection/capture.ts <A|B|C|D|po|ihdp> <first seed or IHDP replication> <reps> <rows>
