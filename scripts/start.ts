@@ -123,8 +123,10 @@ function startTrainer(index: number): ReturnType<typeof spawn> {
       HOST: "127.0.0.1",
       CONTROL_URL: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
       CONTROL_SECRET: devVar("INTERNAL_SECRET"),
-      // The cores shared out: processes × threads never more than the machine has.
-      TRAINER_THREADS: process.env.TRAINER_THREADS ?? String(Math.max(1, Math.floor(availableParallelism() / trainerCount))),
+      // Every trainer on every core, as a container gets all of its instance's vCPUs: a job alone
+      // (the usual case) then trains at the machine's speed, not at 1/n of it. The threads wait
+      // without spinning (Atomics.wait), so trainers busy at once share the cores at little cost.
+      TRAINER_THREADS: process.env.TRAINER_THREADS ?? String(availableParallelism()),
       // One of several: a restarted one must not restart the jobs the others are running.
       ...(trainerCount > 1 ? { TRAINER_ANNOUNCE_START: "0" } : {}),
     },

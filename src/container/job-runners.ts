@@ -7,6 +7,7 @@ import { runBatchInTrainer } from "./batch-job";
 import type { ControlClient } from "./control-client";
 import { trainerThreadPool } from "./gbdt-threads";
 import { runIngestInTrainer } from "./ingest-job";
+import { log } from "./log";
 import { runTraining } from "./run-training";
 import { ControlTrialPool } from "./trial-pool";
 import type { TaskOf, TrainerJobKind } from "./wire";
@@ -22,7 +23,9 @@ export const TRAINER_RUNNERS: { [K in TrainerJobKind]: (client: ControlClient, t
     // more than one instance: a model search runs its trials on them (./trial-pool)
     const instances = task.search_instances ?? 1;
     const io = { ...client.io(), trialPool: instances > 1 ? new ControlTrialPool(client, instances) : null };
-    const output = await runTraining(task, io, { parallel: trainerThreadPool() });
+    // each stage's start in the log: where a slow job's time went (the output has four sums only)
+    const onStage = (stage: string) => log(`job ${client.jobId}: ${stage}`, { job_id: client.jobId, attempt: client.attempt, stage });
+    const output = await runTraining(task, io, { parallel: trainerThreadPool(), onStage });
     return { output, summary: `succeeded in ${output.seconds.total} s (${output.representation} representation)` };
   },
   async infer_batch(client, task) {
