@@ -81,15 +81,15 @@ export const MAX_FRAME_CELLS = 10_000_000;
  * The trainer's memory an ingest may count on: this share of the instance's, the rest left to the
  * kernel and to what a peak measured on one table does not show of another.
  */
-export const TRAINER_MEMORY_USABLE_PERCENT = 90;
+const TRAINER_MEMORY_USABLE_PERCENT = 90;
 /** The trainer's memory that does not grow with the table (runtime, code, buffers): the ≈ 0.5 GB measured at 10 M and 20 M rows. */
-export const TRAINER_FIXED_BYTES = 512 * MB;
+const TRAINER_FIXED_BYTES = 512 * MB;
 /**
  * The trainer's peak memory a frame cell costs during an ingest (the larger job than a training):
  * 2.79 GB at 20 M rows × 13 cells (bench/large/RESULTS.md) is 8.8 bytes a cell over the fixed part;
  * a number column is 8 bytes a cell while the file is read.
  */
-export const TRAINER_INGEST_BYTES_PER_CELL = 9;
+const TRAINER_INGEST_BYTES_PER_CELL = 9;
 /**
  * The trainer's memory in MiB, when it is not the instance's (a local trainer given less than
  * the machine: `npm start` with TRAINER_MEMORY_MB); otherwise the instance's, read by the trainer.
