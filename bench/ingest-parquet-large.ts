@@ -24,10 +24,13 @@ import { open } from "node:fs/promises";
 import { createServer } from "node:http";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { ControlClient } from "../src/container/control-client";
-import { TRAINER_MAX_FRAME_CELLS } from "../src/core/limits";
+import { trainerMaxFrameCells } from "../src/core/limits";
 import { nodeCompressors } from "../src/ingest/node-compressors";
 import { readParquet } from "../src/ingest/parquet";
 import { readSources, type SourceFile } from "../src/ingest/read-sources";
+
+/** What a trainer of the 6 GiB instance (standard-2, the default) reads at most. */
+const TRAINER_CELLS = trainerMaxFrameCells(6 * 1024 ** 3);
 
 const MB = 1e6;
 const VARIANTS = ["duckdb", "whole", "stream", "http-whole", "http-stream"];
@@ -124,7 +127,7 @@ async function child(variant: string, file: string): Promise<void> {
     (globalThis as { gc?: () => void }).gc?.();
     const t = performance.now();
     const bytes = readFileSync(file);
-    const { frame } = await readParquet(bytes, { maxCells: TRAINER_MAX_FRAME_CELLS, compressors: nodeCompressors });
+    const { frame } = await readParquet(bytes, { maxCells: TRAINER_CELLS, compressors: nodeCompressors });
     const s = (performance.now() - t) / 1000;
     run = { s, cpu: cpu(), rows: frame.rowCount, kinds: frame.columns.map((c) => `${c.name}:${c.kind}/${c.storage}`).join(" ") };
   } else if (variant.startsWith("http-")) {
@@ -138,7 +141,7 @@ async function child(variant: string, file: string): Promise<void> {
       const client = new ControlClient({ baseUrl: "http://unused.invalid" }, "bench", 1);
       const f: SourceFile = { filename: file, bytes: statSync(file).size, open: () => client.openSource(0, url) };
       if (variant === "http-stream") f.openRange = (a, b) => client.readSourceRange(0, a, b, url);
-      const { frame } = await readSources([f], { format: "parquet", maxCells: TRAINER_MAX_FRAME_CELLS, compressors: nodeCompressors });
+      const { frame } = await readSources([f], { format: "parquet", maxCells: TRAINER_CELLS, compressors: nodeCompressors });
       run = { s: (performance.now() - t) / 1000, cpu: cpu(), rows: frame.rowCount };
     } finally {
       server.kill();
@@ -149,7 +152,7 @@ async function child(variant: string, file: string): Promise<void> {
     const bytes = statSync(file).size;
     const { frame } = await readSources([{ filename: file, bytes, open: async () => fileStream(file), openRange: (a, b) => fileRange(file, a, b) }], {
       format: "parquet",
-      maxCells: TRAINER_MAX_FRAME_CELLS,
+      maxCells: TRAINER_CELLS,
       compressors: nodeCompressors,
     });
     const s = (performance.now() - t) / 1000;

@@ -5,7 +5,8 @@
  * (src/container/server.ts) as a local process — containers need Docker, which local
  * development does not have — and prints the key.
  * PORT picks the Worker's port (default: the first free one from 8787), TRAINER_PORT the
- * trainer's (default: the first free one after it); TRAINERS and TRAINER_RESTART below.
+ * trainer's (default: the first free one after it); TRAINERS, TRAINER_RESTART and
+ * TRAINER_MEMORY_MB below.
  */
 
 import { spawn } from "node:child_process";
@@ -13,6 +14,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
+import { TRAINER_HEAP_PERCENT, TRAINER_MEMORY_ENV } from "../src/core/limits";
 import { applyMigrations, createKey, keyIsValid, PERSIST_DIR } from "./d1";
 
 // Beside a state directory of its own (PERSIST_TO), the key lives in that directory.
@@ -113,8 +115,13 @@ const trainerUrls = trainerPorts.map((p) => `http://127.0.0.1:${p}`);
 // restarted by the Worker), unless it keeps dying or TRAINER_RESTART=0.
 let stopping = false;
 const trainerExits: number[] = [];
+// TRAINER_MEMORY_MB=n sizes each trainer as an instance of n MiB would be: its heap the same share
+// as the container's (TRAINER_HEAP_PERCENT) and the cells it ingests (the trainer reads the
+// variable itself). It does not cap the process's memory: the OS or a cgroup does that.
+const trainerMemoryMb = Number(process.env[TRAINER_MEMORY_ENV] ?? 0);
+const trainerHeap = trainerMemoryMb > 0 ? [`--max-old-space-size=${Math.floor((trainerMemoryMb * TRAINER_HEAP_PERCENT) / 100)}`] : [];
 function startTrainer(index: number): ReturnType<typeof spawn> {
-  const proc = spawn(process.execPath, ["--import", "tsx", "src/container/server.ts"], {
+  const proc = spawn(process.execPath, [...trainerHeap, "--import", "tsx", "src/container/server.ts"], {
     stdio: ["ignore", "inherit", "inherit"],
     env: {
       ...process.env,

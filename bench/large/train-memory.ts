@@ -19,8 +19,9 @@
  * so it is exact, not polled. Also printed: RSS, V8 heap used and array buffers at each stage's
  * end, seconds, and the model's scores (to compare a change's results).
  *
- * Run it as the trainer runs (src/container/Dockerfile: --max-old-space-size=6144):
- *   node_modules/node/bin/node --max-old-space-size=6144 --import tsx bench/large/train-memory.ts --rows 1000000
+ * Run it with the heap of the instance it stands for (TRAINER_HEAP_PERCENT of its memory: 4608 MiB
+ * on a 6 GiB standard-2, the default):
+ *   node_modules/node/bin/node --max-old-space-size=4608 --import tsx bench/large/train-memory.ts --rows 1000000
  * The frame is loaded as the runner asks for it: a prediction model's with its columns widened as
  * they are read (src/ingest/lazy-columns.ts); `--eager`: every column widened at load (before).
  * Options: --dir /tmp/bench-large, --rows N, --rounds N (max_rounds, default 100; the boost stage's

@@ -17,6 +17,7 @@ import type { Frame } from "../ml/frame";
 import type { ControlClient } from "./control-client";
 import { FrameStreamThread } from "./frame-stream-thread";
 import { log } from "./log";
+import { trainerFrameCells } from "./trainer-memory";
 import type { IngestTask } from "./wire";
 
 export async function runIngestInTrainer(client: ControlClient, task: IngestTask) {
@@ -38,7 +39,7 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
       })),
       {
         format: task.format,
-        maxCells: task.max_cells,
+        maxCells: trainerFrameCells(),
         compressors: nodeCompressors,
         sizeColumnsFromFile: true,
         // bytes read is the progress of an ingest: 5–85 %

@@ -77,7 +77,6 @@ const ingestTask = z.object({
   /** `url`: a presigned GET of the file straight from R2; without it the trainer reads file i from `sources/{i}`. */
   files: z.array(z.object({ filename: z.string(), bytes: z.number().int().min(0), url: z.string().optional() })),
   total_bytes: z.number().int().min(0),
-  max_cells: z.number().int().min(1),
 });
 export type IngestTask = z.infer<typeof ingestTask>;
 

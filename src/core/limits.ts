@@ -78,10 +78,33 @@ export const WORKER_INGEST_MAX_BYTES = 32 * MB;
  */
 export const MAX_FRAME_CELLS = 10_000_000;
 /**
- * Cells of one frame the trainer ingests: at most 8 bytes a cell, ≈ 3.2 GB of frame, within the
- * container's memory (README, "Large tables").
+ * The trainer's memory an ingest may count on: this share of the instance's, the rest left to the
+ * kernel and to what a peak measured on one table does not show of another.
  */
-export const TRAINER_MAX_FRAME_CELLS = 400_000_000;
+const TRAINER_MEMORY_USABLE_PERCENT = 90;
+/** The trainer's memory that does not grow with the table (runtime, code, buffers): the ≈ 0.5 GB measured at 10 M and 20 M rows. */
+const TRAINER_FIXED_BYTES = 512 * MB;
+/**
+ * The trainer's peak memory a frame cell costs during an ingest (the larger job than a training):
+ * 2.79 GB at 20 M rows × 13 cells (bench/large/RESULTS.md) is 8.8 bytes a cell over the fixed part;
+ * a number column is 8 bytes a cell while the file is read.
+ */
+const TRAINER_INGEST_BYTES_PER_CELL = 9;
+/**
+ * The trainer's memory in MiB, when it is not the instance's (a local trainer given less than
+ * the machine: `npm start` with TRAINER_MEMORY_MB); otherwise the instance's, read by the trainer.
+ */
+export const TRAINER_MEMORY_ENV = "TRAINER_MEMORY_MB";
+
+/**
+ * Cells (rows × columns, the row id counted) of one frame the trainer ingests, from its memory:
+ * the instance type sizes it as it sizes the heap. 6 GiB (standard-2): 584 M cells, i.e. 50 M
+ * rows of 10 columns (README, "Sizing").
+ */
+export function trainerMaxFrameCells(memoryBytes: number): number {
+  const usable = (memoryBytes * TRAINER_MEMORY_USABLE_PERCENT) / 100 - TRAINER_FIXED_BYTES;
+  return Math.max(MAX_FRAME_CELLS, Math.floor(usable / TRAINER_INGEST_BYTES_PER_CELL));
+}
 /**
  * Cells one synchronous inference call reads: with the featurized matrix and the response it
  * must fit the Worker's 128 MB. Half the ingestion budget; an estimate, not measured.

@@ -4,7 +4,7 @@
  * the result on the dataset version when the trainer succeeds.
  */
 import { BadRequest, Conflict, InvalidInput, NotFound } from "../core/errors";
-import { TRAINER_MAX_FRAME_CELLS, TRAINER_R2_URL_TTL_S, WORKER_INGEST_MAX_BYTES } from "../core/limits";
+import { TRAINER_R2_URL_TTL_S, WORKER_INGEST_MAX_BYTES } from "../core/limits";
 import { checkSource, type IngestSummary, ingestSources, openSource, recordIngest } from "../datasets/ingest-job";
 import type { JsonObject } from "../jobs/types";
 import { frameKey, previewKey } from "../storage/keys";
@@ -26,7 +26,8 @@ export const ingestKind: TrainerKind<"dataset_ingest"> = {
         return { filename: f.filename, bytes: f.bytes, url: await presignGet(s3, f.objectKey, TRAINER_R2_URL_TTL_S) };
       }),
     );
-    return { format, files: listed, total_bytes: totalBytes, max_cells: TRAINER_MAX_FRAME_CELLS };
+    // the cells it may read the trainer knows from its own memory (src/container/trainer-memory.ts)
+    return { format, files: listed, total_bytes: totalBytes };
   },
   /** `output.summary` (the frame's shape and profile) is recorded on the version; the rest is the job's output. */
   async succeed(deps, r, output) {

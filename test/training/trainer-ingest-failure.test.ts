@@ -30,7 +30,7 @@ async function fakeControl(file: Uint8Array, cutAt = Infinity, cleanly = false):
     const reply = (status: number, json: unknown) => res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(json));
     if (path === "task") {
       const files = [{ filename: "big.csv", bytes: file.length }];
-      return reply(200, { kind: "dataset_ingest", task: { format: "csv", files, total_bytes: file.length, max_cells: 1e9 } });
+      return reply(200, { kind: "dataset_ingest", task: { format: "csv", files, total_bytes: file.length } });
     }
     if (path === "report") return reply(200, { canceled: false });
     if (path === "fail") return ((seen.failure = JSON.parse(Buffer.concat(chunks).toString())), reply(200, { ok: true }));
