@@ -45,11 +45,13 @@ const coldIsolateTests = ["test/worker/ort-warmup.test.ts"];
 // tests start the service as a user would.
 export default defineConfig({
   test: {
-    // One test worker per core: vitest's default (cores - 1) left one of two cores idle. More
-    // workers than cores was tried on 2 cores: 3 ran in 6.8 min with vitest's durations cached but
-    // no faster on a fresh clone (8.6 min), and the end-to-end files, which come first there, then
-    // start their services at once: one missed its 120 s start-up deadline at 3 and at 4.
-    maxWorkers: availableParallelism(),
+    // One test worker more than the cores. The end-to-end files come first and mostly wait on their
+    // service, which used ~1.2 of 2 cores meanwhile: a third worker fills the rest with the engine's
+    // tests. Measured on a fresh clone of 2 cores, each run given CPU priority over the machine's
+    // other work (2026-11-29): 2 workers 431 s, 3 workers 367 s, 4 workers 419 s (more services and
+    // workerd instances at once). With one service per end-to-end file (before the shared one), 3
+    // and 4 had made a start-up miss its 120 s deadline.
+    maxWorkers: availableParallelism() + 1,
     projects: [
       {
         test: {
