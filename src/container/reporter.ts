@@ -32,6 +32,15 @@ export class Reporter {
     if (phaseChanged || this.points.length >= MAX_POINTS_PER_REPORT || this.now() - this.last >= this.everyMs) await this.flush();
   }
 
+  /** No step to count, but the job is alive: a report (the pending one, or an empty heartbeat) when one is due. */
+  async alive(): Promise<void> {
+    if (this.now() - this.last < this.everyMs) return;
+    if (!this.pending && this.points.length === 0) {
+      this.last = this.now();
+      await this.io.report({});
+    } else await this.flush();
+  }
+
   async flush(): Promise<void> {
     if (!this.pending && this.points.length === 0) return;
     const r: TrainingReport = { ...this.pending };

@@ -56,15 +56,17 @@ export interface RunOptions {
  */
 async function waitReporting(until: Promise<unknown>, io: TrainingIO, everyMs: number): Promise<void> {
   let done = false;
-  const finished = until.then(() => {
+  const over = () => {
     done = true;
-  });
+  };
+  const finished = until.then(over, over);
   while (!done) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([finished, new Promise((r) => (timer = setTimeout(r, everyMs * 4)))]);
     clearTimeout(timer);
     if (!done) await io.report({});
   }
+  await until;
 }
 
 const WHOLE_SUMMARY = "the whole summary is the version's artifact ?part=summary";
@@ -78,8 +80,12 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
   const reporter = new Reporter(io, opts.reportEveryMs ?? 500, now);
   onStage("load");
   await io.report({ progress: 0, current_step: 0 });
-  // a type that reads the table column by column gets it with its columns widened as they are read
-  let frame: Frame | null = await io.loadFrame({ lazy: type.training.readsColumnByColumn === true });
+  // a type that reads the table column by column gets it with its columns widened as they are read;
+  // a large table takes minutes to load, with the heartbeat sent meanwhile
+  const loading = io.loadFrame({ lazy: type.training.readsColumnByColumn === true });
+  loading.catch(() => {}); // a cancel seen while it loads ends the run; its failure is not unhandled
+  await waitReporting(loading, io, opts.reportEveryMs ?? 500);
+  let frame: Frame | null = await loading;
   const cached = await io.loadRepresentation();
   const representation = cached ? parseRepresentation(cached) : null;
   const tLoaded = now();
@@ -121,6 +127,8 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
       await reporter.step(e);
       if (building && e.phase === "ssl") tSsl = now();
       else building = false;
+    } else if (e.kind === "alive") {
+      await reporter.alive();
     } else if (e.kind === "wait") {
       await reporter.flush();
       await waitReporting(e.until, io, opts.reportEveryMs ?? 500);

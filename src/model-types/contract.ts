@@ -135,6 +135,12 @@ export type TrainEvent =
   | { kind: "step"; step: number; total: number; phase: "ssl" | "finetune" | null; point: LossPoint | null }
   /** The shared representation was built or completed (its encoder added) here: the runner stores it for the models after this one; the ssl part ends. */
   | { kind: "representation"; representation: Representation }
+  /**
+   * Work goes on with no step to count (a column of a large table profiled or binned: seconds
+   * each on tens of millions of rows): the runner sends the job's heartbeat if one is due, which
+   * is also where a cancel is noticed.
+   */
+  | { kind: "alive" }
   /** Work done elsewhere (trials on other instances): the runner awaits `until`, reporting meanwhile, before it asks for the next event. */
   | { kind: "wait"; until: Promise<unknown> };
 

@@ -85,7 +85,8 @@ function* storing(build: Generator<RepresentationStep, Representation, void>, ss
       yield { kind: "representation", representation: r.value };
       return r.value;
     }
-    yield { kind: "step", step: r.value.step, total: sslSteps + 1, phase: "ssl", point: null };
+    const s = r.value;
+    yield s.phase === "column" ? { kind: "alive" } : { kind: "step", step: s.step, total: sslSteps + 1, phase: "ssl", point: null };
   }
 }
 

@@ -22,7 +22,7 @@ import {
   type PredictionModelResult,
   type PredictionParams,
   type PreparedPrediction,
-  preparePrediction,
+  preparePredictionSteps,
   type TrainPredictionOptions,
 } from "../ml/prediction/model";
 import { MAX_TRIALS, predictionParams } from "../ml/prediction/params";
@@ -150,7 +150,7 @@ function* trainPrediction(input: TrainInput): Generator<TrainEvent, TrainedModel
   const opts = trainOptions(input, label);
   const p = predictionParams(opts.params);
   // the shared representation's encoder is not trained for a prediction model: no ssl steps
-  const prepared = prepare(input, opts);
+  const prepared = yield* prepare(input, opts);
   if (!input.representation) yield { kind: "representation", representation: prepared.representation };
   const searched = searchApplies(prepared, opts);
   // the total is known once the rows are prepared (a search counts trials, one model rounds)
@@ -173,18 +173,23 @@ function* trainPrediction(input: TrainInput): Generator<TrainEvent, TrainedModel
 }
 
 /**
- * The first part, in a function of its own so that nothing of the table outlives it: the frame
- * taken from the input is dropped on return, and boosting runs on the binned rows alone (on a
- * large table the frame is most of the job's memory). Without a stored representation the engine
- * builds it first, after checking the inputs so that a bad label fails before that work.
+ * The first part, in a generator of its own so that nothing of the table outlives it: the frame
+ * taken from the input and the preparing generator are dropped on return, and boosting runs on
+ * the binned rows alone (on a large table the frame is most of the job's memory). Without a
+ * stored representation the engine builds it first, after checking the inputs so that a bad label
+ * fails before that work. A column profiled or binned is a point where the job stays alive.
  */
-function prepare(input: TrainInput, opts: TrainPredictionOptions): PreparedPrediction {
+function* prepare(input: TrainInput, opts: TrainPredictionOptions): Generator<TrainEvent, PreparedPrediction, void> {
   const frame = ownFrame(input.takeFrame());
   try {
-    return preparePrediction(frame, opts);
+    const steps = preparePredictionSteps(frame, opts);
+    for (let r = steps.next(); ; r = steps.next()) {
+      if (r.done) return r.value;
+      yield { kind: "alive" };
+    }
   } finally {
-    // Emptied, the run's own frame lets go of the table even where something still points at it
-    // (measured when this was a generator: the frame outlived it into boosting).
+    // Emptied, the run's own frame lets go of the table even while a finished generator's saved
+    // registers still point at it (measured: the frame outlived this function into boosting).
     frame.columns.length = 0;
   }
 }

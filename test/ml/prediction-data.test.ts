@@ -3,7 +3,7 @@ import { applyFeaturizer, buildFeaturizer, featureKinds } from "../../src/ml/fea
 import type { Column, Frame } from "../../src/ml/frame";
 import { applyBins, computeBins } from "../../src/ml/gbdt/bins";
 import { extractLabel } from "../../src/ml/label";
-import { binRows, splitRows } from "../../src/ml/prediction/data";
+import { binRowsSteps, splitRows } from "../../src/ml/prediction/data";
 import { Rng } from "../../src/ml/random";
 
 function table(n: number): Frame {
@@ -50,7 +50,13 @@ describe("a prediction model's rows", () => {
     // unsorted and repeated rows too (an explicit split may give any)
     const train = Int32Array.from({ length: 2000 }, (_, i) => (i * 7) % 3000);
     const val = Int32Array.from([2999, 0, 5, 5, 1234]);
-    const b = binRows(spec, bins, frame, train, val);
+    // a column step after each feature, then the bins
+    const steps = binRowsSteps(spec, bins, frame, train, val);
+    let r = steps.next();
+    let columnSteps = 0;
+    for (; !r.done; r = steps.next()) columnSteps += Number(r.value.phase === "column");
+    expect(columnSteps).toBe(spec.features.length);
+    const b = r.value;
     expect(b.trainBins).toEqual(applyBins(m.data, m.numRows, m.numFeatures, bins, train));
     expect(b.valBins).toEqual(applyBins(m.data, m.numRows, m.numFeatures, bins, val));
   });

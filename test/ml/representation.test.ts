@@ -112,7 +112,9 @@ describe("representation", () => {
   it("plans as many ssl steps as building it yields", () => {
     const f = frame(300);
     const steps = [...buildRepresentationSteps(f)];
-    expect(steps.length).toBe(plannedSslSteps(f));
-    expect(steps.every((s) => s.phase === "ssl")).toBe(true);
+    // a column step per profiled column first, then the encoder's
+    expect(steps.slice(0, f.columns.length).every((s) => s.phase === "column")).toBe(true);
+    expect(steps.length).toBe(f.columns.length + plannedSslSteps(f));
+    expect(steps.slice(f.columns.length).every((s) => s.phase === "ssl")).toBe(true);
   });
 });

@@ -6,7 +6,6 @@ import { MAX_POINTS_PER_REPORT } from "../../src/core/limits";
 import { readCsv } from "../../src/ingest/csv";
 import { JobCanceledError } from "../../src/jobs/errors";
 import type { Frame } from "../../src/ml/frame";
-import { parseRepresentation } from "../../src/ml/representation/representation";
 
 async function frame(rows = 300): Promise<Frame> {
   const lines = ["x,plan,y"];
@@ -15,11 +14,11 @@ async function frame(rows = 300): Promise<Frame> {
 }
 
 /** An in-memory TrainingIO that records every call. */
-function memoryIO(f: Frame, opts: { cancelAtReport?: number; representation?: string | null; onReport?: () => void } = {}) {
+function memoryIO(f: Frame, opts: { cancelAtReport?: number; representation?: string | null; onReport?: () => void; loadMs?: number } = {}) {
   const log = { reports: [] as TrainingReport[], artifacts: [] as string[], representation: opts.representation ?? null, reportsAfterCancel: 0 };
   let canceled = false;
   const io: TrainingIO = {
-    loadFrame: async () => f,
+    loadFrame: async () => (opts.loadMs ? new Promise((r) => setTimeout(() => r(f), opts.loadMs)) : f),
     loadRepresentation: async () => log.representation,
     saveRepresentation: async (json) => void (log.representation = json),
     saveArtifact: async (file) => void log.artifacts.push(file),
@@ -53,17 +52,35 @@ describe("runTraining", () => {
     expect(log.reports).toHaveLength(4);
     expect(log.reportsAfterCancel).toBe(0);
     expect(log.artifacts).toEqual([]);
-    // the dataset's representation, built whole before the rounds began, is kept for the next model
-    expect(parseRepresentation(log.representation)).not.toBeNull();
+    expect(log.representation).toBeNull();
   });
 
   it("stores no representation when the cancel lands while the shared encoder trains", async () => {
-    const { io, log } = memoryIO(await frame(), { cancelAtReport: 4 });
+    // past the start and the profile's heartbeats (a column each), into the encoder's steps
+    const { io, log } = memoryIO(await frame(), { cancelAtReport: 10 });
     const embedding = { ...task(), model_type: "embedding", label_column: null };
     await expect(runTraining(embedding, io, { reportEveryMs: 0 })).rejects.toBeInstanceOf(JobCanceledError);
     expect(log.reports.at(-1)?.current_phase).toBe("ssl");
     expect(log.artifacts).toEqual([]);
     expect(log.representation).toBeNull();
+  });
+
+  it("sends the heartbeat while the table loads", async () => {
+    const { io, log } = memoryIO(await frame(), { loadMs: 200 });
+    await runTraining(task({ max_rounds: 3, search: "off" }), io, { reportEveryMs: 10 });
+    const firstStep = log.reports.findIndex((r) => (r.current_step ?? 0) > 0);
+    // empty reports (a heartbeat: nothing new to say) came before the first step
+    expect(log.reports.slice(0, firstStep).filter((r) => Object.keys(r).length === 0).length).toBeGreaterThan(2);
+  });
+
+  it("sends the heartbeat between the columns it profiles and bins before the first step", async () => {
+    // every clock reading is a second later: each column is "long"
+    let t = 0;
+    const { io, log } = memoryIO(await frame());
+    await runTraining(task({ max_rounds: 3, search: "off" }), io, { reportEveryMs: 500, now: () => (t += 1000) });
+    const firstStep = log.reports.findIndex((r) => (r.current_step ?? 0) > 0);
+    // 3 columns profiled and 2 features binned: a heartbeat after each
+    expect(log.reports.slice(0, firstStep).filter((r) => Object.keys(r).length === 0).length).toBeGreaterThanOrEqual(5);
   });
 
   it(`never sends more than ${MAX_POINTS_PER_REPORT} metric points in one report`, async () => {

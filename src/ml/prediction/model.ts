@@ -18,8 +18,8 @@ import { type IterationInfo, type StopReason, type TrainGbdtResult, trainGbdtBin
 import { extractLabel, type Label, type Task } from "../label";
 import { classificationMetrics, type MetricValue, regressionMetrics } from "../metrics";
 import type { ParallelExecutor } from "../parallel";
-import { buildRepresentation, deriveModelFeatures, type Representation } from "../representation/representation";
-import { type BinnedRows, binRows, splitRows } from "./data";
+import { buildRepresentationSteps, type ColumnDone, deriveModelFeatures, type Representation } from "../representation/representation";
+import { type BinnedRows, binRowsSteps, splitRows } from "./data";
 import { gbdtParams, type PredictionParams, predictionParams } from "./params";
 import type { TrialPool } from "./search/fan-out";
 import type { SearchSummary } from "./search/search";
@@ -116,6 +116,15 @@ export interface PreparedPrediction {
  * split and the rows' bins (feature by feature: the float matrix of the table is never built).
  */
 export function preparePrediction(frame: Frame, opts: TrainPredictionOptions): PreparedPrediction {
+  const steps = preparePredictionSteps(frame, opts);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** The same, a `column` yield after each column profiled or binned (a large table's job reports there). */
+export function* preparePredictionSteps(frame: Frame, opts: TrainPredictionOptions): Generator<ColumnDone, PreparedPrediction, void> {
   if (frame.rowCount === 0) throw new MlInputError("the dataset has no rows");
   const labelCol = findColumn(frame, opts.labelColumn);
   if (!labelCol) throw new MlInputError(`label column "${opts.labelColumn}" not found`);
@@ -133,7 +142,15 @@ export function preparePrediction(frame: Frame, opts: TrainPredictionOptions): P
     // fail before building it (same features as deriveModelFeatures gives below)
     checkFeatures(buildFeaturizer(frame, { labelColumn: opts.labelColumn, inputColumns: opts.inputColumns }), opts.labelColumn);
     opts.onStage?.("representation");
-    rep = buildRepresentation(frame, { seed: REPRESENTATION_SEED, encoder: false });
+    // without its encoder: no ssl step, only the profile's column steps
+    const build = buildRepresentationSteps(frame, { seed: REPRESENTATION_SEED, encoder: false });
+    for (let r = build.next(); ; r = build.next()) {
+      if (r.done) {
+        rep = r.value;
+        break;
+      }
+      if (r.value.phase === "column") yield r.value;
+    }
   }
   opts.onStage?.("featurize");
   const { featurizer, bins } = deriveModelFeatures(rep, opts.labelColumn, opts.inputColumns);
@@ -160,7 +177,7 @@ export function preparePrediction(frame: Frame, opts: TrainPredictionOptions): P
     method = lab.task === "classification" ? "stratified" : "random";
   }
   opts.onStage?.("bin");
-  const binned = binRows(featurizer, bins, frame, train, val);
+  const binned = yield* binRowsSteps(featurizer, bins, frame, train, val);
   return { representation: rep, featurizer, bins, label: lab, train, val, binned, method, droppedRows: frame.rowCount - labelled.length };
 }
 

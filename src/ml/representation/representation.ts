@@ -24,7 +24,7 @@
 import { applyFeaturizer, buildFeaturizer, type FeatureMatrix, type FeaturizerSpec, featureKinds, selectFeatures } from "../featurize";
 import { type Frame, pickRows } from "../frame";
 import { binSampleRows, computeBins, type FeatureBins } from "../gbdt/bins";
-import { type ColumnProfile, profileFrame } from "../profile";
+import { type ColumnProfile, profileColumn } from "../profile";
 import { parseEncoder, planEncoder, type SslEncoder, type SslStep, trainEncoderSteps } from "../ssl/encoder";
 import { describeFeatures, type SslFeature } from "../ssl/layout";
 
@@ -73,8 +73,18 @@ export interface BuildRepresentationOptions {
   encoder?: boolean;
 }
 
-/** One step of the encoder's training, as the training job reports it. */
-export type RepresentationStep = { phase: "ssl" } & SslStep;
+/**
+ * One step of the build: an encoder training step, as the training job reports it, or one column
+ * of the table profiled (no step to count, but on tens of millions of rows a column takes seconds:
+ * a point where the job can send its heartbeat).
+ */
+export type RepresentationStep = ({ phase: "ssl" } & SslStep) | ColumnDone;
+
+/** A column of a large table read through (profiled, binned): the job may report meanwhile. */
+export interface ColumnDone {
+  phase: "column";
+}
+const COLUMN_DONE: ColumnDone = { phase: "column" };
 
 /** Build synchronously: drives {@link buildRepresentationSteps} to the end. */
 export function buildRepresentation(frame: Frame, opts: BuildRepresentationOptions = {}): Representation {
@@ -86,9 +96,9 @@ export function buildRepresentation(frame: Frame, opts: BuildRepresentationOptio
 }
 
 /**
- * Build the representation step by step: profile, featurizer, bins and layout first (no yield),
- * then, unless `encoder: false`, one yield per encoder training step ({@link plannedSslSteps} of
- * them), then the result.
+ * Build the representation step by step: featurizer, bins, layout and profile first (a `column`
+ * yield per profiled column), then, unless `encoder: false`, one `ssl` yield per encoder training
+ * step ({@link plannedSslSteps} of them), then the result.
  */
 export function* buildRepresentationSteps(frame: Frame, opts: BuildRepresentationOptions = {}): Generator<RepresentationStep, Representation, void> {
   const seed = opts.seed ?? 0;
@@ -96,7 +106,11 @@ export function* buildRepresentationSteps(frame: Frame, opts: BuildRepresentatio
   const m = sampleMatrix(frame, featurizer, seed);
   const isCat = featureKinds(featurizer).map((k) => k.type === "categorical");
   const bins = computeBins(m.data, m.numRows, m.numFeatures, isCat, { seed, maxBins: opts.maxBins, sampleSize: SAMPLE_ROWS });
-  const profile = profileFrame(frame);
+  const profile: ColumnProfile[] = [];
+  for (const column of frame.columns) {
+    profile.push(profileColumn(column));
+    yield COLUMN_DONE;
+  }
   // the encoder's own statistics of the same matrix (trainEncoderSteps computes them alike)
   const layout = planEncoder(m.numRows, featurizer) ? describeFeatures(featurizer, m.data, m.numRows) : null;
   const rep: Representation = { format: REPRESENTATION_FORMAT, rowCount: frame.rowCount, seed, profile, featurizer, bins, layout, encoder: null };
