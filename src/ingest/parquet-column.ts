@@ -208,6 +208,7 @@ export class ParquetColumn {
       for (let i = 0, j = 0; i < layout.rows; i++) out[rowStart + i] = defs[i] ? values[j++] : Number.NaN;
       return true;
     }
+    if (this.mode === "number" && values instanceof BigInt64Array && writeSafeInt64(out, rowStart, values, layout)) return true;
     for (let i = 0, j = 0; i < layout.rows; i++) {
       if (defs && !defs[i]) {
         out[rowStart + i] = Number.NaN;
@@ -307,6 +308,29 @@ export class ParquetColumn {
     this.strings = b;
     this.mode = "string";
   }
+}
+
+/**
+ * Signed 64-bit integers (a PLAIN INT64 page) into `out` as numbers, the present rows scattered
+ * by `defs`, without a BigInt per value (reading a BigInt64Array's element allocates one): each
+ * value from its two 32-bit halves (little-endian, as hyparquet reads INT64). False, with rows
+ * partly written, when a value is not a safe integer: the caller then goes value by value.
+ */
+function writeSafeInt64(out: Float64Array, rowStart: number, values: BigInt64Array, { rows, defs }: PageLayout): boolean {
+  const words = new Int32Array(values.buffer, values.byteOffset, 2 * values.length);
+  for (let i = 0, j = 0; i < rows; i++) {
+    if (defs && !defs[i]) {
+      out[rowStart + i] = Number.NaN;
+      continue;
+    }
+    const low = words[2 * j] >>> 0;
+    const high = words[2 * j + 1];
+    j++;
+    // safe integers are -(2^53 - 1)...2^53 - 1: high word in -2^21...2^21 - 1, not -2^53 itself
+    if (high < -0x200000 || high > 0x1fffff || (high === -0x200000 && low === 0)) return false;
+    out[rowStart + i] = high * 4294967296 + low;
+  }
+  return true;
 }
 
 /** `to` with the first `size` entries of `from`. */
