@@ -27,8 +27,12 @@ interface DataPage {
   rows: number;
   defs: ArrayLike<number> | undefined;
   values: DecodedArray;
-  encoding: "plain" | "dictionary" | "strings";
+  encoding: "plain" | "dictionary" | "strings" | "booleans";
 }
+
+/** PLAIN booleans are handed on as indices into this (a JS boolean per value cost an array of
+ * them per page and a type check per value). */
+const BOOLEANS: readonly boolean[] = [false, true];
 
 /**
  * Buffers reused from data page to data page (decompressed bytes, definition levels, dictionary
@@ -146,7 +150,8 @@ export function readColumnChunk(
     }
     if (page.encoding === "dictionary" && !dictionary) throw new Error("parquet dictionary-encoded page without a dictionary page");
     const values = page.encoding === "plain" ? convert(page.values, decoder) : page.values;
-    const pageDictionary = page.encoding === "dictionary" ? dictionary : page.encoding === "strings" ? strings?.strings : undefined;
+    const pageDictionary =
+      page.encoding === "dictionary" ? dictionary : page.encoding === "strings" ? strings?.strings : page.encoding === "booleans" ? BOOLEANS : undefined;
     column.write(groupStart + rows, values, { rows: page.rows, defs: page.defs, dictionary: pageDictionary, distinct: page.encoding === "strings" });
     rows += page.rows;
   }
@@ -176,6 +181,12 @@ function readPageV1(page: Uint8Array, header: DataPageHeader, decoder: ColumnDec
   if (encoding === "plain") {
     const ids = strings?.readPage(page, reader.offset, count);
     if (ids) return { rows, defs, values: ids, encoding: "strings" };
+    // bit-packed, LSB first; a page too short is left to readPlain (its error)
+    if (decoder.type === "BOOLEAN" && reader.offset + Math.ceil(count / 8) <= page.byteLength) {
+      const bits = scratchOf("indices", count);
+      for (let i = 0; i < count; i++) bits[i] = (page[reader.offset + (i >> 3)] >> (i & 7)) & 1;
+      return { rows, defs, values: bits, encoding: "booleans" };
+    }
     return { rows, defs, values: readPlain(reader, decoder.type, count, decoder.element.type_length), encoding };
   }
   const indices = scratchOf("indices", count);
