@@ -37,7 +37,13 @@ export class ByteStrings {
   private used = 0;
   /** Per value of the page being read: where its bytes start, their length, hash, packed words,
    * id (reused from page to page: readPage's result is only valid until the next call). */
-  private page = { starts: new Int32Array(0), lengths: new Int32Array(0), hashes: new Int32Array(0), words: new Int32Array(0), ids: new Int32Array(0) };
+  private page = {
+    starts: new Int32Array(0),
+    lengths: new Int32Array(0),
+    hashes: new Int32Array(0),
+    words: new Int32Array(0),
+    ids: new Int32Array(0),
+  };
 
   /**
    * The ids of a PLAIN BYTE_ARRAY page's `count` values (each a 4-byte little-endian length, then

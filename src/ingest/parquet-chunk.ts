@@ -151,7 +151,13 @@ export function readColumnChunk(
     if (page.encoding === "dictionary" && !dictionary) throw new Error("parquet dictionary-encoded page without a dictionary page");
     const values = page.encoding === "plain" ? convert(page.values, decoder) : page.values;
     const pageDictionary =
-      page.encoding === "dictionary" ? dictionary : page.encoding === "strings" ? strings?.strings : page.encoding === "booleans" ? BOOLEANS : undefined;
+      page.encoding === "dictionary"
+        ? dictionary
+        : page.encoding === "strings"
+          ? strings?.strings
+          : page.encoding === "booleans"
+            ? BOOLEANS
+            : undefined;
     column.write(groupStart + rows, values, { rows: page.rows, defs: page.defs, dictionary: pageDictionary, distinct: page.encoding === "strings" });
     rows += page.rows;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Column } from "../../src/ml/frame";
 import { ParquetColumn } from "../../src/ingest/parquet-column";
+import type { Column } from "../../src/ml/frame";
 
 const values = (c: Column) => Array.from((c as { values: Float64Array }).values);
 
