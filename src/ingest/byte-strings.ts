@@ -35,17 +35,26 @@ export class ByteStrings {
   private arenaUsed = 0;
   /** All entries' bytes (the MAX_BYTES budget). */
   private used = 0;
-  /** Per value of the page being read: where its bytes start, their length, hash, packed words. */
-  private page = { starts: new Int32Array(0), lengths: new Int32Array(0), hashes: new Int32Array(0), words: new Int32Array(0) };
+  /** Per value of the page being read: where its bytes start, their length, hash, packed words,
+   * id (reused from page to page: readPage's result is only valid until the next call). */
+  private page = {
+    starts: new Int32Array(0),
+    lengths: new Int32Array(0),
+    hashes: new Int32Array(0),
+    words: new Int32Array(0),
+    ids: new Int32Array(0),
+  };
 
   /**
    * The ids of a PLAIN BYTE_ARRAY page's `count` values (each a 4-byte little-endian length, then
    * the bytes) from `offset` of `page`; undefined when the table is full (the column has more
    * distinct values than are worth remembering) or a value is one whose decoding loses bytes.
+   * The ids are overwritten by the next call.
    */
   readPage(page: Uint8Array, offset: number, count: number): Int32Array | undefined {
     if (this.strings.length >= MAX_ENTRIES || this.used >= MAX_BYTES) return undefined;
     const { starts, lengths, hashes, words } = this.scratch(count);
+    const ids = this.page.ids.subarray(0, count);
     const view = new DataView(page.buffer, page.byteOffset, page.byteLength);
     // Three passes rather than one loop: each pass's random reads (the slots, then the entries)
     // do not depend on one another, so the CPU overlaps their cache misses.
@@ -60,7 +69,6 @@ export class ByteStrings {
       hashes[i] = length <= INLINE ? packWords(page, view, at, length, words, 4 * i) : hashBytes(page, at, length);
       at += length;
     }
-    const ids = new Int32Array(count);
     const { slots } = this;
     const mask = (slots.length >> 1) - 1;
     for (let i = 0; i < count; i++) {
@@ -115,7 +123,8 @@ export class ByteStrings {
 
   private scratch(count: number): { starts: Int32Array; lengths: Int32Array; hashes: Int32Array; words: Int32Array } {
     if (this.page.starts.length < count) {
-      this.page = { starts: new Int32Array(count), lengths: new Int32Array(count), hashes: new Int32Array(count), words: new Int32Array(4 * count) };
+      const n = () => new Int32Array(count);
+      this.page = { starts: n(), lengths: n(), hashes: n(), words: new Int32Array(4 * count), ids: n() };
     }
     return this.page;
   }

@@ -6,7 +6,7 @@
  * indices) instead of as one JS value per row, and nothing outlives its page: hyparquet's
  * parquetRead decodes every chunk of the file before the first callback runs.
  */
-import type { ColumnChunk, Compressors, DataPageHeader, DecodedArray, SchemaTree } from "hyparquet";
+import { type ColumnChunk, type Compressors, type DataPageHeader, type DecodedArray, type SchemaTree, snappyUncompress } from "hyparquet";
 import { parquetHeader } from "hyparquet/src/column.js";
 import { convert, DEFAULT_PARSERS } from "hyparquet/src/convert.js";
 import { decompressPage, readDataPage, readDataPageV2 } from "hyparquet/src/datapage.js";
@@ -27,7 +27,38 @@ interface DataPage {
   rows: number;
   defs: ArrayLike<number> | undefined;
   values: DecodedArray;
-  encoding: "plain" | "dictionary" | "strings";
+  encoding: "plain" | "dictionary" | "strings" | "booleans";
+}
+
+/** PLAIN booleans are handed on as indices into this (a JS boolean per value cost an array of
+ * them per page and a type check per value). */
+const BOOLEANS: readonly boolean[] = [false, true];
+
+/**
+ * Buffers reused from data page to data page (decompressed bytes, definition levels, dictionary
+ * indices): a fresh typed array per page was ≈ 1 GB of short-lived buffers at 10 M rows, and V8
+ * runs full collections for external memory. Safe because everything read from a data page is
+ * consumed (copied into the column) before the next page is read; a dictionary page, which
+ * outlives the pages after it, gets buffers of its own. JavaScript runs one page at a time.
+ */
+const scratch = { page: new Uint8Array(0), defs: new Uint8Array(0), indices: new Int32Array(0) };
+
+/** The first `n` elements of scratch[key], grown (not shrunk) to hold them. */
+function scratchOf<K extends keyof typeof scratch>(key: K, n: number): (typeof scratch)[K] {
+  if (scratch[key].length < n) {
+    const size = Math.max(n, 2 * scratch[key].length);
+    (scratch as Record<K, Uint8Array | Int32Array>)[key] = key === "indices" ? new Int32Array(size) : new Uint8Array(size);
+  }
+  return scratch[key].subarray(0, n) as (typeof scratch)[K];
+}
+
+/** A data page's bytes decompressed: SNAPPY (hyparquet's own decoder, unless `compressors` has
+ * one) into the reused buffer, anything else as hyparquet's decompressPage does. */
+function decompressDataPage(bytes: Uint8Array, size: number, decoder: ColumnDecoder): Uint8Array {
+  if (decoder.codec !== "SNAPPY" || decoder.compressors?.SNAPPY) return decompressPage(bytes, size, decoder.codec, decoder.compressors);
+  const page = scratchOf("page", size);
+  snappyUncompress(bytes, page);
+  return page;
 }
 
 /** The column's decoder, as hyparquet's page functions take it; `schemaPath` = [root, column]. */
@@ -106,7 +137,7 @@ export function readColumnChunk(
     let page: DataPage;
     if (header.type === "DATA_PAGE") {
       if (!header.data_page_header) throw new Error("parquet data page header is undefined");
-      const data = decompressPage(pageBytes, header.uncompressed_page_size, decoder.codec, decoder.compressors);
+      const data = decompressDataPage(pageBytes, header.uncompressed_page_size, decoder);
       page = readPageV1(data, header.data_page_header, decoder, strings);
     } else if (header.type === "DATA_PAGE_V2") {
       const h = header.data_page_header_v2;
@@ -119,7 +150,14 @@ export function readColumnChunk(
     }
     if (page.encoding === "dictionary" && !dictionary) throw new Error("parquet dictionary-encoded page without a dictionary page");
     const values = page.encoding === "plain" ? convert(page.values, decoder) : page.values;
-    const pageDictionary = page.encoding === "dictionary" ? dictionary : page.encoding === "strings" ? strings?.strings : undefined;
+    const pageDictionary =
+      page.encoding === "dictionary"
+        ? dictionary
+        : page.encoding === "strings"
+          ? strings?.strings
+          : page.encoding === "booleans"
+            ? BOOLEANS
+            : undefined;
     column.write(groupStart + rows, values, { rows: page.rows, defs: page.defs, dictionary: pageDictionary, distinct: page.encoding === "strings" });
     rows += page.rows;
   }
@@ -140,7 +178,7 @@ function readPageV1(page: Uint8Array, header: DataPageHeader, decoder: ColumnDec
   let count = rows;
   if (decoder.element.repetition_type !== "REQUIRED") {
     // flat: the definition level is 1 (present) or 0 (null), RLE/bit-packed at width 1
-    defs = new Uint8Array(rows);
+    defs = scratchOf("defs", rows);
     readHybrid(reader, 1, defs);
     count = 0;
     for (let i = 0; i < rows; i++) count += defs[i];
@@ -149,12 +187,19 @@ function readPageV1(page: Uint8Array, header: DataPageHeader, decoder: ColumnDec
   if (encoding === "plain") {
     const ids = strings?.readPage(page, reader.offset, count);
     if (ids) return { rows, defs, values: ids, encoding: "strings" };
+    // bit-packed, LSB first; a page too short is left to readPlain (its error)
+    if (decoder.type === "BOOLEAN" && reader.offset + Math.ceil(count / 8) <= page.byteLength) {
+      const bits = scratchOf("indices", count);
+      for (let i = 0; i < count; i++) bits[i] = (page[reader.offset + (i >> 3)] >> (i & 7)) & 1;
+      return { rows, defs, values: bits, encoding: "booleans" };
+    }
     return { rows, defs, values: readPlain(reader, decoder.type, count, decoder.element.type_length), encoding };
   }
-  const indices = new Int32Array(count);
+  const indices = scratchOf("indices", count);
   if (count === 0) return { rows, defs, values: indices, encoding }; // all null: no index to decode
   const width = reader.view.getUint8(reader.offset++);
   if (width > 0) readHybrid(reader, width, indices, page.byteLength - reader.offset);
+  else indices.fill(0); // a dictionary of one entry: every index 0 (the buffer is reused)
   return { rows, defs, values: indices, encoding };
 }
 

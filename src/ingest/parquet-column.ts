@@ -36,6 +36,10 @@ interface MappedDictionary {
    * pages using one go cell by cell. */
   misfit: Uint8Array;
   misfits: number;
+  /** codes[k] === k for every mapped entry (a ByteStrings dictionary whose values all took
+   * codeOfDistinct): a page's indices are then its codes, copied without a look-up each (at a
+   * million entries each look-up is a cache miss). */
+  identity: boolean;
 }
 
 /**
@@ -54,6 +58,11 @@ interface MappedDictionary {
 export class ParquetColumn {
   private mode: Mode;
   private values: Float64Array | undefined;
+  /** Rows [0, filled) of `values` hold a value or NaN (missing); rows past it are still the
+   * allocation's zeros. Pages arrive in row order, so each page fills its own rows, missing ones
+   * with NaN, and only gaps (pages that stored nothing) are filled apart: no pass over the whole
+   * array, which cost as much as a column's writes. */
+  private filled = 0;
   private strings: RowDictionary | undefined;
   private mapped: MappedDictionary | undefined;
 
@@ -83,8 +92,10 @@ export class ParquetColumn {
     }
     if (this.mode === "empty") this.mode = firstMode(cellsOf(values, layout));
     if (this.mode === "empty") return; // no value present: all missing so far
+    if (this.mode !== "string") this.fillTo(rowStart);
     const done = layout.dictionary ? this.writeIndexed(rowStart, values, layout) : this.writeTyped(rowStart, values, layout);
     if (!done) this.writeCells(rowStart, cellsOf(values, layout));
+    else if (this.mode !== "string") this.filled = Math.max(this.filled, rowStart + layout.rows);
   }
 
   /** The column with rows [0, rows) read, as it stands (RowsRead): string codes settled into
@@ -92,6 +103,7 @@ export class ParquetColumn {
   soFar(rows: number): ProvisionalColumn | undefined {
     const { name } = this;
     if (this.mode === "string") return this.strings && { name, stores: "codes", data: this.strings.settle(rows) };
+    if (this.values) this.fillTo(rows);
     return this.values && { name, stores: "values", data: this.values };
   }
 
@@ -105,6 +117,7 @@ export class ParquetColumn {
       return inferColumn(name, b.dictionary, codes, b.missingCount, this.rows);
     }
     const values = this.numbers();
+    this.fillTo(this.rows);
     if (name === ID_COLUMN) return keptIdFromNumbers(values);
     if (this.mode === "boolean" || this.mode === "datetime") return { name, kind: this.mode, storage: "numeric", values };
     return { name, kind: isIntegerIdColumn(name, values) ? "id" : "numeric", storage: "numeric", values };
@@ -115,9 +128,13 @@ export class ParquetColumn {
     if (this.mode === "empty") this.mode = firstMode(data);
     if (this.mode === "empty") return; // all null so far
     if (this.mode === "number" && (data instanceof Float64Array || data instanceof Float32Array || data instanceof Int32Array)) {
+      this.fillTo(rowStart);
       this.numbers().set(data, rowStart); // required (null-free) numeric chunk: one copy
+      this.filled = Math.max(this.filled, rowStart + data.length);
       return;
     }
+    // every row of the chunk initialized (missing ones NaN) before any is written
+    if (this.mode !== "string") this.fillTo(rowStart + data.length);
     for (let i = 0; i < data.length; i++) {
       const v = data[i];
       if (v === null || v === undefined) continue;
@@ -149,14 +166,21 @@ export class ParquetColumn {
     if (this.mode === "string") {
       const codes = map.codes;
       const strings = this.stringStore();
-      if (!defs) for (let i = 0; i < idx.length; i++) strings.setCode(rowStart + i, codes[idx[i]]);
-      else for (let i = 0, j = 0; i < layout.rows; i++) if (defs[i]) strings.setCode(rowStart + i, codes[idx[j++]]);
+      if (map.identity && !defs && idx instanceof Int32Array) {
+        strings.setCodes(rowStart, idx);
+      } else if (map.identity && defs) {
+        for (let i = 0, j = 0; i < layout.rows; i++) if (defs[i]) strings.setCode(rowStart + i, idx[j++]);
+      } else if (!defs) {
+        for (let i = 0; i < idx.length; i++) strings.setCode(rowStart + i, codes[idx[i]]);
+      } else {
+        for (let i = 0, j = 0; i < layout.rows; i++) if (defs[i]) strings.setCode(rowStart + i, codes[idx[j++]]);
+      }
       return true;
     }
     const numbers = map.numbers;
     const out = this.numbers();
     if (!defs) for (let i = 0; i < idx.length; i++) out[rowStart + i] = numbers[idx[i]];
-    else for (let i = 0, j = 0; i < layout.rows; i++) if (defs[i]) out[rowStart + i] = numbers[idx[j++]];
+    else for (let i = 0, j = 0; i < layout.rows; i++) out[rowStart + i] = defs[i] ? numbers[idx[j++]] : Number.NaN;
     return true;
   }
 
@@ -181,11 +205,15 @@ export class ParquetColumn {
       return true;
     }
     if (typed && defs) {
-      for (let i = 0, j = 0; i < layout.rows; i++) if (defs[i]) out[rowStart + i] = values[j++];
+      for (let i = 0, j = 0; i < layout.rows; i++) out[rowStart + i] = defs[i] ? values[j++] : Number.NaN;
       return true;
     }
+    if (this.mode === "number" && values instanceof BigInt64Array && writeSafeInt64(out, rowStart, values, layout)) return true;
     for (let i = 0, j = 0; i < layout.rows; i++) {
-      if (defs && !defs[i]) continue;
+      if (defs && !defs[i]) {
+        out[rowStart + i] = Number.NaN;
+        continue;
+      }
       const x = this.asNumber(values[j++]);
       if (x === undefined) return false;
       out[rowStart + i] = x;
@@ -198,7 +226,7 @@ export class ParquetColumn {
     let map = this.mapped;
     if (map?.source !== dictionary || map.mode !== this.mode) {
       const none = { codes: new Int32Array(0), numbers: new Float64Array(0), misfit: new Uint8Array(0) };
-      map = this.mapped = { source: dictionary, mode: this.mode, size: 0, misfits: 0, ...none };
+      map = this.mapped = { source: dictionary, mode: this.mode, size: 0, misfits: 0, identity: this.mode === "string", ...none };
     }
     const n = dictionary.length;
     if (map.size === n) return map;
@@ -212,6 +240,7 @@ export class ParquetColumn {
         if (v === null || v === undefined) map.codes[k] = -1;
         else if (distinct && typeof v === "string" && normalizeCell(v) === v) map.codes[k] = strings.codeOfDistinct(v);
         else map.codes[k] = strings.codeOf(toText(v));
+        if (map.codes[k] !== k) map.identity = false;
       }
     } else {
       if (n > map.numbers.length) {
@@ -248,8 +277,16 @@ export class ParquetColumn {
     }
   }
 
+  /** The numeric storage, allocated (zeros: rows past `filled` are not initialized yet). */
   private numbers(): Float64Array {
-    return (this.values ??= new Float64Array(this.rows).fill(NaN));
+    return (this.values ??= new Float64Array(this.rows));
+  }
+
+  /** Rows [filled, end) set to NaN (missing), so that rows before `end` are all initialized. */
+  private fillTo(end: number): void {
+    if (end <= this.filled) return;
+    this.numbers().fill(Number.NaN, this.filled, end);
+    this.filled = end;
   }
 
   private stringStore(): RowDictionary {
@@ -261,7 +298,7 @@ export class ParquetColumn {
     const b = new RowDictionary(this.rows);
     const old = this.values;
     if (old) {
-      for (let i = 0; i < old.length; i++) {
+      for (let i = 0; i < this.filled; i++) {
         const x = old[i];
         if (Number.isNaN(x)) continue;
         b.setAt(i, this.mode === "boolean" ? String(x === 1) : this.mode === "datetime" ? new Date(x).toISOString() : String(x));
@@ -271,6 +308,29 @@ export class ParquetColumn {
     this.strings = b;
     this.mode = "string";
   }
+}
+
+/**
+ * Signed 64-bit integers (a PLAIN INT64 page) into `out` as numbers, the present rows scattered
+ * by `defs`, without a BigInt per value (reading a BigInt64Array's element allocates one): each
+ * value from its two 32-bit halves (little-endian, as hyparquet reads INT64). False, with rows
+ * partly written, when a value is not a safe integer: the caller then goes value by value.
+ */
+function writeSafeInt64(out: Float64Array, rowStart: number, values: BigInt64Array, { rows, defs }: PageLayout): boolean {
+  const words = new Int32Array(values.buffer, values.byteOffset, 2 * values.length);
+  for (let i = 0, j = 0; i < rows; i++) {
+    if (defs && !defs[i]) {
+      out[rowStart + i] = Number.NaN;
+      continue;
+    }
+    const low = words[2 * j] >>> 0;
+    const high = words[2 * j + 1];
+    j++;
+    // safe integers are -(2^53 - 1)...2^53 - 1: high word in -2^21...2^21 - 1, not -2^53 itself
+    if (high < -0x200000 || high > 0x1fffff || (high === -0x200000 && low === 0)) return false;
+    out[rowStart + i] = high * 4294967296 + low;
+  }
+  return true;
 }
 
 /** `to` with the first `size` entries of `from`. */

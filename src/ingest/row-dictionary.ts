@@ -14,6 +14,8 @@ export class RowDictionary {
   /** Rows already renumbered into first-appearance order (settle), the renumbering, and the
    * dictionary in that order. */
   private settled = 0;
+  /** remap is the identity so far (see settle). */
+  private inOrder = true;
   private remap = new Int32Array(0);
   private readonly ordered: string[] = [];
 
@@ -56,6 +58,15 @@ export class RowDictionary {
     this.codes[row] = code;
   }
 
+  /** setCode for rows rowStart... in turn, each code from `codes` (none -1). */
+  setCodes(rowStart: number, codes: Int32Array): void {
+    const to = this.codes;
+    let newlyPresent = 0;
+    for (let i = 0; i < codes.length; i++) if (to[rowStart + i] < 0) newlyPresent++;
+    to.set(codes, rowStart);
+    this.missingCount -= newlyPresent;
+  }
+
   setAt(row: number, raw: string): void {
     this.setCode(row, this.codeOf(raw));
   }
@@ -74,7 +85,21 @@ export class RowDictionary {
       this.remap = grown;
     }
     const { remap, ordered } = this;
-    for (let i = this.settled; i < rows; i++) {
+    let i = this.settled;
+    // While codes were handed out in order of first appearance (ByteStrings ids, and so most
+    // large dictionaries), the renumbering is the identity: no look-up per row (each a cache miss
+    // at a million codes), only new codes recorded.
+    for (; this.inOrder && i < rows; i++) {
+      const c = codes[i];
+      if (c < ordered.length) continue; // seen, or missing (-1)
+      if (c !== ordered.length) {
+        this.inOrder = false;
+        break;
+      }
+      remap[c] = c;
+      ordered.push(dictionary[c]);
+    }
+    for (; i < rows; i++) {
       const c = codes[i];
       if (c < 0) continue;
       if (remap[c] < 0) {

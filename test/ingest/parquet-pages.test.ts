@@ -101,6 +101,7 @@ describe("readParquet page by page: the same frames as hyparquet's values writte
           'user_' || ((i * 7919) % 40000) AS "user",
           CASE WHEN i % 17 = 0 THEN NULL ELSE 'u' || ((i * 31) % 30011) END AS sparse,
           i % 3 = 0 AS flag,
+          CASE WHEN i % 19 = 0 THEN NULL ELSE i % 4 = 0 END AS maybe,
           DATE '2020-01-01' + (i % 400)::INTEGER AS day,
           CASE WHEN i % 5 = 0 THEN 'NA' ELSE ' v' || (i % 4) END AS marked,
           CASE WHEN i % 7 = 0 THEN 'NA' WHEN i % 3 = 0 THEN ' id' || (i % 20000) ELSE 'id' || (i % 20000) END AS padded
