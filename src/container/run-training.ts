@@ -69,6 +69,17 @@ async function waitReporting(until: Promise<unknown>, io: TrainingIO, everyMs: n
   await until;
 }
 
+/**
+ * The frame, reporting while it loads. A function of its own so that no settled promise of the
+ * frame stays in runTraining's scope: it would hold the table through the whole training
+ * (measured: +1.2 GiB peak at 50 M rows), where `takeFrame` lets a type drop it.
+ */
+async function loadReporting(load: Promise<Frame>, io: TrainingIO, everyMs: number): Promise<Frame> {
+  load.catch(() => {}); // a cancel seen while it loads ends the run; the load's own failure is not unhandled
+  await waitReporting(load, io, everyMs);
+  return load;
+}
+
 const WHOLE_SUMMARY = "the whole summary is the version's artifact ?part=summary";
 
 export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunOptions = {}): Promise<TrainingOutput> {
@@ -82,10 +93,7 @@ export async function runTraining(task: TrainingTask, io: TrainingIO, opts: RunO
   await io.report({ progress: 0, current_step: 0 });
   // a type that reads the table column by column gets it with its columns widened as they are read;
   // a large table takes minutes to load, with the heartbeat sent meanwhile
-  const loading = io.loadFrame({ lazy: type.training.readsColumnByColumn === true });
-  loading.catch(() => {}); // a cancel seen while it loads ends the run; its failure is not unhandled
-  await waitReporting(loading, io, opts.reportEveryMs ?? 500);
-  let frame: Frame | null = await loading;
+  let frame: Frame | null = await loadReporting(io.loadFrame({ lazy: type.training.readsColumnByColumn === true }), io, opts.reportEveryMs ?? 500);
   const cached = await io.loadRepresentation();
   const representation = cached ? parseRepresentation(cached) : null;
   const tLoaded = now();
