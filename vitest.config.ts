@@ -84,7 +84,8 @@ export default defineConfig({
           globalSetup: ["./test/e2e/shared-service.ts"],
           environment: "node",
           testTimeout: 300_000,
-          hookTimeout: 180_000,
+          // a service start may take SERVICE_START_MS (test/e2e/service.ts)
+          hookTimeout: 300_000,
         },
       },
       {
@@ -96,7 +97,8 @@ export default defineConfig({
           exclude: sharedServiceTests,
           environment: "node",
           testTimeout: 300_000,
-          hookTimeout: 180_000,
+          // a service start may take SERVICE_START_MS (test/e2e/service.ts)
+          hookTimeout: 300_000,
         },
       },
       {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BATCH_SPLIT_MIN_ROWS } from "../../src/core/limits";
 import { parseJobId } from "../../src/jobs/ids";
-import { apiCall, isTerminal, jsonLogLines, pollUntil, type RunningService, startService, table } from "./service";
+import { apiCall, isTerminal, jsonLogLines, pollUntil, type RunningService, SERVICE_START_MS, startService, table } from "./service";
 
 const ROWS = BATCH_SPLIT_MIN_ROWS + 100_500;
 const state = mkdtempSync(join(tmpdir(), "tabular-e2e-parts-"));
@@ -54,7 +54,7 @@ async function runBatch() {
 }
 
 beforeAll(async () => {
-  svc = await startService(120_000, { TRAINERS: "1" }, process.cwd(), state);
+  svc = await startService(SERVICE_START_MS, { TRAINERS: "1" }, process.cwd(), state);
   const small = await upload(3_000, "parts-train");
   const train = await api("/models/train", {
     method: "POST",
@@ -77,7 +77,7 @@ describe("a large batch on two trainers", () => {
   it("is cut into parts run by both, and answers what one trainer answers", async () => {
     const one = await runBatch();
     await svc!.stop();
-    svc = await startService(120_000, { TRAINERS: "2" }, process.cwd(), state);
+    svc = await startService(SERVICE_START_MS, { TRAINERS: "2" }, process.cwd(), state);
     const two = await runBatch();
 
     const parts = jsonLogLines(svc).filter((l) => l.component === "trainer" && l.job_id === parseJobId(two.job.id) && l.part !== undefined);

@@ -4,13 +4,13 @@
  * coordinator gathers them; a canceled job's trials stop.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCall, isTerminal, jsonLogLines, pollUntil, type RunningService, startService, table } from "./service";
+import { apiCall, isTerminal, jsonLogLines, pollUntil, type RunningService, SERVICE_START_MS, startService, table } from "./service";
 
 let svc: RunningService;
 let datasetId: string;
 
 beforeAll(async () => {
-  svc = await startService(120_000, { TRAINERS: "2" });
+  svc = await startService(SERVICE_START_MS, { TRAINERS: "2" });
   const form = new FormData();
   form.append("file", new File([table(3_000)], "fan-out.csv", { type: "text/csv" }));
   form.append("dataset_name", "e2e fan-out");

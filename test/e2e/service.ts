@@ -36,8 +36,15 @@ function freePort(): Promise<number> {
  * key as a service stopped before), which the caller removes: a fresh one, removed at stop, by default;
  * `logFile`: where its output is also written, for other processes to read (the shared service).
  */
+/**
+ * How long a service may take to start. A start bundles the Worker and starts workerd and the
+ * trainers (~20 s of both cores alone); with the suite's three test workers, several starts and
+ * the engine's tests at once took over 120 s in one fresh-clone run (2026-11-29).
+ */
+export const SERVICE_START_MS = 240_000;
+
 export async function startService(
-  timeoutMs = 120_000,
+  timeoutMs = SERVICE_START_MS,
   env: Record<string, string> = {},
   cwd = process.cwd(),
   stateDir?: string,
@@ -117,7 +124,7 @@ declare module "vitest" {
  * it answers: its output is read from the file it is written to, and stopping it is the set-up's
  * job, not a test file's. `info`: `inject("sharedService")`.
  */
-export async function sharedService(info: SharedServiceInfo, file: SharedFile, timeoutMs = 240_000): Promise<RunningService> {
+export async function sharedService(info: SharedServiceInfo, file: SharedFile, timeoutMs = SERVICE_START_MS + 60_000): Promise<RunningService> {
   const end = Date.now() + timeoutMs;
   while (!existsSync(info.readyFile)) {
     if (Date.now() > end) throw new Error(`the shared service did not start within ${timeoutMs / 1000} s`);

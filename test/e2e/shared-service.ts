@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { createKeys } from "../../scripts/d1";
-import { type RunningService, SHARED_SERVICE_FILES, type SharedServiceReady, startService } from "./service";
+import { type RunningService, SERVICE_START_MS, SHARED_SERVICE_FILES, type SharedServiceReady, startService } from "./service";
 
 export default function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), "tabular-e2e-shared-"));
@@ -23,7 +23,7 @@ export default function setup(project: TestProject) {
   const started = (async () => {
     // One trainer, as the files were written for: a model search then runs its trials in the
     // trainer itself (more trainers fan them out: ./search-fan-out.test.ts has its own service).
-    svc = await startService(180_000, { TRAINERS: "1" }, process.cwd(), state, logFile);
+    svc = await startService(SERVICE_START_MS, { TRAINERS: "1" }, process.cwd(), state, logFile);
     const made = await createKeys(
       { remote: false, persistTo: state },
       SHARED_SERVICE_FILES.map((file) => ({ orgName: `e2e ${file}`, keyName: file, userName: "E2E Tester" })),

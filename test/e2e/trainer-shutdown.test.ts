@@ -4,13 +4,13 @@
  * trainer hands its job back and exits; the job runs again at once on the other trainer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCall, isTerminal, jsonLogLines, pollUntil, type RunningService, startService, table } from "./service";
+import { apiCall, isTerminal, jsonLogLines, pollUntil, type RunningService, SERVICE_START_MS, startService, table } from "./service";
 
 let svc: RunningService;
 
 beforeAll(async () => {
   // No grace: the running attempt is handed back at once (the path under test, whatever the speed).
-  svc = await startService(120_000, { TRAINERS: "2", TRAINER_RESTART: "0", TRAINER_SHUTDOWN_GRACE_S: "0" });
+  svc = await startService(SERVICE_START_MS, { TRAINERS: "2", TRAINER_RESTART: "0", TRAINER_SHUTDOWN_GRACE_S: "0" });
 }, 180_000);
 
 afterAll(async () => {
