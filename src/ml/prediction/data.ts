@@ -9,9 +9,7 @@ import { type FeaturizerSpec, featureFiller } from "../featurize";
 import type { Frame } from "../frame";
 import { binColumn, type FeatureBins } from "../gbdt/bins";
 import { Rng } from "../random";
-import type { ColumnDone } from "../representation/representation";
-
-const COLUMN_DONE: ColumnDone = { phase: "column" };
+import { COLUMN_DONE, type ColumnDone } from "../representation/representation";
 
 /** Row-major Uint8 bins [rows x features] of the training and validation rows (in their order). */
 export interface BinnedRows {

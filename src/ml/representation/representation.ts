@@ -84,7 +84,7 @@ export type RepresentationStep = ({ phase: "ssl" } & SslStep) | ColumnDone;
 export interface ColumnDone {
   phase: "column";
 }
-const COLUMN_DONE: ColumnDone = { phase: "column" };
+export const COLUMN_DONE: ColumnDone = { phase: "column" };
 
 /** Build synchronously: drives {@link buildRepresentationSteps} to the end. */
 export function buildRepresentation(frame: Frame, opts: BuildRepresentationOptions = {}): Representation {
