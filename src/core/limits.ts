@@ -41,6 +41,16 @@ export const TRAINER_SHUTDOWN_GRACE_S = 20;
  */
 export const TRAINER_HEAP_PERCENT = 75;
 /**
+ * Labelled rows (training + validation) up to which a prediction model's default
+ * (`params.search: "auto"`) is a model search; above, one model with the default schedule, and
+ * `search: "on"` searches anyway. Why: a trial there is a full fit on millions of rows, so the
+ * search spends its whole time budget (300 s) on a few trials, and what tuning buys shrinks with
+ * the rows (bench/search: +0.005 R² at 400 k rows, +0.0007 AUC at 200 k; at 2 M rows the best of
+ * the two trials that fit was the defaults), while the wait grows to 15× XGBoost's one fit
+ * (bench/service/SECOND-MODEL-LARGE-RESULTS.md).
+ */
+export const SEARCH_AUTO_MAX_ROWS = 1_000_000;
+/**
  * A model search's trials on other trainer instances (src/ml/prediction/search/fan-out.ts, the
  * job's object keeps each trial's state): a trial sent and not begun within the dispatch timeout,
  * or begun and silent for the heartbeat timeout (its instance died: out of memory, a crash), is

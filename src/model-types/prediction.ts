@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { InvalidInput } from "../core/errors";
-import { MAX_CLASSES } from "../core/limits";
+import { MAX_CLASSES, SEARCH_AUTO_MAX_ROWS } from "../core/limits";
 import { MlInputError } from "../ml/errors";
 import { explainPrediction } from "../ml/explain/explain-prediction";
 import type { Frame } from "../ml/frame";
@@ -27,7 +27,7 @@ import {
 } from "../ml/prediction/model";
 import { MAX_TRIALS, predictionParams } from "../ml/prediction/params";
 import type { SearchSummary } from "../ml/prediction/search/search";
-import { searchApplies, searchPredictionSteps } from "../ml/prediction/search-model";
+import { autoSearchSkipped, labelledRows, searchApplies, searchPredictionSteps } from "../ml/prediction/search-model";
 import type { ColumnProfile } from "../ml/profile";
 import { ARTIFACT_FILES } from "../storage/keys";
 import { columnTypesOf, outputColumn, round7 } from "./answer-columns";
@@ -59,10 +59,10 @@ const params = z
         `wall-clock seconds the model search (or boosting, with search off) may take (default 300, at most ${MAX_TIME_BUDGET_S}); the job output's stop_reason says time_budget when it ran out`,
       ),
     search: z
-      .enum(["auto", "off"])
+      .enum(["auto", "on", "off"])
       .optional()
       .describe(
-        "auto (default): search the boosting parameters the request leaves free, within time_budget_s, and serve the best trial or a blend of the best; off: one model with the given parameters",
+        `auto (default): on tables of up to ${SEARCH_AUTO_MAX_ROWS} labelled rows, search the boosting parameters the request leaves free, within time_budget_s, and serve the best trial or a blend of the best; above, one model (the job output's search_skipped says so); on: search whatever the rows; off: one model with the given parameters`,
       ),
     max_trials: z.number().int().min(1).max(MAX_TRIALS).optional().describe("trials the model search runs at most (default 40)"),
   })
@@ -96,7 +96,7 @@ export const prediction: ModelTypeModule<PredictionArtifact, "prediction"> = {
     },
   },
   docs: {
-    params: `Prediction: task (classification | regression), learning_rate, num_leaves, max_depth, max_rounds, early_stopping_rounds, min_data_in_leaf, l2, subsample, feature_fraction, seed, validation_fraction, time_budget_s (seconds the model search, or boosting with search off, may take: default 300, at most ${MAX_TIME_BUDGET_S}; the job output says stop_reason time_budget when it ran out), search (auto: a model search over the parameters left free, the job output's search lists its trials, best and ensemble; off: one model), max_trials (default 40)`,
+    params: `Prediction: task (classification | regression), learning_rate, num_leaves, max_depth, max_rounds, early_stopping_rounds, min_data_in_leaf, l2, subsample, feature_fraction, seed, validation_fraction, time_budget_s (seconds the model search, or boosting with search off, may take: default 300, at most ${MAX_TIME_BUDGET_S}; the job output says stop_reason time_budget when it ran out), search (auto: a model search over the parameters left free up to ${SEARCH_AUTO_MAX_ROWS} labelled rows, one model above; the job output's search lists its trials, best and ensemble; on: a search at any size; off: one model), max_trials (default 40)`,
     columns:
       "Prediction: `prediction` (class name for classification, number for regression), `prediction_prob` (probability of the predicted class; null for regression) and, for classification, one `prob_<class>` column per class",
     metrics: "Prediction classification: `accuracy` (0 to 1), `log_loss`, `roc_auc`, `f1`; prediction regression: `r2`, `rmse`, `mae`",
@@ -157,7 +157,7 @@ function* trainPrediction(input: TrainInput): Generator<TrainEvent, TrainedModel
   const total = searched ? p.max_trials : p.max_rounds;
   const steps = searched ? searchPredictionSteps(prepared, opts) : boostPredictionSteps(prepared, opts);
   for (let r = steps.next(); ; r = steps.next()) {
-    if (r.done) return trainedModel(input, label, r.value, p.time_budget_s);
+    if (r.done) return trainedModel(input, label, r.value, p.time_budget_s, autoSearchSkipped(p.search, labelledRows(prepared)));
     const s = r.value;
     if (s.phase === "wait") yield { kind: "wait", until: s.until };
     else if (s.phase === "search") {
@@ -213,7 +213,13 @@ function trainOptions(input: TrainInput, labelColumn: string): TrainPredictionOp
   };
 }
 
-function trainedModel(input: TrainInput, labelColumn: string, result: PredictionModelResult, timeBudgetS: number): TrainedModel {
+function trainedModel(
+  input: TrainInput,
+  labelColumn: string,
+  result: PredictionModelResult,
+  timeBudgetS: number,
+  searchSkipped: string | null,
+): TrainedModel {
   const v = result.validation;
   return {
     artifact: {
@@ -242,6 +248,8 @@ function trainedModel(input: TrainInput, labelColumn: string, result: Prediction
       stop_reason: result.stopReason,
       time_budget_s: timeBudgetS,
       search: result.search ? searchOutput(result.search) : null,
+      // why the default trained one model (a table above SEARCH_AUTO_MAX_ROWS); null otherwise
+      search_skipped: searchSkipped,
     },
     summary: null,
   };

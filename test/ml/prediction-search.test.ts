@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { SEARCH_AUTO_MAX_ROWS } from "../../src/core/limits";
 import { applyFeaturizer } from "../../src/ml/featurize";
 import type { Frame } from "../../src/ml/frame";
 import { blendGbdtModels } from "../../src/ml/gbdt/blend";
 import { predictRaw } from "../../src/ml/gbdt/predict";
 import type { PredictionModelResult } from "../../src/ml/prediction/model";
+import { autoSearchSkipped } from "../../src/ml/prediction/search-model";
 import { type TrainingStep, trainPredictionModelSteps, trainPredictionModel as trainWithOwnRepresentation } from "../../src/ml/prediction/train";
 import { Rng } from "../../src/ml/random";
 import { buildRepresentation, type Representation } from "../../src/ml/representation/representation";
@@ -102,6 +104,19 @@ describe("prediction model search", () => {
     expect(res.validation.method).toBe("random");
   });
 
+  it("auto, on a table above SEARCH_AUTO_MAX_ROWS labelled rows: one model", () => {
+    const f = frame(SEARCH_AUTO_MAX_ROWS + 10, 6);
+    // a search would stop at this budget and still report its trials
+    const res = trainPredictionModel(f, { labelColumn: "y", params: { max_rounds: 2, time_budget_s: 5 } });
+    expect(res.search).toBeNull();
+    expect(res.model.trees.length).toBeLessThanOrEqual(2);
+  });
+
+  it("on: a search, as auto on a small table", () => {
+    const res = trainPredictionModel(frame(), { labelColumn: "y", params: { search: "on", max_trials: 2 } });
+    expect(res.search!.trials.length).toBe(2);
+  });
+
   it("reports one step per boosting round and one with the best loss per trial", () => {
     const { steps, result } = drain(trainPredictionModelSteps(frame(), { labelColumn: "y", params: { max_trials: 4 } }));
     const search = steps.filter((s) => s.phase === "search");
@@ -116,6 +131,18 @@ describe("prediction model search", () => {
     const res = trainPredictionModel(frame(21_000, 5), { labelColumn: "y", params: { max_trials: 2 } });
     expect(res.search!.method).toBe("holdout");
     expect(res.validation.method).toBe("random");
+  });
+});
+
+describe("autoSearchSkipped", () => {
+  it("says why auto trained one model above the limit, and nothing at or below it", () => {
+    expect(autoSearchSkipped("auto", 1000, 1000)).toBeNull();
+    expect(autoSearchSkipped("auto", 1001, 1000)).toMatch(/1001 labelled rows is above the 1000 .*search "on"/);
+  });
+
+  it("is null when the request chose", () => {
+    expect(autoSearchSkipped("on", 5000, 1000)).toBeNull();
+    expect(autoSearchSkipped("off", 5000, 1000)).toBeNull();
   });
 });
 

@@ -28,6 +28,8 @@ describe("retraining and the shared representation", () => {
     // the model search's trials, a step each, and no ssl step
     expect(second.job.total_steps).toBe(5);
     expect(second.job.output.search.trials.length).toBeLessThanOrEqual(5);
+    // searched by default: nothing to say about a search skipped
+    expect(second.job.output.search_skipped).toBeNull();
     expect(second.job.output.task).toBe("regression");
   });
 

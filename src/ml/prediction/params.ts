@@ -28,10 +28,11 @@ export interface PredictionParams {
    */
   time_budget_s?: number;
   /**
-   * "auto" (the default): a model search within the time budget (./search-model); "off": one
-   * model with these parameters.
+   * "auto" (the default): a model search within the time budget (./search-model) on tables of up
+   * to SEARCH_AUTO_MAX_ROWS labelled rows, one model above; "on": a search whatever the rows;
+   * "off": one model with these parameters.
    */
-  search?: "auto" | "off";
+  search?: "auto" | "on" | "off";
   /** Trials the search may run at most. */
   max_trials?: number;
 }
@@ -75,7 +76,7 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 }
 
 function validateParams(p: Required<PredictionParams>): void {
-  if (p.search !== "auto" && p.search !== "off") throw new MlInputError(`invalid parameter search: ${p.search}`);
+  if (!["auto", "on", "off"].includes(p.search)) throw new MlInputError(`invalid parameter search: ${p.search}`);
   const check = (name: string, v: number, ok: boolean) => {
     if (typeof v !== "number" || !Number.isFinite(v) || !ok) throw new MlInputError(`invalid parameter ${name}: ${v}`);
   };

@@ -4,6 +4,7 @@
  * serves is scored out of fold. The other path, one model with the request's parameters, is
  * ./model's boostPredictionSteps.
  */
+import { SEARCH_AUTO_MAX_ROWS } from "../../core/limits";
 import { evaluationMetrics, type PredictionModelResult, type PreparedPrediction, type TrainPredictionOptions } from "./model";
 import { predictionParams } from "./params";
 import { searchPredictionFanOut } from "./search/fan-out";
@@ -29,13 +30,27 @@ export type SearchStep =
   | { phase: "wait"; until: Promise<unknown> };
 
 /**
- * Whether a request's model is searched: unless `search` is "off", there are rows to score
- * trials on, and the request leaves some parameter free.
+ * Whether a request's model is searched: `search` is "on", or "auto" on a table the default
+ * searches (autoSearchSkipped); there are rows to score trials on; and the request leaves some
+ * parameter free.
  */
 export function searchApplies(prepared: PreparedPrediction, opts: TrainPredictionOptions): boolean {
   const p = predictionParams(opts.params);
-  return p.search !== "off" && prepared.val.length > 0 && searchSpace(opts.params ?? {}).keys.length > 0;
+  if (p.search === "off" || autoSearchSkipped(p.search, labelledRows(prepared)) !== null) return false;
+  return prepared.val.length > 0 && searchSpace(opts.params ?? {}).keys.length > 0;
 }
+
+/**
+ * Why the default ("auto") trains one model instead of searching, for the job output; null when
+ * it searches, or when the request chose ("on", "off").
+ */
+export function autoSearchSkipped(search: "auto" | "on" | "off", rows: number, maxRows = SEARCH_AUTO_MAX_ROWS): string | null {
+  if (search !== "auto" || rows <= maxRows) return null;
+  return `${rows} labelled rows is above the ${maxRows} up to which search "auto" searches, so one model was trained; params.search "on" searches anyway`;
+}
+
+/** The rows a search would score trials on: training and validation. */
+export const labelledRows = (prepared: PreparedPrediction): number => prepared.train.length + prepared.val.length;
 
 export function* searchPredictionSteps(
   prepared: PreparedPrediction,

@@ -5,10 +5,14 @@ import { badge, fmtNum, h, table } from "../dom.js";
 const PARAMS = ["learning_rate", "num_leaves", "max_depth", "min_data_in_leaf", "l2", "subsample", "feature_fraction"];
 const METHODS = { cross_validation: "cross-validation", holdout: "holdout" };
 
-/** The "Model search" section for a finished training job, or null when its output has no search. */
+/**
+ * The "Model search" section for a finished training job: its trials, or why the default trained
+ * one model (output.search_skipped, a table too large for the default search); null otherwise.
+ */
 export function searchSection(job) {
   const search = job?.output?.search;
-  if (!search?.trials) return null;
+  const skipped = job?.output?.search_skipped;
+  if (!search?.trials) return typeof skipped === "string" ? skippedSection(skipped) : null;
   const trials = [...search.trials].sort((a, b) => a.trial - b.trial);
   const weights = new Map((search.ensemble?.members ?? []).map((m) => [m.trial, m.weight]));
   const params = [...PARAMS, ...new Set(trials.flatMap((t) => Object.keys(t.params ?? {})).filter((k) => !PARAMS.includes(k)))];
@@ -39,6 +43,15 @@ export function searchSection(job) {
         rowClass,
       },
     ),
+  );
+}
+
+function skippedSection(note) {
+  return h(
+    "section",
+    { class: "card stack search", "aria-labelledby": "model-search-title" },
+    h("h2", { id: "model-search-title" }, "Model search"),
+    h("p", { class: "search-summary" }, `Not searched: ${note}.`),
   );
 }
 
