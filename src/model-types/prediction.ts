@@ -156,6 +156,8 @@ function* trainPrediction(input: TrainInput): Generator<TrainEvent, TrainedModel
   // the total is known once the rows are prepared (a search counts trials, one model rounds)
   const total = searched ? p.max_trials : p.max_rounds;
   const steps = searched ? searchPredictionSteps(prepared, opts) : boostPredictionSteps(prepared, opts);
+  // the phase from the start: a search on other instances reports nothing until a trial ends
+  yield { kind: "step", step: 0, total, phase: "finetune", point: null };
   for (let r = steps.next(); ; r = steps.next()) {
     if (r.done) return trainedModel(input, label, r.value, p.time_budget_s, autoSearchSkipped(p.search, labelledRows(prepared)));
     const s = r.value;

@@ -176,4 +176,10 @@ describe("runTraining", () => {
     expect(points.length).toBe(search.trials.length);
     expect(points.at(-1)!.val_loss).toBeCloseTo(Math.min(...search.trials.filter((t) => t.status === "completed").map((t) => t.score)), 10);
   });
+
+  it("reports the finetune phase at step 0, before the first trial or round ends", async () => {
+    const { io, log } = memoryIO(await frame());
+    await runTraining(task({ max_trials: 2 }), io, { reportEveryMs: 0 });
+    expect(log.reports.find((r) => r.current_phase !== undefined)).toMatchObject({ current_phase: "finetune", current_step: 0, total_steps: 2 });
+  });
 });

@@ -60,12 +60,15 @@ export async function trainingJobPanel(first, ctx, onEnd) {
 const DEFAULT_MAX_ROUNDS = 500;
 
 /**
- * The history holds the self-supervised phase's reconstruction loss first (steps up to the ssl
- * steps), then boosting's train/validation loss: different losses, so the chart shows one phase,
+ * A model search's history is a point per trial. Otherwise the history holds, in jobs from before
+ * prediction models stopped training the shared encoder, the self-supervised phase's
+ * reconstruction loss first (steps up to the ssl steps), then boosting's train/validation loss: different losses, so the chart shows one phase,
  * boosting's once it has begun. The ssl steps are total_steps less the planned rounds.
  */
 function phasePoints(job) {
   const points = job.metrics_history ?? [];
+  // A model search reports, after each trial, the best validation loss so far and no training loss.
+  if (points.length && points.every((p) => p.train_loss == null)) return [points, "Model search: best validation loss so far", "trial"];
   const sslEnd = (job.total_steps ?? 0) - (job.input?.params?.max_rounds ?? DEFAULT_MAX_ROUNDS);
   const boosting = points.filter((p) => p.step > sslEnd).map((p) => ({ ...p, step: p.step - Math.max(sslEnd, 0) }));
   if (boosting.length || sslEnd <= 0) return [boosting, "Boosting loss (train and validation)", "round"];
