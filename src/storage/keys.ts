@@ -75,7 +75,9 @@ export const jobPrefix = (orgId: string, jobId: string) => `orgs/${orgId}/jobs/$
  * and each trial's outcome (models and out-of-fold scores), under the attempt; deleted when the
  * search closes.
  */
-export const searchPrefix = (orgId: string, jobId: string, attempt: number) => `${jobPrefix(orgId, jobId)}search/${attempt}/`;
+export const searchPrefix = (orgId: string, jobId: string, attempt: number) => `${searchFilesPrefix(orgId, jobId)}${attempt}/`;
+/** Every attempt's search files: deleted when the job ends (an attempt that died never closed its search). */
+export const searchFilesPrefix = (orgId: string, jobId: string) => `${jobPrefix(orgId, jobId)}search/`;
 export const searchDataKey = (orgId: string, jobId: string, attempt: number) => `${searchPrefix(orgId, jobId, attempt)}data.bin`;
 export const trialOutcomeKey = (orgId: string, jobId: string, attempt: number, trial: number) =>
   `${searchPrefix(orgId, jobId, attempt)}trials/${trial}.bin`;

@@ -3,18 +3,20 @@
  * over RPC. (The test pool has no trainer instances: its consumer leaves trial messages alone, so
  * the tests begin trials themselves.)
  */
-import { runInDurableObject } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { TRIAL_HEARTBEAT_TIMEOUT_S, TRIAL_MAX_SENDS } from "../../src/core/limits";
 import { type TrialState, trialKey } from "../../src/durable/trial-state";
+import { searchDataKey, trialOutcomeKey } from "../../src/storage/keys";
 import { newOrg, undispatchedIngestJob } from "./helpers";
 
 const spec = { trial: 0, params: {}, budgetMs: 1000, floorMs: null, pruneAbove: null };
 
 async function runningJob() {
-  const { stub } = await undispatchedIngestJob(await newOrg());
+  const org = await newOrg();
+  const { stub, jobId } = await undispatchedIngestJob(org);
   const { attempt } = await stub.begin({ messageId: `trials-${crypto.randomUUID()}` });
-  return { stub, attempt };
+  return { stub, attempt, org, jobId };
 }
 
 describe("a search's trials in the job's object", () => {
@@ -62,6 +64,18 @@ describe("a search's trials in the job's object", () => {
     expect(await stub.closeSearch(attempt)).toBe(2);
     expect(await stub.trialBeat(attempt, 0)).toBe(false);
     expect((await stub.listTrials(attempt))!.map((t) => t.status)).toEqual(["canceled", "canceled"]);
+  });
+
+  it("leave no files once the job ends: every attempt's, closed or not", async () => {
+    const { stub, attempt, org, jobId } = await runningJob();
+    const keys = [
+      searchDataKey(org.orgId, jobId, attempt - 1),
+      trialOutcomeKey(org.orgId, jobId, attempt, 0),
+      searchDataKey(org.orgId, jobId, attempt),
+    ];
+    for (const key of keys) await env.BUCKET.put(key, "bytes");
+    await stub.cancel();
+    for (const key of keys) expect(await env.BUCKET.head(key), key).toBeNull();
   });
 
   it("stop with the job: a canceled job's trials are told to stop, and no trial is sent", async () => {
