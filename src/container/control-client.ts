@@ -245,6 +245,11 @@ export class ControlClient {
     return (await this.jsonAt("trialBeat", { trial }, done === undefined ? {} : { done })).stop;
   }
 
+  /** This instance is stopping before the trial ended: the trial is sent again at once. Whether the Worker took it. */
+  async handBackTrial(trial: number): Promise<boolean> {
+    return (await this.jsonAt("handBackTrial", { trial }, {})).ok;
+  }
+
   async failTrial(trial: number, message: string): Promise<void> {
     await this.jsonAt("failTrial", { trial }, { message: message.slice(0, FAILURE_MESSAGE_MAX_CHARS) });
   }

@@ -30,9 +30,9 @@ const running = new Map<string, RunningJob>();
 let draining = false;
 /**
  * The search trial this process runs (one at a time: a trial uses the whole core it gets, and the
- * Worker gives each slot of a search its own instance), by "job:trial".
+ * Worker gives each slot of a search its own instance), keyed "job:trial".
  */
-let trialRunning: string | null = null;
+let trialRunning: { key: string; work: RunningJob } | null = null;
 
 export async function runJob(
   config: ControlConfig,
@@ -77,7 +77,7 @@ export function createTrainerServer(config: ControlConfig) {
   return createServer(async (req, res) => {
     try {
       if (req.method === "GET" && req.url === "/health") {
-        const trials = trialRunning ? [trialRunning] : [];
+        const trials = trialRunning ? [trialRunning.key] : [];
         return send(res, 200, { status: draining ? "stopping" : "ok", running: [...running.keys(), ...trials] });
       }
       if (req.method !== "POST" || (req.url !== "/jobs" && req.url !== "/trials")) return send(res, 404, { detail: "Not found" });
@@ -115,22 +115,22 @@ function acceptTrial(config: ControlConfig, body: unknown, res: ServerResponse):
   }
   const { job_id: jobId, attempt, trial } = a.data;
   const key = `${jobId}:${trial}`;
-  if (trialRunning && trialRunning !== key) {
+  if (trialRunning && trialRunning.key !== key) {
     send(res, 503, { detail: "The trainer is running another trial" });
     return;
   }
-  if (trialRunning === key) {
+  if (trialRunning?.key === key) {
     // the same trial again (a retried dispatch): it runs already
     send(res, 202, { job_id: jobId, trial, status: "accepted" });
     return;
   }
-  trialRunning = key;
   const client = new ControlClient(config, jobId, attempt);
   // a large batch's parts come as trials whose spec is a row range (./batch-parts)
   const part = batchPartSpec.safeParse(a.data.spec);
-  void (part.success ? runBatchPartInTrainer(client, a.data, part.data) : runTrialInTrainer(client, a.data)).finally(() => {
+  const done = (part.success ? runBatchPartInTrainer(client, a.data, part.data) : runTrialInTrainer(client, a.data)).finally(() => {
     trialRunning = null;
   });
+  trialRunning = { key, work: { client, trial, done } };
   send(res, 202, { job_id: jobId, trial, status: "accepted" });
 }
 
@@ -170,6 +170,6 @@ if (isMainThread && (isMain || process.env.TRAINER_MAIN === "1")) {
   });
   process.once("SIGTERM", () => {
     draining = true;
-    void drain(server, () => [...running.values()], shutdownGraceMs()).finally(() => process.exit(0));
+    void drain(server, () => [...running.values(), ...(trialRunning ? [trialRunning.work] : [])], shutdownGraceMs()).finally(() => process.exit(0));
   });
 }

@@ -10,9 +10,11 @@ import { TRAINER_SHUTDOWN_GRACE_S } from "../core/limits";
 import type { ControlClient } from "./control-client";
 import { log, logWarning } from "./log";
 
-/** A job the trainer is working on. */
+/** A job the trainer is working on, or a trial of a search (or a part of a batch) it runs for a job. */
 export interface RunningJob {
   client: ControlClient;
+  /** Set for a trial: handed back on its own (sent again at once), the job's attempt goes on elsewhere. */
+  trial?: number;
   /** Settles when the run ends, however it ends. */
   done: Promise<void>;
 }
@@ -44,14 +46,15 @@ export async function drain(server: Server, running: () => RunningJob[], graceMs
   clearTimeout(timer);
   const left = running();
   await Promise.all(
-    left.map(async ({ client }) => {
-      const fields = { job_id: client.jobId, attempt: client.attempt };
+    left.map(async ({ client, trial }) => {
+      const fields = { job_id: client.jobId, attempt: client.attempt, ...(trial === undefined ? {} : { trial }) };
+      const what = trial === undefined ? `job ${client.jobId} attempt ${client.attempt}` : `job ${client.jobId} trial ${trial}`;
       try {
-        const taken = await client.handBack(HAND_BACK_REASON);
-        log(`job ${client.jobId} attempt ${client.attempt}: handed back${taken ? "" : " (the job had already moved on)"}`, fields);
+        const taken = trial === undefined ? await client.handBack(HAND_BACK_REASON) : await client.handBackTrial(trial);
+        log(`${what}: handed back${taken ? "" : " (it had already moved on)"}`, fields);
       } catch (e) {
-        // The heartbeat timeout restarts it instead.
-        logWarning(`job ${client.jobId} attempt ${client.attempt}: could not hand it back: ${e instanceof Error ? e.message : e}`, fields);
+        // The heartbeat timeout (the job's, or the trial's) sends it again instead.
+        logWarning(`${what}: could not hand it back: ${e instanceof Error ? e.message : e}`, fields);
       }
     }),
   );

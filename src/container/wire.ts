@@ -154,6 +154,8 @@ const closeSearchBody = z.object({ attempt });
 const trialBeatBody = z.object({ attempt, done: z.number().int().min(0).optional() });
 const trialBeatAnswer = z.object({ stop: z.boolean() });
 const failTrialBody = z.object({ attempt, message: z.string().min(1).max(FAILURE_MESSAGE_MAX_CHARS) });
+/** The instance is stopping (SIGTERM) before its trial ended: the trial is sent again at once. */
+const handBackTrialBody = z.object({ attempt });
 /**
  * `{first}` of `results/pages/{first}`: the number of the first of the result pages in the body
  * (pages one per line: a JSON text holds no raw line break), written in one call.
@@ -201,6 +203,7 @@ export const CONTROL_ROUTES = {
   closeSearch: { method: "post", path: "search/close", body: closeSearchBody, answer: doneAnswer },
   trialBeat: { method: "post", path: "search/trials/{trial}/beat", body: trialBeatBody, answer: trialBeatAnswer },
   failTrial: { method: "post", path: "search/trials/{trial}/fail", body: failTrialBody, answer: doneAnswer },
+  handBackTrial: { method: "post", path: "search/trials/{trial}/hand-back", body: handBackTrialBody, answer: doneAnswer },
   writeTrialOutcome: { method: "put", path: "search/trials/{trial}/outcome" },
   readTrialOutcome: { method: "get", path: "search/trials/{trial}/outcome" },
 } as const satisfies Record<string, { method: "get" | "put" | "post"; path: string; body?: z.ZodObject; answer?: z.ZodType }>;

@@ -249,6 +249,11 @@ export class JobDO extends DurableObject<Env> implements JobObject {
     return (await (await this.search(attempt))?.beat(attempt, trial, done)) ?? false;
   }
 
+  /** A stopping instance hands its trial back: sent again at once (durable/trials.ts); false when it no longer runs. */
+  async handBackTrial(attempt: number, trial: number): Promise<boolean> {
+    return (await (await this.search(attempt))?.handBack(attempt, trial)) ?? false;
+  }
+
   async settleTrial(attempt: number, trial: number, status: "done" | "failed", message: string | null): Promise<boolean> {
     return (await (await this.search(attempt))?.settle(attempt, trial, status, message)) ?? false;
   }

@@ -72,6 +72,19 @@ export class SearchTrials {
     return true;
   }
 
+  /**
+   * The instance running the trial is stopping (SIGTERM: a rollout, a scale-in): sent again at
+   * once, to another instance, and this send is not counted against the trial (as a job's hand
+   * back is not a failed attempt). False when it no longer runs.
+   */
+  async handBack(attempt: number, trial: number): Promise<boolean> {
+    const t = await this.load(attempt, trial);
+    if (t?.status !== "running") return false;
+    t.sends -= 1;
+    await this.send(attempt, t);
+    return true;
+  }
+
   /** The trial ended: its outcome is stored (done), or it failed with a message. */
   async settle(attempt: number, trial: number, status: "done" | "failed", message: string | null = null): Promise<boolean> {
     const t = await this.load(attempt, trial);

@@ -49,6 +49,7 @@ export interface JobObject {
   beginTrial(attempt: number, trial: number): Promise<{ spec: JsonObject | null; slot: number }>;
   trialUndispatched(attempt: number, trial: number): Promise<void>;
   trialBeat(attempt: number, trial: number, done?: number): Promise<boolean>;
+  handBackTrial(attempt: number, trial: number): Promise<boolean>;
   settleTrial(attempt: number, trial: number, status: "done" | "failed", message: string | null): Promise<boolean>;
   listTrials(attempt: number): Promise<TrialView[] | null>;
   closeSearch(attempt: number): Promise<number>;

@@ -61,6 +61,12 @@ export async function trialBeat(deps: ControlDeps, jobId: string, attempt: numbe
   return { stop: !(await r.jobObj.trialBeat(attempt, trial, done)) };
 }
 
+/** The trial's instance is stopping: the trial is sent again at once (`ok` false: it no longer ran). */
+export async function handBackTrial(deps: ControlDeps, jobId: string, attempt: number, trial: number) {
+  const r = await searchJob(deps, jobId, attempt);
+  return { ok: await r.jobObj.handBackTrial(attempt, trial) };
+}
+
 export async function failTrial(deps: ControlDeps, jobId: string, attempt: number, trial: number, message: string) {
   const r = await searchJob(deps, jobId, attempt);
   return { ok: await r.jobObj.settleTrial(attempt, trial, "failed", message) };

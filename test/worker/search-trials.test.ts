@@ -95,6 +95,24 @@ describe("a search's trials in the job's object", () => {
     expect(await stub.listTrials(attempt)).toEqual([]);
   });
 
+  it("send a trial handed back by a stopping instance again at once, the send not counted", async () => {
+    const { stub, attempt } = await runningJob();
+    await stub.startTrial(attempt, 0, 0, spec);
+    await stub.beginTrial(attempt, 0);
+    expect(await stub.handBackTrial(attempt, 0)).toBe(true);
+    expect(await stub.trialBeat(attempt, 0)).toBe(false);
+    expect((await stub.listTrials(attempt))![0].status).toBe("queued");
+    const sends = await runInDurableObject(
+      stub,
+      async (_: unknown, state: DurableObjectState) => (await state.storage.get<TrialState>(trialKey(attempt, 0)))!.sends,
+    );
+    expect(sends).toBe(1);
+    // begun again by the next instance; a trial no longer running is not handed back
+    expect((await stub.beginTrial(attempt, 0)).spec).toEqual(spec);
+    await stub.settleTrial(attempt, 0, "done", null);
+    expect(await stub.handBackTrial(attempt, 0)).toBe(false);
+  });
+
   it("sends a trial again when its instance went silent, then fails it alone", async () => {
     const { stub, attempt } = await runningJob();
     await stub.startTrial(attempt, 0, 0, spec);

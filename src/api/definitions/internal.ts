@@ -103,7 +103,7 @@ export const trainerStarted = createRoute({ hide: true, method: "post", path: wi
 const trialParams = params.extend({ trial: wire.trialParam });
 const trialBytesRoute = (route: "writeTrialOutcome" | "readTrialOutcome") =>
   createRoute({ hide: true, method: method(route), path: path(route), request: { params: trialParams, query: wire.attemptQuery }, responses: ok });
-const trialJsonRoute = <B extends z.ZodType>(route: "trialBeat" | "failTrial", body: B) =>
+const trialJsonRoute = <B extends z.ZodType>(route: "trialBeat" | "failTrial" | "handBackTrial", body: B) =>
   createRoute({
     hide: true,
     method: "post",
@@ -121,5 +121,6 @@ export const listTrials = bytesRoute("listTrials");
 export const closeSearch = jsonRoute("closeSearch", routes.closeSearch.body);
 export const trialBeat = trialJsonRoute("trialBeat", routes.trialBeat.body);
 export const failTrial = trialJsonRoute("failTrial", routes.failTrial.body);
+export const handBackTrial = trialJsonRoute("handBackTrial", routes.handBackTrial.body);
 export const writeTrialOutcome = trialBytesRoute("writeTrialOutcome");
 export const readTrialOutcome = trialBytesRoute("readTrialOutcome");

@@ -168,6 +168,11 @@ internalApp.openapi(def.trialBeat, async (c) => {
   return c.json(await searches.trialBeat(deps(c), id, attempt, trial, done));
 });
 
+internalApp.openapi(def.handBackTrial, async (c) => {
+  const { id, trial } = c.req.valid("param");
+  return c.json(await searches.handBackTrial(deps(c), id, c.req.valid("json").attempt, trial));
+});
+
 internalApp.openapi(def.failTrial, async (c) => {
   const { id, trial } = c.req.valid("param");
   const { attempt, message } = c.req.valid("json");
