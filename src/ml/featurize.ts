@@ -17,6 +17,7 @@
  * At inference, extra columns are ignored and absent ones are all missing; a column may arrive in
  * any storage (raw text included) and is read with ingestion's cell rules (./feature-source).
  */
+import { COLUMN_DONE, type ColumnDone } from "./column-done";
 import { fillCategory, parseDictionary } from "./feature-source";
 import type { Column, ColumnKind, Frame } from "./frame";
 
@@ -71,6 +72,15 @@ export interface BuildFeaturizerOptions {
 const DAY_MS = 86_400_000;
 
 export function buildFeaturizer(frame: Frame, opts: BuildFeaturizerOptions = {}): FeaturizerSpec {
+  const steps = buildFeaturizerSteps(frame, opts);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** The same, a `column` yield after each column described (a pass over its rows). */
+export function* buildFeaturizerSteps(frame: Frame, opts: BuildFeaturizerOptions = {}): Generator<ColumnDone, FeaturizerSpec, void> {
   const label = opts.labelColumn ?? null;
   const inputs = opts.inputColumns ? new Set(opts.inputColumns) : null;
   const features: FeatureDef[] = [];
@@ -94,6 +104,7 @@ export function buildFeaturizer(frame: Frame, opts: BuildFeaturizerOptions = {})
       report.features = defs.map((d) => d.name);
       features.push(...defs);
     }
+    yield COLUMN_DONE;
   }
   return { format: "featurizer-v1", labelColumn: label, features, columns };
 }

@@ -9,7 +9,7 @@
  * `ssl` too.
  */
 import { MlInputError } from "../ml/errors";
-import { buildFeaturizer } from "../ml/featurize";
+import { buildFeaturizerSteps } from "../ml/featurize";
 import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../ml/fit/contract";
 import { type Frame, findColumn } from "../ml/frame";
 import { appendMetadata } from "../ml/onnx/onnx-proto";
@@ -43,7 +43,7 @@ export function fitOnRepresentation(fit: EngineFit, readsSharedEncoder?: (params
 function* train(engineFit: EngineFit, input: TrainInput, readsEncoder: boolean): Generator<TrainEvent, TrainedModel, void> {
   const frame = input.takeFrame();
   const inputColumns = input.task.input_columns ?? null;
-  checkData(input.task.model_type, frame, input.task.label_column, inputColumns);
+  yield* checkData(input.task.model_type, frame, input.task.label_column, inputColumns);
 
   let rep = input.representation;
   if (!rep) rep = yield* storing(buildRepresentationSteps(frame, { seed: REPRESENTATION_SEED, encoder: readsEncoder }), input.sslSteps);
@@ -108,15 +108,18 @@ function trainedModel(model: UnsupervisedModel): TrainedModel {
   };
 }
 
-/** What only the data shows, checked before the ssl phase is spent on it. */
-function checkData(modelType: string, frame: Frame, labelColumn: string | null, inputColumns: string[] | null): void {
+/** What only the data shows, checked before the ssl phase is spent on it (a pass over every column: alive between them). */
+function* checkData(modelType: string, frame: Frame, labelColumn: string | null, inputColumns: string[] | null): Generator<TrainEvent, void, void> {
   if (frame.rowCount < 2)
     throw new MlInputError(`the dataset has ${frame.rowCount} row${frame.rowCount === 1 ? "" : "s"}; a ${modelType} model needs at least 2`);
   if (inputColumns) {
     const unknown = inputColumns.filter((c) => !findColumn(frame, c));
     if (unknown.length) throw new MlInputError(`input columns not found: ${unknown.join(", ")}`);
   }
-  const featurizer = buildFeaturizer(frame, { labelColumn, inputColumns: inputColumns ?? undefined });
+  const described = buildFeaturizerSteps(frame, { labelColumn, inputColumns: inputColumns ?? undefined });
+  let r = described.next();
+  for (; !r.done; r = described.next()) yield { kind: "alive" };
+  const featurizer = r.value;
   if (featurizer.features.length === 0) {
     const why = featurizer.columns.map((c) => `${c.name}: ${c.reason ?? "unused"}`);
     throw new MlInputError(`no usable feature columns${why.length ? ` (${why.join("; ")})` : ""}`);

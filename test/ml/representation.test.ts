@@ -112,9 +112,10 @@ describe("representation", () => {
   it("plans as many ssl steps as building it yields", () => {
     const f = frame(300);
     const steps = [...buildRepresentationSteps(f)];
-    // a column step per profiled column first, then the encoder's
-    expect(steps.slice(0, f.columns.length).every((s) => s.phase === "column")).toBe(true);
-    expect(steps.length).toBe(f.columns.length + plannedSslSteps(f));
-    expect(steps.slice(f.columns.length).every((s) => s.phase === "ssl")).toBe(true);
+    // a column step per column described (the featurizer), then per column profiled, then the encoder's
+    const columnSteps = 2 * f.columns.length;
+    expect(steps.slice(0, columnSteps).every((s) => s.phase === "column")).toBe(true);
+    expect(steps.length).toBe(columnSteps + plannedSslSteps(f));
+    expect(steps.slice(columnSteps).every((s) => s.phase === "ssl")).toBe(true);
   });
 });

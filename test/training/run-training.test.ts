@@ -56,8 +56,8 @@ describe("runTraining", () => {
   });
 
   it("stores no representation when the cancel lands while the shared encoder trains", async () => {
-    // past the start and the profile's heartbeats (a column each), into the encoder's steps
-    const { io, log } = memoryIO(await frame(), { cancelAtReport: 10 });
+    // past the start and the heartbeats of the columns' checks and profile (a column each), into the encoder's steps
+    const { io, log } = memoryIO(await frame(), { cancelAtReport: 16 });
     const embedding = { ...task(), model_type: "embedding", label_column: null };
     await expect(runTraining(embedding, io, { reportEveryMs: 0 })).rejects.toBeInstanceOf(JobCanceledError);
     expect(log.reports.at(-1)?.current_phase).toBe("ssl");
@@ -79,8 +79,18 @@ describe("runTraining", () => {
     const { io, log } = memoryIO(await frame());
     await runTraining(task({ max_rounds: 3, search: "off" }), io, { reportEveryMs: 500, now: () => (t += 1000) });
     const firstStep = log.reports.findIndex((r) => (r.current_step ?? 0) > 0);
-    // 3 columns profiled and 2 features binned: a heartbeat after each
-    expect(log.reports.slice(0, firstStep).filter((r) => Object.keys(r).length === 0).length).toBeGreaterThanOrEqual(5);
+    // 3 columns described (the inputs' check, then the representation's featurizer), 3 profiled and
+    // 2 features binned: a heartbeat after each
+    expect(log.reports.slice(0, firstStep).filter((r) => Object.keys(r).length === 0).length).toBeGreaterThanOrEqual(11);
+  });
+
+  it("sends the heartbeat between the columns it checks and profiles, for the other model types too", async () => {
+    let t = 0;
+    const { io, log } = memoryIO(await frame());
+    await runTraining({ ...task(), model_type: "anomaly", label_column: null }, io, { reportEveryMs: 500, now: () => (t += 1000) });
+    const firstStep = log.reports.findIndex((r) => (r.current_step ?? 0) > 0);
+    // 3 columns described (the data's check, then the representation's featurizer) and 3 profiled
+    expect(log.reports.slice(0, firstStep).filter((r) => Object.keys(r).length === 0).length).toBeGreaterThanOrEqual(9);
   });
 
   it(`never sends more than ${MAX_POINTS_PER_REPORT} metric points in one report`, async () => {

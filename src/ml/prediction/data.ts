@@ -5,11 +5,12 @@
  * exists; the GBDT trains on the Uint8 bins (../gbdt/train, trainGbdtBinnedSteps). Only the
  * prediction model (./model) uses it.
  */
+
+import { COLUMN_DONE, type ColumnDone } from "../column-done";
 import { type FeaturizerSpec, featureFiller } from "../featurize";
 import type { Frame } from "../frame";
 import { binColumn, type FeatureBins } from "../gbdt/bins";
 import { Rng } from "../random";
-import { COLUMN_DONE, type ColumnDone } from "../representation/representation";
 
 /** Row-major Uint8 bins [rows x features] of the training and validation rows (in their order). */
 export interface BinnedRows {

@@ -7,8 +7,9 @@
  * in the engine imports it.
  */
 
+import type { ColumnDone } from "../column-done";
 import { MlInputError } from "../errors";
-import { buildFeaturizer, type FeaturizerSpec } from "../featurize";
+import { buildFeaturizerSteps, type FeaturizerSpec } from "../featurize";
 import type { Frame } from "../frame";
 import { findColumn } from "../frame";
 import type { FeatureBins } from "../gbdt/bins";
@@ -18,7 +19,7 @@ import { type IterationInfo, type StopReason, type TrainGbdtResult, trainGbdtBin
 import { extractLabel, type Label, type Task } from "../label";
 import { classificationMetrics, type MetricValue, regressionMetrics } from "../metrics";
 import type { ParallelExecutor } from "../parallel";
-import { buildRepresentationSteps, type ColumnDone, deriveModelFeatures, type Representation } from "../representation/representation";
+import { buildRepresentationSteps, deriveModelFeatures, type Representation } from "../representation/representation";
 import { type BinnedRows, binRowsSteps, splitRows } from "./data";
 import { gbdtParams, type PredictionParams, predictionParams } from "./params";
 import type { TrialPool } from "./search/fan-out";
@@ -140,7 +141,7 @@ export function* preparePredictionSteps(frame: Frame, opts: TrainPredictionOptio
   let rep = opts.representation;
   if (!rep) {
     // fail before building it (same features as deriveModelFeatures gives below)
-    checkFeatures(buildFeaturizer(frame, { labelColumn: opts.labelColumn, inputColumns: opts.inputColumns }), opts.labelColumn);
+    checkFeatures(yield* buildFeaturizerSteps(frame, { labelColumn: opts.labelColumn, inputColumns: opts.inputColumns }), opts.labelColumn);
     opts.onStage?.("representation");
     // without its encoder: no ssl step, only the profile's column steps
     const build = buildRepresentationSteps(frame, { seed: REPRESENTATION_SEED, encoder: false });

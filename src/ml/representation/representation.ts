@@ -21,7 +21,16 @@
  * ../profile) and below everything that models on it (ml/prediction, ml/fit, ml/space, ml/causal).
  */
 
-import { applyFeaturizer, buildFeaturizer, type FeatureMatrix, type FeaturizerSpec, featureKinds, selectFeatures } from "../featurize";
+import { COLUMN_DONE, type ColumnDone } from "../column-done";
+import {
+  applyFeaturizer,
+  buildFeaturizer,
+  buildFeaturizerSteps,
+  type FeatureMatrix,
+  type FeaturizerSpec,
+  featureKinds,
+  selectFeatures,
+} from "../featurize";
 import { type Frame, pickRows } from "../frame";
 import { binSampleRows, computeBins, type FeatureBins } from "../gbdt/bins";
 import { type ColumnProfile, profileColumn } from "../profile";
@@ -80,12 +89,6 @@ export interface BuildRepresentationOptions {
  */
 export type RepresentationStep = ({ phase: "ssl" } & SslStep) | ColumnDone;
 
-/** A column of a large table read through (profiled, binned): the job may report meanwhile. */
-export interface ColumnDone {
-  phase: "column";
-}
-export const COLUMN_DONE: ColumnDone = { phase: "column" };
-
 /** Build synchronously: drives {@link buildRepresentationSteps} to the end. */
 export function buildRepresentation(frame: Frame, opts: BuildRepresentationOptions = {}): Representation {
   const steps = buildRepresentationSteps(frame, opts);
@@ -102,7 +105,7 @@ export function buildRepresentation(frame: Frame, opts: BuildRepresentationOptio
  */
 export function* buildRepresentationSteps(frame: Frame, opts: BuildRepresentationOptions = {}): Generator<RepresentationStep, Representation, void> {
   const seed = opts.seed ?? 0;
-  const featurizer = buildFeaturizer(frame, { labelColumn: null });
+  const featurizer = yield* buildFeaturizerSteps(frame, { labelColumn: null });
   const m = sampleMatrix(frame, featurizer, seed);
   const isCat = featureKinds(featurizer).map((k) => k.type === "categorical");
   const bins = computeBins(m.data, m.numRows, m.numFeatures, isCat, { seed, maxBins: opts.maxBins, sampleSize: SAMPLE_ROWS });
