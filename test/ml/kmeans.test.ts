@@ -130,6 +130,29 @@ describe("k-means", () => {
     expect(r.inertia).toBe(Math.min(...r.restartInertias));
   });
 
+  it("abandons a restart clearly worse than the best so far, and keeps the same best", () => {
+    const { X } = blobs(2000, 4, 6, 2, 3);
+    const on = kmeans(X, 2000, 4, { k: 6, nInit: 4, seed: 0 });
+    const off = kmeans(X, 2000, 4, { k: 6, nInit: 4, seed: 0, abandonWorse: false });
+    // restart 2 ends 80% above the best: abandoned on its way, at a higher objective than its end
+    expect(on.restartInertias[1]).toBeGreaterThan(off.restartInertias[1]);
+    expect(on.restartInertias[1]).toBeGreaterThan(1.01 * on.inertia);
+    expect(on.inertia).toBe(off.inertia);
+    expect(Array.from(on.centers)).toEqual(Array.from(off.centers));
+    expect(Array.from(on.labels)).toEqual(Array.from(off.labels));
+  });
+
+  it("abandons the same restarts at the same iteration in every variant", () => {
+    const { X } = blobs(2000, 4, 6, 2, 3);
+    const fits = (["hamerly", "elkan", "lloyd"] as const).map((algorithm) => kmeans(X, 2000, 4, { k: 6, nInit: 4, seed: 17, algorithm }));
+    // (three of its four restarts are abandoned)
+    expect(fits[0].restartInertias).not.toEqual(kmeans(X, 2000, 4, { k: 6, nInit: 4, seed: 17, abandonWorse: false }).restartInertias);
+    for (const f of fits.slice(1)) {
+      expect(f.restartInertias).toEqual(fits[0].restartInertias);
+      expect(Array.from(f.centers)).toEqual(Array.from(fits[0].centers));
+    }
+  });
+
   it("counts distinct rows up to a limit", () => {
     const X = Float64Array.from([1, 2, 1, 2, 1, 2, 3, 4]);
     expect(countDistinctRows(X, 4, 2, 10)).toBe(2);
