@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { adjustedRandIndex } from "../../src/ml/kmeans/ari";
-import { assignNearest, dist2, meanVariance } from "../../src/ml/kmeans/centers";
+import { assignNearest, ClusterSums, columnSpread, dist2, inertiaOf, meanVariance } from "../../src/ml/kmeans/centers";
 import { chooseKSteps, clusterSamples, fitSampleMatrix } from "../../src/ml/kmeans/choose-k";
 import { elkanIterations } from "../../src/ml/kmeans/elkan";
 import { hamerlyIterations } from "../../src/ml/kmeans/hamerly";
@@ -128,6 +128,16 @@ describe("k-means", () => {
     const r = kmeans(X, 400, 2, { k: 8, nInit: 4, seed: 2 });
     expect(r.restartInertias).toHaveLength(4);
     expect(r.inertia).toBe(Math.min(...r.restartInertias));
+  });
+
+  it("the abandoning rule's objective from the cluster sums is the inertia at the means", () => {
+    const { X } = blobs(500, 3, 4, 2, 9);
+    const labels = Int32Array.from({ length: 500 }, (_, i) => (i * 7) % 4);
+    const sums = new ClusterSums(X, 500, 3, 4, labels);
+    const means = new Float64Array(12);
+    sums.means(labels, new Float64Array(12), means);
+    const objective = columnSpread(X, 500, 3).squaresAboutFirstRow - sums.squaresOfMeansAbout(X.slice(0, 3));
+    expect(objective).toBeCloseTo(inertiaOf(X, 500, 3, means, labels), 6);
   });
 
   it("abandons a restart clearly worse than the best so far, and keeps the same best", () => {
