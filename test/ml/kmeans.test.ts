@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { adjustedRandIndex } from "../../src/ml/kmeans/ari";
-import { assignNearest, dist2, meanVariance } from "../../src/ml/kmeans/centers";
+import { assignNearest, ClusterSums, columnSpread, dist2, inertiaOf, meanVariance } from "../../src/ml/kmeans/centers";
 import { chooseKSteps, clusterSamples, fitSampleMatrix } from "../../src/ml/kmeans/choose-k";
 import { elkanIterations } from "../../src/ml/kmeans/elkan";
 import { hamerlyIterations } from "../../src/ml/kmeans/hamerly";
@@ -128,6 +128,39 @@ describe("k-means", () => {
     const r = kmeans(X, 400, 2, { k: 8, nInit: 4, seed: 2 });
     expect(r.restartInertias).toHaveLength(4);
     expect(r.inertia).toBe(Math.min(...r.restartInertias));
+  });
+
+  it("the abandoning rule's objective from the cluster sums is the inertia at the means", () => {
+    const { X } = blobs(500, 3, 4, 2, 9);
+    const labels = Int32Array.from({ length: 500 }, (_, i) => (i * 7) % 4);
+    const sums = new ClusterSums(X, 500, 3, 4, labels);
+    const means = new Float64Array(12);
+    sums.means(labels, new Float64Array(12), means);
+    const objective = columnSpread(X, 500, 3).squaresAboutFirstRow - sums.squaresOfMeansAbout(X.slice(0, 3));
+    expect(objective).toBeCloseTo(inertiaOf(X, 500, 3, means, labels), 6);
+  });
+
+  it("abandons a restart clearly worse than the best so far, and keeps the same best", () => {
+    const { X } = blobs(2000, 4, 6, 2, 3);
+    const on = kmeans(X, 2000, 4, { k: 6, nInit: 4, seed: 0 });
+    const off = kmeans(X, 2000, 4, { k: 6, nInit: 4, seed: 0, abandonWorse: false });
+    // restart 2 ends 80% above the best: abandoned on its way, at a higher objective than its end
+    expect(on.restartInertias[1]).toBeGreaterThan(off.restartInertias[1]);
+    expect(on.restartInertias[1]).toBeGreaterThan(1.01 * on.inertia);
+    expect(on.inertia).toBe(off.inertia);
+    expect(Array.from(on.centers)).toEqual(Array.from(off.centers));
+    expect(Array.from(on.labels)).toEqual(Array.from(off.labels));
+  });
+
+  it("abandons the same restarts at the same iteration in every variant", () => {
+    const { X } = blobs(2000, 4, 6, 2, 3);
+    const fits = (["hamerly", "elkan", "lloyd"] as const).map((algorithm) => kmeans(X, 2000, 4, { k: 6, nInit: 4, seed: 17, algorithm }));
+    // (three of its four restarts are abandoned)
+    expect(fits[0].restartInertias).not.toEqual(kmeans(X, 2000, 4, { k: 6, nInit: 4, seed: 17, abandonWorse: false }).restartInertias);
+    for (const f of fits.slice(1)) {
+      expect(f.restartInertias).toEqual(fits[0].restartInertias);
+      expect(Array.from(f.centers)).toEqual(Array.from(fits[0].centers));
+    }
   });
 
   it("counts distinct rows up to a limit", () => {

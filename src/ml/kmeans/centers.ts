@@ -116,6 +116,23 @@ export class ClusterSums {
     return empty.length > 0;
   }
 
+  /** Σ_c n_c·|mean_c - p|² over the non-empty clusters (p: [d]). */
+  squaresOfMeansAbout(p: Float64Array): number {
+    const { k, d, sums, counts } = this;
+    let s = 0;
+    for (let c = 0; c < k; c++) {
+      const m = counts[c];
+      if (m === 0) continue;
+      let q = 0;
+      for (let t = 0; t < d; t++) {
+        const v = sums[c * d + t] - m * p[t];
+        q += v * v;
+      }
+      s += q / m;
+    }
+    return s;
+  }
+
   private relocate(labels: Int32Array, old: Float64Array, empty: number[]): void {
     const { X, n, d, counts } = this;
     const far = new Float64Array(n);
@@ -134,7 +151,12 @@ export class ClusterSums {
 
 /** Mean over the columns of each column's variance (population): scales the tolerance. */
 export function meanVariance(X: Float64Array, n: number, d: number): number {
-  if (n === 0 || d === 0) return 0;
+  return columnSpread(X, n, d).meanVariance;
+}
+
+/** meanVariance, and the sum of the rows' squared distances to the first row (./abandon's objective). */
+export function columnSpread(X: Float64Array, n: number, d: number): { meanVariance: number; squaresAboutFirstRow: number } {
+  if (n === 0 || d === 0) return { meanVariance: 0, squaresAboutFirstRow: 0 };
   // one pass, sums shifted by the first row (no cancellation when the columns sit far from 0)
   const sum = new Float64Array(d);
   const sq = new Float64Array(d);
@@ -146,8 +168,12 @@ export function meanVariance(X: Float64Array, n: number, d: number): number {
     }
   }
   let s = 0;
-  for (let t = 0; t < d; t++) s += Math.max(0, sq[t] / n - (sum[t] / n) ** 2);
-  return s / d;
+  let squares = 0;
+  for (let t = 0; t < d; t++) {
+    s += Math.max(0, sq[t] / n - (sum[t] / n) ** 2);
+    squares += sq[t];
+  }
+  return { meanVariance: s / d, squaresAboutFirstRow: squares };
 }
 
 /** Sum of squared distances of the rows to their centers. */

@@ -14,10 +14,11 @@
  * than the distances it saves, so ./kmeans runs Hamerly by default; Elkan is kept selectable for
  * the benchmark that shows it.
  */
+import { type RestartBar, RestartJudge } from "./abandon";
 import { ClusterSums, dist2, inertiaOf } from "./centers";
 import { type IterationResult, totalShift } from "./lloyd";
 
-/** `start`: as hamerlyIterations' (the seeding's nearest centers and squared distances). */
+/** `start`: as hamerlyIterations' (the seeding's nearest centers and squared distances); `bar`: as lloydIterations'. */
 export function elkanIterations(
   X: Float64Array,
   n: number,
@@ -27,7 +28,9 @@ export function elkanIterations(
   maxIter: number,
   tolAbs: number,
   start?: { labels: Int32Array; dist2: Float64Array },
+  bar?: RestartBar,
 ): IterationResult {
+  const judge = bar ? new RestartJudge(bar) : null;
   const st = new State(X, n, d, Float64Array.from(init), k);
   if (start) {
     st.labels.set(start.labels);
@@ -54,6 +57,8 @@ export function elkanIterations(
       break;
     }
     if (shift <= tolAbs) break;
+    if (judge?.abandons(st.sums))
+      return { centers: st.centers, labels: st.labels, inertia: judge.objective, iterations: it, converged: false, abandoned: true };
   }
   if (!strict) st.assign();
   return { centers: st.centers, labels: st.labels, inertia: inertiaOf(X, n, d, st.centers, st.labels), iterations: it, converged: strict };

@@ -16,6 +16,7 @@
  * The assignment pass over the rows is ./row-passes' (on the host's threads on large tables, same
  * result); the bounds' bookkeeping per center and the center update stay here.
  */
+import { type RestartBar, RestartJudge } from "./abandon";
 import { ClusterSums, dist2, inertiaOf } from "./centers";
 import { type IterationResult, totalShift } from "./lloyd";
 import { RowPasses } from "./row-passes";
@@ -23,7 +24,7 @@ import { RowPasses } from "./row-passes";
 /**
  * `start`: the rows' nearest initial center and squared distance when known (the seeding's), and
  * a lower bound on the squared distance to the others (0 when absent), so the first assignment
- * starts from bounds instead of a full scan.
+ * starts from bounds instead of a full scan. `bar`: as lloydIterations'.
  */
 export function hamerlyIterations(
   X: Float64Array,
@@ -35,7 +36,9 @@ export function hamerlyIterations(
   tolAbs: number,
   start?: { labels: Int32Array; dist2: Float64Array; second?: Float64Array },
   reuse?: HamerlyBuffers,
+  bar?: RestartBar,
 ): IterationResult {
+  const judge = bar ? new RestartJudge(bar) : null;
   const passes = reuse?.passes ?? new RowPasses(X, n, d, k);
   const st = new State(passes, n, d, Float64Array.from(init), k, start && reuse?.adoptStart ? start : undefined, reuse);
   let next: Float64Array = new Float64Array(k * d);
@@ -70,6 +73,8 @@ export function hamerlyIterations(
       break;
     }
     if (shift <= tolAbs) break;
+    if (judge?.abandons(st.sums))
+      return { centers: st.centers, labels: st.labels, inertia: judge.objective, iterations: it, converged: false, abandoned: true };
   }
   if (!strict) st.assign(full);
   return { centers: st.centers, labels: st.labels, inertia: inertiaOf(X, n, d, st.centers, st.labels), iterations: it, converged: strict };

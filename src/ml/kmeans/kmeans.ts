@@ -6,7 +6,9 @@
  * computes fewer distances but keeps n·k bounds up to date every iteration, which costs more
  * here than the distances it saves (bench/unsupervised/clustering-RESULTS.md), and needs 8·k
  * bytes per row where Hamerly needs 16. `nInit` restarts, each seeded from `seed`, keep the
- * lowest inertia (the first on a tie): same data + same options => same result.
+ * lowest inertia (the first on a tie): same data + same options => same result. A restart
+ * clearly heading for a worse optimum than the best one so far is abandoned (./abandon): on
+ * overlapping clusters most iterations were spent by such restarts, which are discarded anyway.
  *
  * Defaults and stopping match scikit-learn's KMeans (max_iter 300, tol 1e-4 scaled by the mean
  * variance of the columns), except nInit: 3 rather than 10 (1 in recent versions), a middle
@@ -22,7 +24,8 @@
  */
 import type { ParallelExecutor } from "../parallel";
 import { Rng } from "../random";
-import { meanVariance } from "./centers";
+import type { RestartBar } from "./abandon";
+import { columnSpread } from "./centers";
 import { elkanIterations } from "./elkan";
 import { hamerlyIterations } from "./hamerly";
 import { type IterationResult, lloydIterations } from "./lloyd";
@@ -42,6 +45,8 @@ export interface KMeansOptions {
   seed?: number;
   /** Default "hamerly"; "elkan" and "lloyd" give the same result, slower. */
   algorithm?: KMeansAlgorithm;
+  /** Abandon restarts clearly heading for a worse optimum than the best so far (./abandon; default true). */
+  abandonWorse?: boolean;
   /** The host's threads (Hamerly's passes over the rows run on them on large tables); absent: one thread. Same result either way. */
   parallel?: ParallelExecutor;
 }
@@ -50,7 +55,7 @@ const KMEANS_DEFAULTS = { nInit: 3, maxIter: 300, tol: 1e-4 } as const;
 
 export interface KMeansResult extends IterationResult {
   k: number;
-  /** Inertia of each restart, in order. */
+  /** Inertia of each restart, in order; of an abandoned one, its objective when abandoned (above the best). */
   restartInertias: number[];
 }
 
@@ -72,8 +77,10 @@ export function* kmeansSteps(X: Float64Array, n: number, d: number, opts: KMeans
   const maxIter = opts.maxIter ?? KMEANS_DEFAULTS.maxIter;
   if (!(k >= 1 && k <= n) || !Number.isInteger(k)) throw new Error(`k-means: k = ${k} with ${n} rows`);
   if (X.length !== n * d) throw new Error(`k-means: ${X.length} values are not ${n} x ${d}`);
-  const tolAbs = (opts.tol ?? KMEANS_DEFAULTS.tol) * meanVariance(X, n, d);
+  const spread = columnSpread(X, n, d);
+  const tolAbs = (opts.tol ?? KMEANS_DEFAULTS.tol) * spread.meanVariance;
   const master = new Rng(opts.seed ?? 0);
+  const origin = X.slice(0, d);
   const algorithm = opts.algorithm ?? "hamerly";
   let best: IterationResult | null = null;
   const restartInertias: number[] = [];
@@ -86,12 +93,14 @@ export function* kmeansSteps(X: Float64Array, n: number, d: number, opts: KMeans
   for (let r = 0; r < nInit; r++) {
     const rng = new Rng(Math.floor(master.next() * 4294967296));
     const seeds = kmeansPlusPlus(X, n, d, k, rng, buffers, passes);
-    const res =
+    const bar: RestartBar | undefined =
+      best && opts.abandonWorse !== false ? { best: best.inertia, origin, squaresAboutOrigin: spread.squaresAboutFirstRow } : undefined;
+    const res: IterationResult =
       algorithm === "lloyd"
-        ? lloydIterations(X, n, d, seeds.centers, k, maxIter, tolAbs)
+        ? lloydIterations(X, n, d, seeds.centers, k, maxIter, tolAbs, bar)
         : algorithm === "elkan"
-          ? elkanIterations(X, n, d, seeds.centers, k, maxIter, tolAbs, seeds)
-          : hamerlyIterations(X, n, d, seeds.centers, k, maxIter, tolAbs, seeds, hamerly);
+          ? elkanIterations(X, n, d, seeds.centers, k, maxIter, tolAbs, seeds, bar)
+          : hamerlyIterations(X, n, d, seeds.centers, k, maxIter, tolAbs, seeds, hamerly, bar);
     restartInertias.push(res.inertia);
     if (!best || res.inertia < best.inertia) {
       // the labels of the restart it replaces are free (unless not ours: lloyd, elkan)

@@ -11,7 +11,12 @@
  * KMeans: stop when no label changed ("strict" convergence), or when the centers moved by at
  * most `tolAbs` in total squared distance, or after `maxIter` iterations; unless strict, the
  * rows are assigned once more to the final centers, so labels and centers agree.
+ *
+ * `bar` (./abandon): the best restart so far; a restart clearly heading for a worse optimum is
+ * abandoned after a center update (`abandoned`, its objective then as `inertia`), the same way
+ * in every variant.
  */
+import { type RestartBar, RestartJudge } from "./abandon";
 import { assignNearest, ClusterSums, inertiaOf } from "./centers";
 
 export interface IterationResult {
@@ -22,6 +27,8 @@ export interface IterationResult {
   iterations: number;
   /** True when the labels stopped changing (not only the tolerance or maxIter). */
   converged: boolean;
+  /** True when given up as clearly worse than the best restart (./abandon): labels and centers are then those of the last update, `inertia` its objective. */
+  abandoned?: boolean;
 }
 
 export function lloydIterations(
@@ -32,7 +39,9 @@ export function lloydIterations(
   k: number,
   maxIter: number,
   tolAbs: number,
+  bar?: RestartBar,
 ): IterationResult {
+  const judge = bar ? new RestartJudge(bar) : null;
   let centers: Float64Array = Float64Array.from(init);
   let next: Float64Array = new Float64Array(k * d);
   let labels: Int32Array = new Int32Array(n).fill(-1);
@@ -58,6 +67,7 @@ export function lloydIterations(
       break;
     }
     if (shift <= tolAbs) break;
+    if (judge?.abandons(sums)) return { centers, labels, inertia: judge.objective, iterations: it, converged: false, abandoned: true };
   }
   if (!strict) labels = assignNearest(X, n, d, centers, k).labels;
   return { centers, labels, inertia: inertiaOf(X, n, d, centers, labels), iterations: it, converged: strict };
