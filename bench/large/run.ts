@@ -27,7 +27,7 @@ import {
   writeFileSync,
   writeSync,
 } from "node:fs";
-import { loadavg, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { performance } from "node:perf_hooks";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { TabularClient } from "tabular-ml-sdk";
@@ -429,7 +429,10 @@ lines.push(
   `Command: \`npx tsx bench/large/run.ts --rows ${ROWS}${TRAIN ? "" : " --no-train"}${PARQUET ? "" : " --no-parquet"}\` — ${started
     .toISOString()
     .slice(0, 16)
-    .replace("T", " ")} UTC, commit ${commit}; machine: 2 cores, ${f(totalmem() / 2 ** 30, 0)} GiB RAM; load average before ${load0
+    .replace(
+      "T",
+      " ",
+    )} UTC, commit ${commit}; machine: ${cpus().length} cores (${cpus()[0]?.model}), ${f(totalmem() / 2 ** 30, 0)} GiB RAM; load average before ${load0
     .map((x) => x.toFixed(2))
     .join(
       " / ",

@@ -18,7 +18,7 @@
  * Run: npx tsx bench/large/service-capped.ts --csv A.csv [--csv B.csv …] [--memory-mb 6144] [--rounds 10]
  */
 import { openAsBlob, readFileSync, statSync } from "node:fs";
-import { loadavg } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { TabularClient } from "tabular-ml-sdk";
 import { startService } from "../../test/e2e/service";
@@ -45,7 +45,9 @@ const load = () =>
   loadavg()
     .map((x) => x.toFixed(2))
     .join(" / ");
-console.log(`[capped] ${new Date().toISOString()} load ${load()}; trainer memory ${MEMORY_MB} MiB; files ${CSVS.join(", ")}`);
+console.log(
+  `[capped] ${new Date().toISOString()} ${cpus().length} × ${cpus()[0]?.model}; load ${load()}; trainer memory ${MEMORY_MB} MiB; files ${CSVS.join(", ")}`,
+);
 const svc = await startService(180_000, { TRAINERS: "1", TRAINER_RESTART: "0", TRAINER_MEMORY_MB: String(MEMORY_MB) });
 const pid = Number(/\[start\] trainer process started \(pid (\d+)\)/.exec(svc.output())?.[1]);
 let windowPeak = 0;

@@ -23,6 +23,14 @@ import type { IngestTask } from "./wire";
 export async function runIngestInTrainer(client: ControlClient, task: IngestTask) {
   const started = Date.now();
   const since = (t: number) => (Date.now() - t) / 1000;
+  // CPU seconds of this (the reading) thread beside the wall seconds: on a shared or another
+  // machine the wall seconds alone cannot tell a slower read from a starved one (the 2 GB ingest
+  // went from 64 to 32 MB/s when the VM moved to a slower CPU, bench/large/RESULTS.md).
+  const cpuStarted = threadCpu();
+  const cpuSince = () => {
+    const { user, system } = threadCpu(cpuStarted);
+    return Math.round((user + system) / 1000) / 1000;
+  };
   const io = client.io();
   await io.report({ progress: 5 });
   // The frame is encoded and stored by another thread as the file is read (./frame-stream-thread).
@@ -50,6 +58,7 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
     // The rest of the frame is stored while its profile is computed: the transfer is I/O served
     // elsewhere, the profile CPU here, a column at a time with the event loop let through.
     const read = since(started);
+    const readCpu = cpuSince();
     const storeStarted = Date.now();
     const stored = streamed.finish(frame);
     const summary = await profileWhileStoring(frame, idGenerated, stored);
@@ -60,7 +69,7 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
     await io.report({ progress: 95, rows_processed: frame.rowCount });
     // where the time went (the profile runs while the last of the frame is stored)
     log(
-      `job ${client.jobId}: read ${read} s (frame stored meanwhile; the read waited ${sink.waitedSeconds} s for it), rest of the ${frameBytes}-byte frame stored ${store} s later (profile ${profile} s meanwhile)`,
+      `job ${client.jobId}: read ${read} s (${readCpu} CPU s; frame stored meanwhile; the read waited ${sink.waitedSeconds} s for it), rest of the ${frameBytes}-byte frame stored ${store} s later (profile ${profile} s meanwhile; ${cpuSince()} CPU s on this thread in all)`,
       { job_id: client.jobId, attempt: client.attempt },
     );
     return {
@@ -80,6 +89,10 @@ export async function runIngestInTrainer(client: ControlClient, task: IngestTask
     await sink.close();
   }
 }
+
+/** This thread's CPU time (Node ≥ 22.15; the trainer's image has 22.23), else the process's. */
+const threadCpu = (previous?: NodeJS.CpuUsage): NodeJS.CpuUsage =>
+  typeof process.threadCpuUsage === "function" ? process.threadCpuUsage(previous) : process.cpuUsage(previous);
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
