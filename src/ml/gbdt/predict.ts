@@ -32,6 +32,8 @@ const scoreTable = leafTable.scoreTable;
 const BLOCK_BYTES = 16384;
 /** Models of fewer trees are cheap enough per row that looking for equal rows would not pay. */
 const DISTINCT_MIN_TREES = 16;
+/** Fewer distinct rows than two lockstep groups gain nothing from sorting (and one row stays as cheap as before). */
+const SORT_MIN_ROWS = 16;
 /** Rows whose keys are searched for duplicates at once (keys and scores of a chunk in memory). */
 const DISTINCT_CHUNK_ROWS = 65536;
 
@@ -64,12 +66,15 @@ export function predictRaw(model: GbdtModel, data: Float32Array, numRows: number
   const keys = new Uint8Array(chunk * m.stride);
   const of = new Int32Array(chunk);
   const scores = new Float64Array(chunk * K);
-  const scratch = m.sortColumns.length ? new Uint8Array(chunk * m.stride) : keys;
+  let scratch: Uint8Array | undefined;
   for (let c0 = 0; c0 < numRows; c0 += chunk) {
     const c1 = Math.min(numRows, c0 + chunk);
     rowKeys(m, data, bits, F, c0, c1, keys);
     const count = compactDistinct(keys, c1 - c0, m.stride, of);
-    if (m.sortColumns.length) sortRows(keys, count, m.stride, m.sortColumns, of, c1 - c0, scratch);
+    if (m.sortColumns.length && count >= SORT_MIN_ROWS) {
+      scratch ??= new Uint8Array(chunk * m.stride);
+      sortRows(keys, count, m.stride, m.sortColumns, of, c1 - c0, scratch);
+    }
     for (let i = 0; i < count * K; i += K) for (let k = 0; k < K; k++) scores[i + k] = model.baseScore[k];
     for (let u0 = 0; u0 < count; u0 += block) {
       const u1 = Math.min(count, u0 + block);
