@@ -172,6 +172,14 @@ describe("compiled blocked predict = plain traversal, bit for bit", () => {
     }
   });
 
+  it("deep trees (up to 200 leaves, walked in lockstep after the rows are sorted by key columns, ./row-order)", () => {
+    for (const objective of ["regression", "multiclass"] as const) {
+      const m = randomModel(31, objective, { F: 5, rounds: 20, maxLeaves: 200 });
+      const data = randomData(m, 2000);
+      expectIdentical(predictRaw(m.model, data, 2000), referenceRaw(m.model, data, 2000));
+    }
+  });
+
   it("repeated rows and rows with equal keys but different values, across more than one chunk of rows", () => {
     const m = randomModel(9, "binary", { F: 4, rounds: 20 });
     const F = m.model.numFeatures;

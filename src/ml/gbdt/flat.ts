@@ -23,6 +23,7 @@
  */
 import { type LeafTables, leafTables } from "./leaf-table";
 import type { GbdtModel } from "./model";
+import { sortColumns } from "./row-order";
 
 const NODE = 4;
 export const RANKS_PER_WORD = 29;
@@ -60,6 +61,8 @@ export interface FlatModel {
   pattern: Uint8Array;
   /** Small trees' leaf tables (./leaf-table). */
   tables: LeafTables;
+  /** Key columns to sort rows by before the walk of the other trees (./row-order); empty: no walk. */
+  sortColumns: Int32Array;
 }
 
 const cache = new WeakMap<GbdtModel, FlatModel | null>();
@@ -141,6 +144,7 @@ export function flatten(model: GbdtModel): FlatModel | null {
     catWords,
     pattern: new Uint8Array(0),
     tables: { start: new Int32Array(0), values: new Float64Array(0), cols: new Int32Array(0), masks: new Int32Array(0) },
+    sortColumns: new Int32Array(0),
   };
   for (let f = 0, thr = 0; f < F; f++) {
     m.thrStart[f] = thr;
@@ -209,6 +213,7 @@ export function flatten(model: GbdtModel): FlatModel | null {
     rec = leaves + t.leafValue.length;
   });
   m.tables = leafTables(m);
+  m.sortColumns = sortColumns(m, (t) => m.tables.start[t] < 0 && m.roots[t] < m.leafStart[t]);
   cache.set(model, m);
   return m;
 }

@@ -8,7 +8,8 @@
  * tree-major inside a block (the block's keys and a tree's records stay in cache). A tree of at
  * most 8 split records is looked up in its leaf table (./leaf-table: all its tests at once, no
  * walk); a larger one is walked by eight rows in lockstep so that their dependent loads overlap.
- * Models of 16 trees or more score each distinct key vector once (./distinct-keys). Each row's scores are still
+ * Models of 16 trees or more score each distinct key vector once (./distinct-keys), in an order
+ * that wastes fewer lockstep steps (./row-order). Each row's scores are still
  * summed in tree order starting from baseScore, so the doubles equal a plain traversal's
  * (test/ml/gbdt-predict-flat.test.ts).
  */
@@ -18,6 +19,7 @@ import * as flat from "./flat";
 import * as leafTable from "./leaf-table";
 import type { GbdtModel } from "./model";
 import { transformScores } from "./objective";
+import { sortRows } from "./row-order";
 
 // Local copies: an imported binding can be a getter under some loaders (tsx, vitest), far too
 // slow in a loop.
@@ -30,6 +32,8 @@ const scoreTable = leafTable.scoreTable;
 const BLOCK_BYTES = 16384;
 /** Models of fewer trees are cheap enough per row that looking for equal rows would not pay. */
 const DISTINCT_MIN_TREES = 16;
+/** Fewer distinct rows than two lockstep groups gain nothing from sorting (and one row stays as cheap as before). */
+const SORT_MIN_ROWS = 16;
 /** Rows whose keys are searched for duplicates at once (keys and scores of a chunk in memory). */
 const DISTINCT_CHUNK_ROWS = 65536;
 
@@ -62,10 +66,15 @@ export function predictRaw(model: GbdtModel, data: Float32Array, numRows: number
   const keys = new Uint8Array(chunk * m.stride);
   const of = new Int32Array(chunk);
   const scores = new Float64Array(chunk * K);
+  let scratch: Uint8Array | undefined;
   for (let c0 = 0; c0 < numRows; c0 += chunk) {
     const c1 = Math.min(numRows, c0 + chunk);
     rowKeys(m, data, bits, F, c0, c1, keys);
     const count = compactDistinct(keys, c1 - c0, m.stride, of);
+    if (m.sortColumns.length && count >= SORT_MIN_ROWS) {
+      scratch ??= new Uint8Array(chunk * m.stride);
+      sortRows(keys, count, m.stride, m.sortColumns, of, c1 - c0, scratch);
+    }
     for (let i = 0; i < count * K; i += K) for (let k = 0; k < K; k++) scores[i + k] = model.baseScore[k];
     for (let u0 = 0; u0 < count; u0 += block) {
       const u1 = Math.min(count, u0 + block);
