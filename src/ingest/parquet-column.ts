@@ -90,7 +90,7 @@ export class ParquetColumn {
       this.writeCells(rowStart, values);
       return;
     }
-    if (this.mode === "empty") this.mode = firstMode(cellsOf(values, layout));
+    if (this.mode === "empty") this.mode = pageMode(values, layout);
     if (this.mode === "empty") return; // no value present: all missing so far
     if (this.mode !== "string") this.fillTo(rowStart);
     const done = layout.dictionary ? this.writeIndexed(rowStart, values, layout) : this.writeTyped(rowStart, values, layout);
@@ -352,13 +352,27 @@ function cellsOf(values: ArrayLike<unknown>, { rows, defs, dictionary }: PageLay
 function firstMode(data: ArrayLike<unknown>): Mode {
   for (let i = 0; i < data.length; i++) {
     const v = data[i];
-    if (v === null || v === undefined) continue;
-    if (typeof v === "number" || typeof v === "bigint") return "number";
-    if (typeof v === "boolean") return "boolean";
-    if (v instanceof Date) return "datetime";
-    return "string";
+    if (v !== null && v !== undefined) return modeOf(v);
   }
   return "empty";
+}
+
+/** firstMode(cellsOf(values, layout)) without a value per row: pages hold up to a whole row
+ * group (DuckDB writes one page per chunk), so that was a JS array of 120 k cells per column. */
+function pageMode(values: ArrayLike<unknown>, { rows, defs, dictionary }: PageLayout): Mode {
+  for (let i = 0, j = 0; i < rows; i++) {
+    if (defs && !defs[i]) continue;
+    const v = dictionary ? dictionary[values[j++] as number] : values[j++];
+    if (v !== null && v !== undefined) return modeOf(v);
+  }
+  return "empty";
+}
+
+function modeOf(v: unknown): Mode {
+  if (typeof v === "number" || typeof v === "bigint") return "number";
+  if (typeof v === "boolean") return "boolean";
+  if (v instanceof Date) return "datetime";
+  return "string";
 }
 
 function toText(v: unknown): string {
