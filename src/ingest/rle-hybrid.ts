@@ -35,7 +35,6 @@ function readFast(reader: DataReader, width: number, output: Uint8Array | Int32A
   }
   const blockStart = at;
   const bytes = new Uint8Array(view.buffer, view.byteOffset, end);
-  const mask = (1 << width) - 1;
   const valueBytes = (width + 7) >> 3;
   const n = output.length;
   let seen = 0;
@@ -55,18 +54,8 @@ function readFast(reader: DataReader, width: number, output: Uint8Array | Int32A
       const size = (count / 8) * width; // in floating point: runs of 2^28 values and more exist in corrupt files
       if (count <= 0 || at + size > end) return false;
       const emit = Math.min(count, n - seen);
-      let buffer = 0;
-      let bits = 0;
-      let p = at;
-      for (let k = 0; k < emit; k++) {
-        while (bits < width) {
-          buffer |= bytes[p++] << bits;
-          bits += 8;
-        }
-        output[seen + k] = buffer & mask;
-        buffer >>>= width;
-        bits -= width;
-      }
+      if (output instanceof Int32Array) unpack(bytes, at, width, output, seen, seen + emit);
+      else unpackLevels(bytes, at, width, output, seen, seen + emit);
       at += size;
       seen += emit;
     } else {
@@ -80,4 +69,36 @@ function readFast(reader: DataReader, width: number, output: Uint8Array | Int32A
   }
   reader.offset = blockStart + length;
   return true;
+}
+
+/** output[from...to) from the values bit-packed at `at`, `width` bits each. A function of its own
+ * (two, to keep each to one array type), with nothing after its loop: see row-dictionary.ts. */
+function unpack(bytes: Uint8Array, at: number, width: number, output: Int32Array, from: number, to: number): void {
+  const mask = (1 << width) - 1;
+  let buffer = 0;
+  let bits = 0;
+  for (let k = from, p = at; k < to; k++) {
+    while (bits < width) {
+      buffer |= bytes[p++] << bits;
+      bits += 8;
+    }
+    output[k] = buffer & mask;
+    buffer >>>= width;
+    bits -= width;
+  }
+}
+
+function unpackLevels(bytes: Uint8Array, at: number, width: number, output: Uint8Array, from: number, to: number): void {
+  const mask = (1 << width) - 1;
+  let buffer = 0;
+  let bits = 0;
+  for (let k = from, p = at; k < to; k++) {
+    while (bits < width) {
+      buffer |= bytes[p++] << bits;
+      bits += 8;
+    }
+    output[k] = buffer & mask;
+    buffer >>>= width;
+    bits -= width;
+  }
 }
