@@ -1,3 +1,5 @@
+import { AsciiBatch } from "./ascii-batch";
+
 /** Distinct values (and their bytes) a column's table holds at most: beyond, pages are decoded
  * string by string again, as a column of mostly distinct values gains little from it. */
 const MAX_ENTRIES = 1 << 22;
@@ -33,6 +35,7 @@ export class ByteStrings {
   /** The long entries' bytes, one after the other. */
   private arena = new Uint8Array(1 << 12);
   private arenaUsed = 0;
+  private readonly ascii = new AsciiBatch();
   /** All entries' bytes (the MAX_BYTES budget). */
   private used = 0;
   /** Per value of the page being read: where its bytes start, their length, hash, packed words,
@@ -61,15 +64,18 @@ export class ByteStrings {
     // it runs; code after it that has not run yet is thrown away).
     splitValues(page, offset, count, starts, lengths, hashes, words);
     probe(this.slots, hashes, lengths, ids);
+    let refused = false;
     for (
       let i = confirmed(this.entries, this.arena, page, this.page, ids, 0);
       i < count;
       i = confirmed(this.entries, this.arena, page, this.page, ids, i + 1)
     ) {
       ids[i] = this.idOf(page, i);
-      if (ids[i] < 0) return undefined;
+      refused = ids[i] < 0;
+      if (refused) break;
     }
-    return ids;
+    this.ascii.flush(this.strings); // before anything reads the new values' strings
+    return refused ? undefined : ids;
   }
 
   /** The entry of the page's value `i`, added if new; -1 for bytes whose decoding is ambiguous. */
@@ -84,12 +90,19 @@ export class ByteStrings {
     for (let e = slots[2 * slot + 1]; e !== 0; slot = (slot + 1) & mask, e = slots[2 * slot + 1]) {
       if (slots[2 * slot] === c && this.same(e - 1, bytes, i)) return e - 1;
     }
-    const text = utf8.decode(bytes.subarray(start, start + length));
-    // Different bytes, different strings, except where decoding loses bytes: a leading BOM is
-    // dropped, invalid UTF-8 becomes U+FFFD. Such values are left to the page's caller.
-    if ((length >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) || text.includes("\uFFFD")) return -1;
     const id = this.strings.length;
-    this.strings.push(text);
+    const w = 4 * i;
+    const { words } = this.page;
+    if (length <= INLINE && ((words[w] | words[w + 1] | words[w + 2] | words[w + 3]) & 0x80808080) === 0) {
+      this.strings.push(""); // made with the page's other new ASCII values (readPage)
+      this.ascii.add(id, bytes, start, length);
+    } else {
+      const text = utf8.decode(bytes.subarray(start, start + length));
+      // Different bytes, different strings, except where decoding loses bytes: a leading BOM is
+      // dropped, invalid UTF-8 becomes U+FFFD. Such values are left to the page's caller.
+      if ((length >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) || text.includes("\uFFFD")) return -1;
+      this.strings.push(text);
+    }
     this.remember(id, bytes, i);
     slots[2 * slot] = c;
     slots[2 * slot + 1] = id + 1;
@@ -132,7 +145,8 @@ export class ByteStrings {
     const r = 4 * id;
     this.used += length;
     if (length <= INLINE) {
-      this.entries.set(words.subarray(4 * i, 4 * i + 4), r);
+      const { entries } = this;
+      for (let k = 0; k < 4; k++) entries[r + k] = words[4 * i + k];
       return;
     }
     if (this.arenaUsed + length > this.arena.length) {
