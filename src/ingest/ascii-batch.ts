@@ -31,12 +31,14 @@ export class AsciiBatch {
 
   /** Sets strings[id] for each value added since the last flush. */
   flush(strings: string[]): void {
-    if (this.count === 0) return;
+    const { ids, ends, count } = this;
+    if (count === 0) return;
     const text = utf8.decode(this.bytes.subarray(0, this.used));
-    const { ids, ends } = this;
-    for (let k = 0, from = 0; k < this.count; from = ends[k++]) strings[ids[k]] = text.slice(from, ends[k]);
     this.count = 0;
     this.used = 0;
+    // the loop last: see row-dictionary.ts (code after a long loop that has not run yet is
+    // compiled without type feedback, and its first run throws the compiled loop away)
+    for (let k = 0, from = 0; k < count; from = ends[k++]) strings[ids[k]] = text.slice(from, ends[k]);
   }
 }
 

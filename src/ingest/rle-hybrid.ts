@@ -55,7 +55,8 @@ function readFast(reader: DataReader, width: number, output: Uint8Array | Int32A
       if (count <= 0 || at + size > end) return false;
       const emit = Math.min(count, n - seen);
       if (output instanceof Int32Array) unpack(bytes, at, width, output, seen, seen + emit);
-      else unpackLevels(bytes, at, width, output, seen, seen + emit);
+      else if (width === 1) unpackBits(bytes, at, output, seen, seen + emit);
+      else return false; // levels of nested columns: hyparquet's
       at += size;
       seen += emit;
     } else {
@@ -71,34 +72,49 @@ function readFast(reader: DataReader, width: number, output: Uint8Array | Int32A
   return true;
 }
 
-/** output[from...to) from the values bit-packed at `at`, `width` bits each. A function of its own
- * (two, to keep each to one array type), with nothing after its loop: see row-dictionary.ts. */
+// The loops below are functions of their own, each to one array type, with nothing after its
+// loop: see row-dictionary.ts (V8 compiles a long loop while it runs; code after it that has not
+// run yet is thrown away).
+
+/** output[from...to) from the values bit-packed at `at`, `width` (at most 24) bits each: value k
+ * from the four bytes at its first bit's byte, shifted, masked (no loop per byte). */
 function unpack(bytes: Uint8Array, at: number, width: number, output: Int32Array, from: number, to: number): void {
+  // values whose four bytes lie within `bytes`; those after them first, byte by byte
+  const fits = at + 3 < bytes.length ? Math.floor(((bytes.length - 4 - at) * 8 + 7) / width) + 1 : 0;
+  const end = Math.min(to, from + fits);
+  if (end < to) unpackNearEnd(bytes, at, width, output, from, end, to);
   const mask = (1 << width) - 1;
-  let buffer = 0;
-  let bits = 0;
-  for (let k = from, p = at; k < to; k++) {
-    while (bits < width) {
-      buffer |= bytes[p++] << bits;
-      bits += 8;
-    }
-    output[k] = buffer & mask;
-    buffer >>>= width;
-    bits -= width;
+  for (let k = from, pos = 0; k < end; k++, pos += width) {
+    const b = at + (pos >>> 3);
+    output[k] = ((bytes[b] | (bytes[b + 1] << 8) | (bytes[b + 2] << 16) | (bytes[b + 3] << 24)) >>> (pos & 7)) & mask;
   }
 }
 
-function unpackLevels(bytes: Uint8Array, at: number, width: number, output: Uint8Array, from: number, to: number): void {
+/** unpack's values start...to of the run starting at `from`, without reading past `bytes`. */
+function unpackNearEnd(bytes: Uint8Array, at: number, width: number, output: Int32Array, from: number, start: number, to: number): void {
   const mask = (1 << width) - 1;
-  let buffer = 0;
-  let bits = 0;
-  for (let k = from, p = at; k < to; k++) {
-    while (bits < width) {
-      buffer |= bytes[p++] << bits;
-      bits += 8;
-    }
-    output[k] = buffer & mask;
-    buffer >>>= width;
-    bits -= width;
+  for (let k = start, pos = (start - from) * width; k < to; k++, pos += width) {
+    const b = at + (pos >>> 3);
+    let word = 0;
+    for (let i = 0; i < 4 && b + i < bytes.length; i++) word |= bytes[b + i] << (8 * i);
+    output[k] = (word >>> (pos & 7)) & mask;
+  }
+}
+
+/** Width-1 values (definition levels of a flat column) at `at` into output[from...to), a byte's
+ * eight at a time. */
+function unpackBits(bytes: Uint8Array, at: number, output: Uint8Array, from: number, to: number): void {
+  const whole = from + ((to - from) & ~7); // the last byte's first values (to - whole < 8) first
+  for (let k = whole, shift = 0; k < to; k++, shift++) output[k] = (bytes[at + ((whole - from) >> 3)] >> shift) & 1;
+  for (let k = from, p = at; k < whole; k += 8) {
+    const b = bytes[p++];
+    output[k] = b & 1;
+    output[k + 1] = (b >> 1) & 1;
+    output[k + 2] = (b >> 2) & 1;
+    output[k + 3] = (b >> 3) & 1;
+    output[k + 4] = (b >> 4) & 1;
+    output[k + 5] = (b >> 5) & 1;
+    output[k + 6] = (b >> 6) & 1;
+    output[k + 7] = b >>> 7;
   }
 }
