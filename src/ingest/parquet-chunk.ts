@@ -13,7 +13,7 @@ import { decompressPage, readDataPage, readDataPageV2 } from "hyparquet/src/data
 import { readPlain } from "hyparquet/src/plain.js";
 import type { ByteStrings } from "./byte-strings";
 import type { ParquetColumn } from "./parquet-column";
-import { readHybrid } from "./rle-hybrid";
+import { allOnes, readHybrid } from "./rle-hybrid";
 
 /** hyparquet's per-column decoding parameters (a type its package index does not export). */
 type ColumnDecoder = Parameters<typeof readDataPage>[2];
@@ -176,8 +176,9 @@ function readPageV1(page: Uint8Array, header: DataPageHeader, decoder: ColumnDec
   const reader = { view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 };
   let defs: Uint8Array | undefined;
   let count = rows;
-  if (decoder.element.repetition_type !== "REQUIRED") {
-    // flat: the definition level is 1 (present) or 0 (null), RLE/bit-packed at width 1
+  // flat: the definition level is 1 (present) or 0 (null), RLE/bit-packed at width 1; a page
+  // without nulls needs no levels array
+  if (decoder.element.repetition_type !== "REQUIRED" && !allOnes(reader, rows)) {
     defs = scratchOf("defs", rows);
     readHybrid(reader, 1, defs);
     count = sum(defs);

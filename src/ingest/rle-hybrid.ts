@@ -1,8 +1,8 @@
 /**
  * Parquet's RLE/bit-packed hybrid (definition levels, dictionary indices) into a typed array: what
- * hyparquet's readRleBitPackedHybrid does, with bit-packed runs unpacked from a 32-bit buffer a
- * value at a time (hyparquet's loop takes a step per byte boundary as well as per value, and reads
- * each byte through a DataView). Any run that hyparquet would treat unusually (bytes past the end
+ * hyparquet's readRleBitPackedHybrid does, with each bit-packed value taken from the four bytes at
+ * its first bit, width-1 levels a byte's eight at a time (hyparquet's loop takes a step per byte
+ * boundary as well as per value, and reads each byte through a DataView). Any run that hyparquet would treat unusually (bytes past the end
  * of the page, an empty or negative run, widths past 24 bits) sends the whole block back to
  * hyparquet's function from its start, so that results and errors are hyparquet's own.
  */
@@ -21,6 +21,33 @@ export function readHybrid(reader: DataReader, width: number, output: Uint8Array
     reader.offset = start;
     readRleBitPackedHybrid(reader, width, output, length);
   }
+}
+
+/**
+ * Whether the width-1 block at the reader, 4-byte length first (a flat column's definition
+ * levels), starts with an RLE run of at least `n` ones: then readHybrid would read `n` ones (all
+ * rows present, as DuckDB writes a column without nulls, every column being nullable there), and
+ * the reader is moved past the block as readHybrid moves it. Otherwise nothing is read.
+ */
+export function allOnes(reader: DataReader, n: number): boolean {
+  const { view } = reader;
+  const end = view.byteLength;
+  const start = reader.offset;
+  if (n < 1 || start + 4 > end) return false;
+  // the run's header, a varint (as readFast reads it)
+  let at = start + 4;
+  let header = 0;
+  let shift = 0;
+  let byte: number;
+  do {
+    if (at >= end) return false;
+    byte = view.getUint8(at++);
+    header |= (byte & 0x7f) << shift;
+    shift += 7;
+  } while (byte & 0x80);
+  if (header & 1 || header >>> 1 < n || at >= end || view.getUint8(at) !== 1) return false;
+  reader.offset = start + 4 + view.getUint32(start, true);
+  return true;
 }
 
 /** False (output and reader.offset then undefined) where hyparquet's reading may differ. */
