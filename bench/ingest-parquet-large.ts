@@ -15,7 +15,8 @@
  * interleaved (DuckDB, whole, stream, DuckDB...) and the fastest of each kept (its CPU seconds
  * beside it; peak RSS the highest of the passes): on this shared machine absolute times drift.
  *
- * Run: node_modules/node/bin/node --import tsx bench/ingest-parquet-large.ts [--passes 2] FILE...
+ * Run: node_modules/node/bin/node --import tsx bench/ingest-parquet-large.ts [--passes 2] [--variants duckdb,whole] FILE...
+ * (--variants: a subset of the readers, comma-separated: duckdb, whole, stream, http-whole, http-stream.)
  * Children get --expose-gc and --max-old-space-size=6144 (the trainer container's setting).
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -57,9 +58,13 @@ else if (argv[0] === "--serve") serve(argv[1]);
 else parent();
 
 function parent(): void {
-  const at = argv.indexOf("--passes");
-  const passes = at >= 0 ? Number(argv[at + 1]) : 2;
-  const files = argv.filter((a, i) => !a.startsWith("--") && (at < 0 || i !== at + 1));
+  const option = (name: string) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const passes = Number(option("--passes") ?? 2);
+  const variants = option("--variants")?.split(",") ?? VARIANTS;
+  const files = argv.filter((a, i) => !a.startsWith("--") && !argv[i - 1]?.startsWith("--"));
   const notes: string[] = [];
   console.log("| file | MB | rows | reader | s | CPU s | MB/s | peak RSS MB | ratio to DuckDB |");
   console.log("|---|---:|---:|---|---:|---:|---:|---:|---:|");
@@ -70,7 +75,7 @@ function parent(): void {
     const best: Record<string, Run | undefined> = {};
     const failed: Record<string, string> = {};
     for (let p = 0; p < passes; p++) {
-      for (const variant of VARIANTS) {
+      for (const variant of variants) {
         if (failed[variant]) continue;
         try {
           const r = runChild(variant, file);
@@ -83,7 +88,7 @@ function parent(): void {
       }
     }
     const d = best.duckdb;
-    for (const v of VARIANTS) {
+    for (const v of variants) {
       const r = best[v];
       const label = LABELS[v];
       if (!r) {

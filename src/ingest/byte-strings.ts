@@ -1,3 +1,5 @@
+import { AsciiBatch } from "./ascii-batch";
+
 /** Distinct values (and their bytes) a column's table holds at most: beyond, pages are decoded
  * string by string again, as a column of mostly distinct values gains little from it. */
 const MAX_ENTRIES = 1 << 22;
@@ -33,6 +35,7 @@ export class ByteStrings {
   /** The long entries' bytes, one after the other. */
   private arena = new Uint8Array(1 << 12);
   private arenaUsed = 0;
+  private readonly ascii = new AsciiBatch();
   /** All entries' bytes (the MAX_BYTES budget). */
   private used = 0;
   /** Per value of the page being read: where its bytes start, their length, hash, packed words,
@@ -55,45 +58,24 @@ export class ByteStrings {
     if (this.strings.length >= MAX_ENTRIES || this.used >= MAX_BYTES) return undefined;
     const { starts, lengths, hashes, words } = this.scratch(count);
     const ids = this.page.ids.subarray(0, count);
-    const view = new DataView(page.buffer, page.byteOffset, page.byteLength);
     // Three passes rather than one loop: each pass's random reads (the slots, then the entries)
-    // do not depend on one another, so the CPU overlaps their cache misses.
-    let at = offset;
-    for (let i = 0; i < count; i++) {
-      if (at + 4 > page.length) throw new Error(`parquet byte array length at ${at} past the end of the page`);
-      const length = view.getUint32(at, true);
-      at += 4;
-      if (at + length > page.length) throw new Error(`parquet byte array of ${length} bytes at ${at} past the end of the page`);
-      starts[i] = at;
-      lengths[i] = length;
-      hashes[i] = length <= INLINE ? packWords(page, view, at, length, words, 4 * i) : hashBytes(page, at, length);
-      at += length;
-    }
-    const { slots } = this;
-    const mask = (slots.length >> 1) - 1;
-    for (let i = 0; i < count; i++) {
-      const c = checkWord(hashes[i], lengths[i]);
-      let slot = slotOf(hashes[i], mask);
-      while (slots[2 * slot + 1] !== 0 && slots[2 * slot] !== c) slot = (slot + 1) & mask;
-      ids[i] = slots[2 * slot + 1] - 1; // a candidate (same check word), or -1: new
-    }
-    const { entries } = this;
-    for (let i = 0; i < count; i++) {
-      const e = ids[i];
-      if (e >= 0) {
-        if (lengths[i] > INLINE) {
-          if (this.sameBytes(e, page, starts[i], lengths[i])) continue;
-        } else {
-          const r = 4 * e;
-          const w = 4 * i;
-          if (entries[r] === words[w] && entries[r + 1] === words[w + 1] && entries[r + 2] === words[w + 2] && entries[r + 3] === words[w + 3])
-            continue;
-        }
-      }
+    // do not depend on one another, so the CPU overlaps their cache misses. Each is a function of
+    // its own, with nothing after its loop: see row-dictionary.ts (V8 compiles a long loop while
+    // it runs; code after it that has not run yet is thrown away).
+    splitValues(page, offset, count, starts, lengths, hashes, words);
+    probe(this.slots, hashes, lengths, ids);
+    let refused = false;
+    for (
+      let i = confirmed(this.entries, this.arena, page, this.page, ids, 0);
+      i < count;
+      i = confirmed(this.entries, this.arena, page, this.page, ids, i + 1)
+    ) {
       ids[i] = this.idOf(page, i);
-      if (ids[i] < 0) return undefined;
+      refused = ids[i] < 0;
+      if (refused) break;
     }
-    return ids;
+    this.ascii.flush(this.strings); // before anything reads the new values' strings
+    return refused ? undefined : ids;
   }
 
   /** The entry of the page's value `i`, added if new; -1 for bytes whose decoding is ambiguous. */
@@ -108,12 +90,19 @@ export class ByteStrings {
     for (let e = slots[2 * slot + 1]; e !== 0; slot = (slot + 1) & mask, e = slots[2 * slot + 1]) {
       if (slots[2 * slot] === c && this.same(e - 1, bytes, i)) return e - 1;
     }
-    const text = utf8.decode(bytes.subarray(start, start + length));
-    // Different bytes, different strings, except where decoding loses bytes: a leading BOM is
-    // dropped, invalid UTF-8 becomes U+FFFD. Such values are left to the page's caller.
-    if ((length >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) || text.includes("\uFFFD")) return -1;
     const id = this.strings.length;
-    this.strings.push(text);
+    const w = 4 * i;
+    const { words } = this.page;
+    if (length <= INLINE && ((words[w] | words[w + 1] | words[w + 2] | words[w + 3]) & 0x80808080) === 0) {
+      this.strings.push(""); // made with the page's other new ASCII values (readPage)
+      this.ascii.add(id, bytes, start, length);
+    } else {
+      const text = utf8.decode(bytes.subarray(start, start + length));
+      // Different bytes, different strings, except where decoding loses bytes: a leading BOM is
+      // dropped, invalid UTF-8 becomes U+FFFD. Such values are left to the page's caller.
+      if ((length >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) || text.includes("\uFFFD")) return -1;
+      this.strings.push(text);
+    }
     this.remember(id, bytes, i);
     slots[2 * slot] = c;
     slots[2 * slot + 1] = id + 1;
@@ -141,11 +130,7 @@ export class ByteStrings {
 
   /** A long entry against bytes of more than INLINE bytes. */
   private sameBytes(entry: number, bytes: Uint8Array, start: number, length: number): boolean {
-    if (this.entries[4 * entry + 1] !== length) return false;
-    const { arena } = this;
-    const from = this.entries[4 * entry];
-    for (let k = 0; k < length; k++) if (arena[from + k] !== bytes[start + k]) return false;
-    return true;
+    return this.entries[4 * entry + 1] === length && sameAs(this.arena, this.entries[4 * entry], bytes, start, length);
   }
 
   private remember(id: number, bytes: Uint8Array, i: number): void {
@@ -160,7 +145,8 @@ export class ByteStrings {
     const r = 4 * id;
     this.used += length;
     if (length <= INLINE) {
-      this.entries.set(words.subarray(4 * i, 4 * i + 4), r);
+      const { entries } = this;
+      for (let k = 0; k < 4; k++) entries[r + k] = words[4 * i + k];
       return;
     }
     if (this.arenaUsed + length > this.arena.length) {
@@ -264,4 +250,70 @@ function finalMix(h: number): number {
   let x = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
   return x ^ (x >>> 16);
+}
+
+/** A page's `count` values from `offset` (each a 4-byte little-endian length, then its bytes):
+ * where each starts, its length, its hash and (up to INLINE bytes) its packed words. */
+function splitValues(
+  page: Uint8Array,
+  offset: number,
+  count: number,
+  starts: Int32Array,
+  lengths: Int32Array,
+  hashes: Int32Array,
+  words: Int32Array,
+): void {
+  const view = new DataView(page.buffer, page.byteOffset, page.byteLength);
+  let at = offset;
+  for (let i = 0; i < count; i++) {
+    if (at + 4 > page.length) throw new Error(`parquet byte array length at ${at} past the end of the page`);
+    const length = view.getUint32(at, true);
+    at += 4;
+    if (at + length > page.length) throw new Error(`parquet byte array of ${length} bytes at ${at} past the end of the page`);
+    starts[i] = at;
+    lengths[i] = length;
+    hashes[i] = length <= INLINE ? packWords(page, view, at, length, words, 4 * i) : hashBytes(page, at, length);
+    at += length;
+  }
+}
+
+/** Per value, the entry of the first slot of its probe sequence with its check word (a
+ * candidate), or -1 where an empty slot comes first (new). */
+function probe(slots: Int32Array, hashes: Int32Array, lengths: Int32Array, ids: Int32Array): void {
+  const mask = (slots.length >> 1) - 1;
+  for (let i = 0; i < ids.length; i++) {
+    const c = checkWord(hashes[i], lengths[i]);
+    let slot = slotOf(hashes[i], mask);
+    while (slots[2 * slot + 1] !== 0 && slots[2 * slot] !== c) slot = (slot + 1) & mask;
+    ids[i] = slots[2 * slot + 1] - 1;
+  }
+}
+
+/** The first value from `from` on whose candidate is not its entry (or ids.length). */
+function confirmed(
+  entries: Int32Array,
+  arena: Uint8Array,
+  page: Uint8Array,
+  { starts, lengths, words }: { starts: Int32Array; lengths: Int32Array; words: Int32Array },
+  ids: Int32Array,
+  from: number,
+): number {
+  for (let i = from; i < ids.length; i++) {
+    const e = ids[i];
+    if (e < 0) return i;
+    const r = 4 * e;
+    if (lengths[i] > INLINE) {
+      if (entries[r + 1] !== lengths[i] || !sameAs(arena, entries[r], page, starts[i], lengths[i])) return i;
+    } else {
+      const w = 4 * i;
+      if (entries[r] !== words[w] || entries[r + 1] !== words[w + 1] || entries[r + 2] !== words[w + 2] || entries[r + 3] !== words[w + 3]) return i;
+    }
+  }
+  return ids.length;
+}
+
+/** Whether arena[from...] holds bytes[start, start + length). */
+function sameAs(arena: Uint8Array, from: number, bytes: Uint8Array, start: number, length: number): boolean {
+  for (let k = 0; k < length; k++) if (arena[from + k] !== bytes[start + k]) return false;
+  return true;
 }

@@ -13,7 +13,7 @@ import { decompressPage, readDataPage, readDataPageV2 } from "hyparquet/src/data
 import { readPlain } from "hyparquet/src/plain.js";
 import type { ByteStrings } from "./byte-strings";
 import type { ParquetColumn } from "./parquet-column";
-import { readHybrid } from "./rle-hybrid";
+import { allOnes, readHybrid } from "./rle-hybrid";
 
 /** hyparquet's per-column decoding parameters (a type its package index does not export). */
 type ColumnDecoder = Parameters<typeof readDataPage>[2];
@@ -176,12 +176,12 @@ function readPageV1(page: Uint8Array, header: DataPageHeader, decoder: ColumnDec
   const reader = { view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 };
   let defs: Uint8Array | undefined;
   let count = rows;
-  if (decoder.element.repetition_type !== "REQUIRED") {
-    // flat: the definition level is 1 (present) or 0 (null), RLE/bit-packed at width 1
+  // flat: the definition level is 1 (present) or 0 (null), RLE/bit-packed at width 1; a page
+  // without nulls needs no levels array
+  if (decoder.element.repetition_type !== "REQUIRED" && !allOnes(reader, rows)) {
     defs = scratchOf("defs", rows);
     readHybrid(reader, 1, defs);
-    count = 0;
-    for (let i = 0; i < rows; i++) count += defs[i];
+    count = sum(defs);
     if (count === rows) defs = undefined;
   }
   if (encoding === "plain") {
@@ -190,7 +190,7 @@ function readPageV1(page: Uint8Array, header: DataPageHeader, decoder: ColumnDec
     // bit-packed, LSB first; a page too short is left to readPlain (its error)
     if (decoder.type === "BOOLEAN" && reader.offset + Math.ceil(count / 8) <= page.byteLength) {
       const bits = scratchOf("indices", count);
-      for (let i = 0; i < count; i++) bits[i] = (page[reader.offset + (i >> 3)] >> (i & 7)) & 1;
+      unpackBits(page, reader.offset, bits);
       return { rows, defs, values: bits, encoding: "booleans" };
     }
     return { rows, defs, values: readPlain(reader, decoder.type, count, decoder.element.type_length), encoding };
@@ -206,4 +206,18 @@ function readPageV1(page: Uint8Array, header: DataPageHeader, decoder: ColumnDec
 /** hyparquet's definition levels (empty or undefined when none is null) as PageLayout's defs. */
 function present(levels: ArrayLike<number> | undefined): ArrayLike<number> | undefined {
   return levels && levels.length > 0 ? levels : undefined;
+}
+
+// The loops below are functions of their own, with nothing after the loop: see row-dictionary.ts
+// (V8 compiles a long loop while it runs; code after it that has not run yet is thrown away).
+
+function sum(levels: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < levels.length; i++) n += levels[i];
+  return n;
+}
+
+/** out.length bits from byte `at` of `bytes`, least significant first, as 0 or 1. */
+function unpackBits(bytes: Uint8Array, at: number, out: Int32Array): void {
+  for (let i = 0; i < out.length; i++) out[i] = (bytes[at + (i >> 3)] >> (i & 7)) & 1;
 }

@@ -90,7 +90,7 @@ export class ParquetColumn {
       this.writeCells(rowStart, values);
       return;
     }
-    if (this.mode === "empty") this.mode = firstMode(cellsOf(values, layout));
+    if (this.mode === "empty") this.mode = pageMode(values, layout);
     if (this.mode === "empty") return; // no value present: all missing so far
     if (this.mode !== "string") this.fillTo(rowStart);
     const done = layout.dictionary ? this.writeIndexed(rowStart, values, layout) : this.writeTyped(rowStart, values, layout);
@@ -155,32 +155,12 @@ export class ParquetColumn {
   private writeIndexed(rowStart: number, indices: ArrayLike<unknown>, layout: PageLayout): boolean {
     const map = this.mapDictionary(layout.dictionary!, layout.distinct === true);
     const idx = indices as ArrayLike<number>;
-    const { size, misfit } = map;
-    for (let j = 0; j < idx.length; j++) {
-      if (!(idx[j] < size)) return false;
-    }
-    if (map.misfits > 0) {
-      for (let j = 0; j < idx.length; j++) if (misfit[idx[j]]) return false;
-    }
-    const { defs } = layout;
-    if (this.mode === "string") {
-      const codes = map.codes;
-      const strings = this.stringStore();
-      if (map.identity && !defs && idx instanceof Int32Array) {
-        strings.setCodes(rowStart, idx);
-      } else if (map.identity && defs) {
-        for (let i = 0, j = 0; i < layout.rows; i++) if (defs[i]) strings.setCode(rowStart + i, idx[j++]);
-      } else if (!defs) {
-        for (let i = 0; i < idx.length; i++) strings.setCode(rowStart + i, codes[idx[i]]);
-      } else {
-        for (let i = 0, j = 0; i < layout.rows; i++) if (defs[i]) strings.setCode(rowStart + i, codes[idx[j++]]);
-      }
-      return true;
-    }
-    const numbers = map.numbers;
-    const out = this.numbers();
-    if (!defs) for (let i = 0; i < idx.length; i++) out[rowStart + i] = numbers[idx[i]];
-    else for (let i = 0, j = 0; i < layout.rows; i++) out[rowStart + i] = defs[i] ? numbers[idx[j++]] : Number.NaN;
+    if (!allBelow(idx, map.size)) return false;
+    if (map.misfits > 0 && anyMarked(idx, map.misfit)) return false;
+    const { rows, defs } = layout;
+    if (this.mode === "string") this.stringStore().setIndexed(rowStart, rows, defs, idx, map.identity ? undefined : map.codes);
+    else if (defs) scatterWithDefs(this.numbers(), rowStart, rows, defs, idx, map.numbers);
+    else scatter(this.numbers(), rowStart, idx, map.numbers);
     return true;
   }
 
@@ -205,7 +185,7 @@ export class ParquetColumn {
       return true;
     }
     if (typed && defs) {
-      for (let i = 0, j = 0; i < layout.rows; i++) out[rowStart + i] = defs[i] ? values[j++] : Number.NaN;
+      spreadWithDefs(out, rowStart, layout.rows, defs, values);
       return true;
     }
     if (this.mode === "number" && values instanceof BigInt64Array && writeSafeInt64(out, rowStart, values, layout)) return true;
@@ -234,27 +214,39 @@ export class ParquetColumn {
     const capacity = Math.max(n, 2 * map.size);
     if (this.mode === "string") {
       if (n > map.codes.length) map.codes = grown(map.codes, new Int32Array(capacity), map.size);
-      const strings = this.stringStore();
-      for (let k = map.size; k < n; k++) {
-        const v = dictionary[k];
-        if (v === null || v === undefined) map.codes[k] = -1;
-        else if (distinct && typeof v === "string" && normalizeCell(v) === v) map.codes[k] = strings.codeOfDistinct(v);
-        else map.codes[k] = strings.codeOf(toText(v));
-        if (map.codes[k] !== k) map.identity = false;
-      }
+      this.mapCodes(map, dictionary, distinct, n);
     } else {
       if (n > map.numbers.length) {
         map.numbers = grown(map.numbers, new Float64Array(capacity), map.size);
         map.misfit = grown(map.misfit, new Uint8Array(capacity), map.size);
       }
-      for (let k = map.size; k < n; k++) {
-        const x = this.asNumber(dictionary[k]);
-        if (x !== undefined) map.numbers[k] = x;
-        else [map.misfit[k], map.misfits] = [1, map.misfits + 1];
-      }
+      this.mapNumbers(map, dictionary, n);
     }
     map.size = n;
     return map;
+  }
+
+  // mapDictionary's loops, functions of their own: see the note above allBelow.
+
+  /** Entries map.size... up to n as codes (string mode). */
+  private mapCodes(map: MappedDictionary, dictionary: ArrayLike<unknown>, distinct: boolean, n: number): void {
+    const strings = this.stringStore();
+    for (let k = map.size; k < n; k++) {
+      const v = dictionary[k];
+      if (v === null || v === undefined) map.codes[k] = -1;
+      else if (distinct && typeof v === "string" && normalizeCell(v) === v) map.codes[k] = strings.codeOfDistinct(v);
+      else map.codes[k] = strings.codeOf(toText(v));
+      if (map.codes[k] !== k) map.identity = false;
+    }
+  }
+
+  /** Entries map.size... up to n as numbers, those that do not fit marked (numeric modes). */
+  private mapNumbers(map: MappedDictionary, dictionary: ArrayLike<unknown>, n: number): void {
+    for (let k = map.size; k < n; k++) {
+      const x = this.asNumber(dictionary[k]);
+      if (x !== undefined) map.numbers[k] = x;
+      else [map.misfit[k], map.misfits] = [1, map.misfits + 1];
+    }
   }
 
   /** The value in numeric storage if it fits the column's mode, else undefined. */
@@ -333,6 +325,43 @@ function writeSafeInt64(out: Float64Array, rowStart: number, values: BigInt64Arr
   return true;
 }
 
+// The loops below are functions of their own, with nothing after the loop: see row-dictionary.ts
+// (V8 compiles a long loop while it runs; code after it that has not run yet is thrown away).
+
+/** Whether every index is below `size` (an index past the dictionary: the page goes cell by cell). */
+function allBelow(indices: ArrayLike<number>, size: number): boolean {
+  for (let j = 0; j < indices.length; j++) if (!(indices[j] < size)) return false;
+  return true;
+}
+
+/** Whether an index points at a marked entry. */
+function anyMarked(indices: ArrayLike<number>, marked: Uint8Array): boolean {
+  for (let j = 0; j < indices.length; j++) if (marked[indices[j]]) return true;
+  return false;
+}
+
+/** out[rowStart + i] = numbers[indices[i]], a row per index. */
+function scatter(out: Float64Array, rowStart: number, indices: ArrayLike<number>, numbers: Float64Array): void {
+  for (let i = 0; i < indices.length; i++) out[rowStart + i] = numbers[indices[i]];
+}
+
+/** As scatter, the j-th present row (defs[i] 1) from the j-th index, missing rows NaN. */
+function scatterWithDefs(
+  out: Float64Array,
+  rowStart: number,
+  rows: number,
+  defs: ArrayLike<number>,
+  indices: ArrayLike<number>,
+  numbers: Float64Array,
+): void {
+  for (let i = 0, j = 0; i < rows; i++) out[rowStart + i] = defs[i] ? numbers[indices[j++]] : Number.NaN;
+}
+
+/** The j-th present row (defs[i] 1) from values[j], missing rows NaN. */
+function spreadWithDefs(out: Float64Array, rowStart: number, rows: number, defs: ArrayLike<number>, values: ArrayLike<number>): void {
+  for (let i = 0, j = 0; i < rows; i++) out[rowStart + i] = defs[i] ? values[j++] : Number.NaN;
+}
+
 /** `to` with the first `size` entries of `from`. */
 function grown<T extends Int32Array | Float64Array | Uint8Array>(from: T, to: T, size: number): T {
   to.set(from.subarray(0, size));
@@ -352,13 +381,27 @@ function cellsOf(values: ArrayLike<unknown>, { rows, defs, dictionary }: PageLay
 function firstMode(data: ArrayLike<unknown>): Mode {
   for (let i = 0; i < data.length; i++) {
     const v = data[i];
-    if (v === null || v === undefined) continue;
-    if (typeof v === "number" || typeof v === "bigint") return "number";
-    if (typeof v === "boolean") return "boolean";
-    if (v instanceof Date) return "datetime";
-    return "string";
+    if (v !== null && v !== undefined) return modeOf(v);
   }
   return "empty";
+}
+
+/** firstMode(cellsOf(values, layout)) without a value per row: pages hold up to a whole row
+ * group (DuckDB writes one page per chunk), so that was a JS array of 120 k cells per column. */
+function pageMode(values: ArrayLike<unknown>, { rows, defs, dictionary }: PageLayout): Mode {
+  for (let i = 0, j = 0; i < rows; i++) {
+    if (defs && !defs[i]) continue;
+    const v = dictionary ? dictionary[values[j++] as number] : values[j++];
+    if (v !== null && v !== undefined) return modeOf(v);
+  }
+  return "empty";
+}
+
+function modeOf(v: unknown): Mode {
+  if (typeof v === "number" || typeof v === "bigint") return "number";
+  if (typeof v === "boolean") return "boolean";
+  if (v instanceof Date) return "datetime";
+  return "string";
 }
 
 function toText(v: unknown): string {

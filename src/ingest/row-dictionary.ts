@@ -58,12 +58,20 @@ export class RowDictionary {
     this.codes[row] = code;
   }
 
-  /** setCode for rows rowStart... in turn, each code from `codes` (none -1). */
-  setCodes(rowStart: number, codes: Int32Array): void {
+  /**
+   * setCode for the present rows of rowStart... (with defs, `rows` rows, defs[i] 0 = row i
+   * missing; without, a row per index): the j-th present row gets codes[indices[j]], or indices[j] itself when
+   * `codes` is undefined (none -1 then). A Parquet page's rows, by loops of their own (below).
+   */
+  setIndexed(rowStart: number, rows: number, defs: ArrayLike<number> | undefined, indices: ArrayLike<number>, codes?: Int32Array): void {
     const to = this.codes;
-    let newlyPresent = 0;
-    for (let i = 0; i < codes.length; i++) if (to[rowStart + i] < 0) newlyPresent++;
-    to.set(codes, rowStart);
+    const newlyPresent = codes
+      ? defs
+        ? setMappedWithDefs(to, rowStart, rows, defs, indices, codes)
+        : setMapped(to, rowStart, indices, codes)
+      : defs
+        ? setWithDefs(to, rowStart, rows, defs, indices)
+        : setAll(to, rowStart, indices);
     this.missingCount -= newlyPresent;
   }
 
@@ -89,25 +97,11 @@ export class RowDictionary {
     // While codes were handed out in order of first appearance (ByteStrings ids, and so most
     // large dictionaries), the renumbering is the identity: no look-up per row (each a cache miss
     // at a million codes), only new codes recorded.
-    for (; this.inOrder && i < rows; i++) {
-      const c = codes[i];
-      if (c < ordered.length) continue; // seen, or missing (-1)
-      if (c !== ordered.length) {
-        this.inOrder = false;
-        break;
-      }
-      remap[c] = c;
-      ordered.push(dictionary[c]);
+    if (this.inOrder) {
+      i = settleInOrder(codes, i, rows, remap, ordered, dictionary);
+      if (i < rows) this.inOrder = false;
     }
-    for (; i < rows; i++) {
-      const c = codes[i];
-      if (c < 0) continue;
-      if (remap[c] < 0) {
-        remap[c] = ordered.length;
-        ordered.push(dictionary[c]);
-      }
-      codes[i] = remap[c];
-    }
+    if (i < rows) settleRemapped(codes, i, rows, remap, ordered, dictionary);
     this.settled = Math.max(this.settled, rows);
     return codes;
   }
@@ -121,5 +115,88 @@ export class RowDictionary {
     for (const v of this.ordered) this.dictionary.push(v);
     this.index.clear();
     return codes;
+  }
+}
+
+// The loops below are functions of their own, each with one job and nothing after its loop: V8
+// compiles a long loop while it runs (on-stack replacement), before the code after it has ever
+// run, and that code then has no type feedback and throws the compiled code away. With a
+// Parquet page per row group (DuckDB) such a function runs only a few times, each for 120 k rows.
+
+/** Codes as they come, a row per code; the number of rows that were missing before. */
+function setAll(to: Int32Array, rowStart: number, codes: ArrayLike<number>): number {
+  let newlyPresent = 0;
+  for (let i = 0; i < codes.length; i++) {
+    if (to[rowStart + i] < 0) newlyPresent++;
+    to[rowStart + i] = codes[i];
+  }
+  return newlyPresent;
+}
+
+function setWithDefs(to: Int32Array, rowStart: number, rows: number, defs: ArrayLike<number>, codes: ArrayLike<number>): number {
+  let newlyPresent = 0;
+  for (let i = 0, j = 0; i < rows; i++) {
+    if (!defs[i]) continue;
+    if (to[rowStart + i] < 0) newlyPresent++;
+    to[rowStart + i] = codes[j++];
+  }
+  return newlyPresent;
+}
+
+/** Each index's code (-1 leaves its row as it was). */
+function setMapped(to: Int32Array, rowStart: number, indices: ArrayLike<number>, codes: Int32Array): number {
+  let newlyPresent = 0;
+  for (let i = 0; i < indices.length; i++) {
+    const code = codes[indices[i]];
+    if (code < 0) continue;
+    if (to[rowStart + i] < 0) newlyPresent++;
+    to[rowStart + i] = code;
+  }
+  return newlyPresent;
+}
+
+function setMappedWithDefs(
+  to: Int32Array,
+  rowStart: number,
+  rows: number,
+  defs: ArrayLike<number>,
+  indices: ArrayLike<number>,
+  codes: Int32Array,
+): number {
+  let newlyPresent = 0;
+  for (let i = 0, j = 0; i < rows; i++) {
+    if (!defs[i]) continue;
+    const code = codes[indices[j++]];
+    if (code < 0) continue;
+    if (to[rowStart + i] < 0) newlyPresent++;
+    to[rowStart + i] = code;
+  }
+  return newlyPresent;
+}
+
+/** settle's rows from `from` while their codes appear in order (each new code the next one):
+ * records the new codes; returns the first row out of order (`rows` if none). */
+function settleInOrder(codes: Int32Array, from: number, rows: number, remap: Int32Array, ordered: string[], dictionary: string[]): number {
+  let i = from;
+  for (; i < rows; i++) {
+    const c = codes[i];
+    if (c < ordered.length) continue; // seen, or missing (-1)
+    if (c !== ordered.length) return i;
+    remap[c] = c;
+    ordered.push(dictionary[c]);
+  }
+  return i;
+}
+
+/** settle's rows from `from` renumbered through remap, new codes given the next number. */
+function settleRemapped(codes: Int32Array, from: number, rows: number, remap: Int32Array, ordered: string[], dictionary: string[]): void {
+  for (let i = from; i < rows; i++) {
+    const c = codes[i];
+    if (c < 0) continue;
+    if (remap[c] < 0) {
+      remap[c] = ordered.length;
+      ordered.push(dictionary[c]);
+    }
+    codes[i] = remap[c];
   }
 }

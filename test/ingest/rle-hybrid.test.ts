@@ -1,6 +1,6 @@
 import { readRleBitPackedHybrid } from "hyparquet/src/encoding.js";
 import { describe, expect, it } from "vitest";
-import { readHybrid } from "../../src/ingest/rle-hybrid";
+import { allOnes, readHybrid } from "../../src/ingest/rle-hybrid";
 
 /** A seeded generator (mulberry32): the same cases every run. */
 function random(seed: number): () => number {
@@ -95,5 +95,25 @@ describe("readHybrid", () => {
       const expected = run(readRleBitPackedHybrid, bytes, 0, width, n, length, true);
       expect(run(readHybrid, bytes, 0, width, n, length, true)).toEqual(expected);
     }
+  });
+
+  it("allOnes: true only where readHybrid reads n ones, the reader then left where readHybrid leaves it", () => {
+    const rand = random(11);
+    let trues = 0;
+    for (let trial = 0; trial < 2000; trial++) {
+      const n = 1 + Math.floor(rand() * 150);
+      const ones = rand() < 0.5 ? [...varint((n + Math.floor(rand() * 3)) << 1), 1] : []; // a run of n or more ones first
+      const block = [...ones, ...encode(rand, 1, n)].map((b) => (rand() < 0.03 ? Math.floor(rand() * 256) : b));
+      const bytes = new Uint8Array([block.length & 0xff, (block.length >> 8) & 0xff, 0, 0, ...block]);
+      const reader = { view: new DataView(bytes.buffer), offset: 0 };
+      const expected = run(readHybrid, bytes, 0, 1, n, undefined, false);
+      if (!allOnes(reader, n)) {
+        expect(reader.offset).toBe(0);
+        continue;
+      }
+      trues++;
+      expect(expected).toEqual({ output: new Array(n).fill(1), offset: reader.offset });
+    }
+    expect(trues).toBeGreaterThan(500);
   });
 });
