@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "../../src/ml/frame";
-import { defaultLearningRate } from "../../src/ml/gbdt/schedule";
+import { defaultLearningRate, defaultSchedule } from "../../src/ml/gbdt/schedule";
 import { DEFAULT_GBDT_PARAMS } from "../../src/ml/gbdt/train";
+import { gbdtParams } from "../../src/ml/prediction/params";
 import { trainPredictionModel } from "../../src/ml/prediction/train";
 import { Rng } from "../../src/ml/random";
 
@@ -27,6 +28,25 @@ describe("default boosting schedule", () => {
     expect(defaultLearningRate(10_000_000)).toBe(0.5);
     for (let n = 50_000; n < 150_000; n += 7_001) expect(defaultLearningRate(n + 1000)).toBeGreaterThan(defaultLearningRate(n));
     expect(DEFAULT_GBDT_PARAMS.numLeaves).toBe(7);
+  });
+
+  it("below a million training rows: 7 leaves, patience 30 and the rate by rows (the shared datasets' models)", () => {
+    for (const rows of [30, 50_000, 100_000, 183_000, 360_000, 999_999]) {
+      expect(defaultSchedule(rows)).toEqual({ learningRate: defaultLearningRate(rows), numLeaves: 7, earlyStoppingRounds: 30 });
+    }
+  });
+
+  it("from a million training rows: 15 leaves at 0.3, patience 10", () => {
+    for (const rows of [1_000_000, 1_800_000, 18_000_000]) {
+      expect(defaultSchedule(rows)).toEqual({ learningRate: 0.3, numLeaves: 15, earlyStoppingRounds: 10 });
+      const g = gbdtParams(undefined, rows, "classification", 2);
+      expect([g.learningRate, g.numLeaves, g.earlyStoppingRounds]).toEqual([0.3, 15, 10]);
+    }
+  });
+
+  it("a request's learning_rate, num_leaves and early_stopping_rounds win over the large-table schedule", () => {
+    const g = gbdtParams({ learning_rate: 0.5, num_leaves: 7, early_stopping_rounds: 30 }, 2_000_000, "classification", 2);
+    expect([g.learningRate, g.numLeaves, g.earlyStoppingRounds]).toEqual([0.5, 7, 30]);
   });
 
   it("small data gets 0.1; an explicit learning_rate wins over the default", () => {

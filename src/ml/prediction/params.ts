@@ -3,16 +3,18 @@
  * ./model; re-exported there for the service).
  */
 import { MlInputError } from "../errors";
-import { defaultLearningRate } from "../gbdt/schedule";
+import { defaultSchedule } from "../gbdt/schedule";
 import { DEFAULT_GBDT_PARAMS, type GbdtParams } from "../gbdt/train";
 import type { Task } from "../label";
 
 export interface PredictionParams {
-  /** Default: by training rows, see defaultLearningRate (0.1 up to 50k rows, 0.5 from 150k). */
+  /** Default: by training rows, see defaultSchedule (0.1 up to 50k rows, 0.5 from 150k, 0.3 from 1M). */
   learning_rate?: number;
+  /** Default: by training rows, see defaultSchedule (7; 15 from 1M rows). */
   num_leaves?: number;
   max_depth?: number;
   max_rounds?: number;
+  /** Default: by training rows, see defaultSchedule (30; 10 from 1M rows). */
   early_stopping_rounds?: number;
   min_data_in_leaf?: number;
   l2?: number;
@@ -47,7 +49,7 @@ const DEFAULT_TIME_BUDGET_S = 300;
 export const MAX_TIME_BUDGET_S = 6 * 60 * 60;
 
 export const DEFAULT_PREDICTION_PARAMS: Required<PredictionParams> = {
-  // the rate for small data; unset, the rate grows with the training rows (defaultLearningRate)
+  // the schedule of small data; unset, the rate, leaves and patience depend on the training rows (defaultSchedule)
   learning_rate: DEFAULT_GBDT_PARAMS.learningRate,
   num_leaves: DEFAULT_GBDT_PARAMS.numLeaves,
   max_depth: DEFAULT_GBDT_PARAMS.maxDepth,
@@ -97,8 +99,9 @@ function validateParams(p: Required<PredictionParams>): void {
 
 /**
  * The boosting parameters of a model on `trainRows` rows: the request's over the defaults, the
- * rate by the rows when the request leaves it out, and on small data a leaf minimum that still
- * lets trees split (20 rows per leaf would forbid any split on 30 rows) unless the request set it.
+ * rate, leaves and patience by the rows when the request leaves them out (defaultSchedule), and on
+ * small data a leaf minimum that still lets trees split (20 rows per leaf would forbid any split
+ * on 30 rows) unless the request set it.
  */
 export function gbdtParams(
   requested: PredictionParams | undefined,
@@ -109,14 +112,15 @@ export function gbdtParams(
   const p = predictionParams(requested);
   const explicitMinData = requested?.min_data_in_leaf !== undefined;
   const minDataInLeaf = explicitMinData ? p.min_data_in_leaf : Math.min(p.min_data_in_leaf, Math.max(2, Math.floor(trainRows / 20)));
+  const schedule = defaultSchedule(trainRows);
   return {
     objective: task === "regression" ? "regression" : numClasses === 2 ? "binary" : "multiclass",
     numClasses,
-    learningRate: requested?.learning_rate ?? defaultLearningRate(trainRows),
-    numLeaves: p.num_leaves,
+    learningRate: requested?.learning_rate ?? schedule.learningRate,
+    numLeaves: requested?.num_leaves ?? schedule.numLeaves,
     maxDepth: p.max_depth,
     maxRounds: p.max_rounds,
-    earlyStoppingRounds: p.early_stopping_rounds,
+    earlyStoppingRounds: requested?.early_stopping_rounds ?? schedule.earlyStoppingRounds,
     minDataInLeaf,
     ...(explicitMinData ? {} : { minDataPerGroup: Math.min(DEFAULT_GBDT_PARAMS.minDataPerGroup, minDataInLeaf) }),
     lambdaL2: p.l2,
