@@ -49,7 +49,6 @@ export function defaultSchedule(rows: number): BoostingSchedule {
 /**
  * The default learning rate below LARGE_TABLE_ROWS training rows (with DEFAULT_GBDT_PARAMS' 7
  * leaves and patience of 30 rounds).
- * @internal exported for its unit test (test/ml/gbdt-schedule.test.ts)
  */
 export function defaultLearningRate(rows: number): number {
   if (rows <= LR_ROWS_LOW) return LR_SMALL;
