@@ -74,8 +74,10 @@ export class SearchTrials {
 
   /**
    * The instance running the trial is stopping (SIGTERM: a rollout, a scale-in): sent again at
-   * once, to another instance, and this send is not counted against the trial (as a job's hand
-   * back is not a failed attempt). False when it no longer runs.
+   * once, and this send is not counted against the trial (as a job's hand back is not a failed
+   * attempt). Locally another trainer process takes it; a container slot's instance refuses it
+   * (503) while it drains and the queue retries it until the slot's container has restarted:
+   * either way sooner than the trial's heartbeat timeout. False when it no longer runs.
    */
   async handBack(attempt: number, trial: number): Promise<boolean> {
     const t = await this.load(attempt, trial);

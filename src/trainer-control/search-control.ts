@@ -9,7 +9,7 @@
 import { Conflict, NotFound } from "../core/errors";
 import type { JsonObject } from "../jobs/types";
 import { deletePrefix, searchDataKey, searchPrefix, trialOutcomeKey } from "../storage/keys";
-import { type ControlDeps, runningJobOf, stopWork, trainerJob } from "./control-scope";
+import { type ControlDeps, runningJob, runningJobOf, stopWork, trainerJob } from "./control-scope";
 
 /**
  * The train job (or the batch inference job, whose parts go through the same routes) of the
@@ -24,7 +24,16 @@ async function searchJob(deps: ControlDeps, jobId: string, attempt: number) {
 /** The search's rows (streamed: a large table's are too big to hold; the route requires their Content-Length). */
 export async function writeSearchData(deps: ControlDeps, jobId: string, attempt: number, body: ReadableStream): Promise<void> {
   const r = await runningJobOf(deps, jobId, attempt, "train");
-  await deps.bucket.put(searchDataKey(r.job.orgId, jobId, attempt), body);
+  const key = searchDataKey(r.job.orgId, jobId, attempt);
+  await deps.bucket.put(key, body);
+  // The job may have ended during the upload (up to 90 MB), after its object deleted the search's
+  // files (durable/job.ts): then these rows are nobody's, and go too.
+  try {
+    await runningJob(deps, jobId, attempt);
+  } catch (e) {
+    await deps.bucket.delete(key);
+    throw e;
+  }
 }
 
 export async function readSearchData(deps: ControlDeps, jobId: string, attempt: number): Promise<R2ObjectBody> {
@@ -76,8 +85,10 @@ export async function failTrial(deps: ControlDeps, jobId: string, attempt: numbe
 export async function writeTrialOutcome(deps: ControlDeps, jobId: string, attempt: number, trial: number, body: ArrayBuffer): Promise<void> {
   const r = await searchJob(deps, jobId, attempt);
   if (!(await r.jobObj.trialBeat(attempt, trial))) throw new Conflict("The trial no longer runs; its outcome is not needed.");
-  await deps.bucket.put(trialOutcomeKey(r.job.orgId, jobId, attempt, trial), body);
-  await r.jobObj.settleTrial(attempt, trial, "done", null);
+  const key = trialOutcomeKey(r.job.orgId, jobId, attempt, trial);
+  await deps.bucket.put(key, body);
+  // not settled: the trial was canceled, or the job ended (its search's files deleted), meanwhile
+  if (!(await r.jobObj.settleTrial(attempt, trial, "done", null))) await deps.bucket.delete(key);
 }
 
 export async function readTrialOutcome(deps: ControlDeps, jobId: string, attempt: number, trial: number): Promise<R2ObjectBody> {
