@@ -60,7 +60,8 @@ export function sortRows(keys: Uint8Array, count: number, stride: number, cols: 
   for (let p = 0; p < count; p++) {
     const u = order[p] % 65536;
     position[u] = p;
-    scratch.set(keys.subarray(u * stride, u * stride + stride), p * stride);
+    // a byte loop, not set(subarray(...)): no view allocated per distinct row
+    for (let b = 0, from = u * stride, to = p * stride; b < stride; b++) scratch[to + b] = keys[from + b];
   }
   keys.set(scratch.subarray(0, count * stride));
   for (let i = 0; i < n; i++) of[i] = position[of[i]];
