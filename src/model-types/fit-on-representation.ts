@@ -9,7 +9,7 @@
  * `ssl` too.
  */
 import { MlInputError } from "../ml/errors";
-import { buildFeaturizerSteps } from "../ml/featurize";
+import { buildFeaturizerSteps, type FeaturizerSpec } from "../ml/featurize";
 import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../ml/fit/contract";
 import { type Frame, findColumn } from "../ml/frame";
 import { appendMetadata } from "../ml/onnx/onnx-proto";
@@ -17,6 +17,7 @@ import {
   addEncoderSteps,
   buildRepresentationSteps,
   lacksEncoder,
+  modelFeaturizer,
   type Representation,
   type RepresentationStep,
 } from "../ml/representation/representation";
@@ -43,10 +44,14 @@ export function fitOnRepresentation(fit: EngineFit, readsSharedEncoder?: (params
 function* train(engineFit: EngineFit, input: TrainInput, readsEncoder: boolean): Generator<TrainEvent, TrainedModel, void> {
   const frame = input.takeFrame();
   const inputColumns = input.task.input_columns ?? null;
-  yield* checkData(input.task.model_type, frame, input.task.label_column, inputColumns);
-
   let rep = input.representation;
-  if (!rep) rep = yield* storing(buildRepresentationSteps(frame, { seed: REPRESENTATION_SEED, encoder: readsEncoder }), input.sslSteps);
+  checkShape(input.task.model_type, frame, inputColumns);
+  // the table's featurizer: the stored representation's, or described here once and reused by the build
+  const tableFeaturizer = rep ? rep.featurizer : yield* describeTable(frame);
+  checkFeatures(tableFeaturizer, input.task.label_column, inputColumns);
+
+  const build = () => buildRepresentationSteps(frame, { seed: REPRESENTATION_SEED, encoder: readsEncoder, featurizer: tableFeaturizer });
+  if (!rep) rep = yield* storing(build(), input.sslSteps);
   else if (readsEncoder && lacksEncoder(rep)) rep = yield* storing(addEncoderSteps(frame, rep), input.sslSteps);
   let offset = input.sslSteps;
 
@@ -108,18 +113,28 @@ function trainedModel(model: UnsupervisedModel): TrainedModel {
   };
 }
 
-/** What only the data shows, checked before the ssl phase is spent on it (a pass over every column: alive between them). */
-function* checkData(modelType: string, frame: Frame, labelColumn: string | null, inputColumns: string[] | null): Generator<TrainEvent, void, void> {
+/** The table's featurizer without a label (a pass over every column: alive between them). */
+function* describeTable(frame: Frame): Generator<TrainEvent, FeaturizerSpec, void> {
+  const described = buildFeaturizerSteps(frame, { labelColumn: null });
+  for (let r = described.next(); ; r = described.next()) {
+    if (r.done) return r.value;
+    yield { kind: "alive" };
+  }
+}
+
+/** What the frame's shape shows, checked before any pass over the rows. */
+function checkShape(modelType: string, frame: Frame, inputColumns: string[] | null): void {
   if (frame.rowCount < 2)
     throw new MlInputError(`the dataset has ${frame.rowCount} row${frame.rowCount === 1 ? "" : "s"}; a ${modelType} model needs at least 2`);
   if (inputColumns) {
     const unknown = inputColumns.filter((c) => !findColumn(frame, c));
     if (unknown.length) throw new MlInputError(`input columns not found: ${unknown.join(", ")}`);
   }
-  const described = buildFeaturizerSteps(frame, { labelColumn, inputColumns: inputColumns ?? undefined });
-  let r = described.next();
-  for (; !r.done; r = described.next()) yield { kind: "alive" };
-  const featurizer = r.value;
+}
+
+/** That the model has features, checked before the ssl phase is spent on it (from the table's featurizer: no pass over the rows). */
+function checkFeatures(tableFeaturizer: FeaturizerSpec, labelColumn: string | null, inputColumns: string[] | null): void {
+  const featurizer = modelFeaturizer(tableFeaturizer, labelColumn, inputColumns ?? undefined);
   if (featurizer.features.length === 0) {
     const why = featurizer.columns.map((c) => `${c.name}: ${c.reason ?? "unused"}`);
     throw new MlInputError(`no usable feature columns${why.length ? ` (${why.join("; ")})` : ""}`);

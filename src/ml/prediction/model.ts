@@ -19,7 +19,7 @@ import { type IterationInfo, type StopReason, type TrainGbdtResult, trainGbdtBin
 import { extractLabel, type Label, type Task } from "../label";
 import { classificationMetrics, type MetricValue, regressionMetrics } from "../metrics";
 import type { ParallelExecutor } from "../parallel";
-import { buildRepresentationSteps, deriveModelFeatures, type Representation } from "../representation/representation";
+import { buildRepresentationSteps, deriveModelFeatures, modelFeaturizer, type Representation } from "../representation/representation";
 import { type BinnedRows, binRowsSteps, splitRows } from "./data";
 import { gbdtParams, type PredictionParams, predictionParams } from "./params";
 import type { TrialPool } from "./search/fan-out";
@@ -140,11 +140,13 @@ export function* preparePredictionSteps(frame: Frame, opts: TrainPredictionOptio
   // depends on it).
   let rep = opts.representation;
   if (!rep) {
-    // fail before building it (same features as deriveModelFeatures gives below)
-    checkFeatures(yield* buildFeaturizerSteps(frame, { labelColumn: opts.labelColumn, inputColumns: opts.inputColumns }), opts.labelColumn);
+    // fail before building it (the features deriveModelFeatures gives below); the build reuses
+    // this featurizer rather than describing every column again
+    const tableFeaturizer = yield* buildFeaturizerSteps(frame, { labelColumn: null });
+    checkFeatures(modelFeaturizer(tableFeaturizer, opts.labelColumn, opts.inputColumns), opts.labelColumn);
     opts.onStage?.("representation");
     // without its encoder: no ssl step, only the profile's column steps
-    const build = buildRepresentationSteps(frame, { seed: REPRESENTATION_SEED, encoder: false });
+    const build = buildRepresentationSteps(frame, { seed: REPRESENTATION_SEED, encoder: false, featurizer: tableFeaturizer });
     for (let r = build.next(); ; r = build.next()) {
       if (r.done) {
         rep = r.value;
