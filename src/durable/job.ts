@@ -14,7 +14,7 @@ import { syncResourceStatus } from "../jobs/effects";
 import type { BeginResult, JobObject, TrialView } from "../jobs/job-object";
 import { capHistory } from "../jobs/metrics-history";
 import { mirrorJob } from "../jobs/mirror";
-import { isTerminal, type JobRecord, type JobStatus, type JsonObject, type ProgressReport } from "../jobs/types";
+import { isTerminal, type JobRecord, type JobStatus, type JsonObject, type ProgressReport, usesTrials } from "../jobs/types";
 import { deletePrefix, searchFilesPrefix } from "../storage/keys";
 import { logJobEnd } from "./job-log";
 import { countedAttempts, MIRROR_INTERVAL_MS, newInternal, nextAlarm, type Stored, watchdogDeadline } from "./job-state";
@@ -54,7 +54,9 @@ export class JobDO extends DurableObject<Env> implements JobObject {
       await mirrorJob(db, s.job, s.internal.revision);
       if (withResource) await syncResourceStatus(db, s.job);
       // an attempt that died (or was superseded) never closed its search: its files go with the job
-      if (withResource && isTerminal(s.job.status)) await deletePrefix(this.env.BUCKET, searchFilesPrefix(s.job.orgId, s.job.id));
+      // (only a job that can have them lists the bucket: most jobs end with no search)
+      if (withResource && isTerminal(s.job.status) && usesTrials(s.job.type))
+        await deletePrefix(this.env.BUCKET, searchFilesPrefix(s.job.orgId, s.job.id));
       if (s.internal.mirrorPending) {
         s.internal.mirrorPending = false;
         await this.ctx.storage.put("state", s);

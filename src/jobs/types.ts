@@ -9,6 +9,12 @@ export const INFERENCE_JOB_TYPES = ["infer_sync", "infer_batch"] as const satisf
 const INFERENCE: ReadonlySet<string> = new Set(INFERENCE_JOB_TYPES);
 export const isInferenceJob = (type: string) => INFERENCE.has(type);
 
+/**
+ * The jobs whose work may run on several trainer instances through the trial routes (a training's
+ * model search, a batch inference's parts), and store files under the job's search prefix.
+ */
+export const usesTrials = (type: string) => type === "train" || type === "infer_batch";
+
 export const JOB_STATUSES = [
   "initializing",
   "pending",

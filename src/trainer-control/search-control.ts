@@ -7,7 +7,7 @@
  * the attempt, which is how a canceled job's trials stop.
  */
 import { Conflict, NotFound } from "../core/errors";
-import type { JsonObject } from "../jobs/types";
+import { type JsonObject, usesTrials } from "../jobs/types";
 import { deletePrefix, searchDataKey, searchPrefix, trialOutcomeKey } from "../storage/keys";
 import { type ControlDeps, runningJob, runningJobOf, stopWork, trainerJob } from "./control-scope";
 
@@ -17,7 +17,7 @@ import { type ControlDeps, runningJob, runningJobOf, stopWork, trainerJob } from
  */
 async function searchJob(deps: ControlDeps, jobId: string, attempt: number) {
   const r = await trainerJob(deps, jobId, attempt);
-  if (r.job.type !== "train" && r.job.type !== "infer_batch") throw new NotFound();
+  if (!usesTrials(r.job.type)) throw new NotFound();
   return r;
 }
 

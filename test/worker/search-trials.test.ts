@@ -7,6 +7,8 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { TRIAL_HEARTBEAT_TIMEOUT_S, TRIAL_MAX_SENDS } from "../../src/core/limits";
 import { type TrialState, trialKey } from "../../src/durable/trial-state";
+import { jobObject } from "../../src/jobs/job-object";
+import type { JobRecord } from "../../src/jobs/types";
 import { searchDataKey, trialOutcomeKey } from "../../src/storage/keys";
 import { newOrg, undispatchedIngestJob } from "./helpers";
 
@@ -15,6 +17,18 @@ const spec = { trial: 0, params: {}, budgetMs: 1000, floorMs: null, pruneAbove: 
 async function runningJob() {
   const org = await newOrg();
   const { stub, jobId } = await undispatchedIngestJob(org);
+  const { attempt } = await stub.begin({ messageId: `trials-${crypto.randomUUID()}` });
+  return { stub, attempt, org, jobId };
+}
+
+/** A running train job (the ingest job's record under a new id and type), begun by hand: no consumer takes it. */
+async function runningTrainJob() {
+  const org = await newOrg();
+  const { stub: ingest } = await undispatchedIngestJob(org);
+  const jobId = crypto.randomUUID();
+  const stub = jobObject(env.JOB, jobId);
+  const record = (await ingest.get()) as JobRecord;
+  await stub.create({ ...record, id: jobId, type: "train", status: "queued" });
   const { attempt } = await stub.begin({ messageId: `trials-${crypto.randomUUID()}` });
   return { stub, attempt, org, jobId };
 }
@@ -67,7 +81,7 @@ describe("a search's trials in the job's object", () => {
   });
 
   it("leave no files once the job ends: every attempt's, closed or not", async () => {
-    const { stub, attempt, org, jobId } = await runningJob();
+    const { stub, attempt, org, jobId } = await runningTrainJob();
     const keys = [
       searchDataKey(org.orgId, jobId, attempt - 1),
       trialOutcomeKey(org.orgId, jobId, attempt, 0),
