@@ -5,6 +5,7 @@ import { DIRECT_UPLOAD_MAX_BYTES } from "./limits.js";
 import { withIdempotencyKey } from "./repeat.js";
 import { fetchRetrying, type OnLost, type RetryOptions, sleep } from "./retry.js";
 import type { components, paths } from "./schema.js";
+import { streamingFetch } from "./stream-fetch.js";
 
 export type Schemas = components["schemas"];
 export type TrainRequest = NonNullable<paths["/models/train"]["post"]["requestBody"]>["content"]["application/json"];
@@ -82,10 +83,13 @@ export class TabularClient {
   readonly api: Client<paths>;
   private readonly base: string;
   private readonly fetchImpl: typeof fetch;
+  /** For requests whose body is streamed (uploads): ./stream-fetch, unless a `fetch` was given. */
+  private readonly bodyFetch: typeof fetch;
 
   constructor(private readonly opts: ClientOptions) {
     this.base = opts.baseUrl.replace(/\/+$/, "");
     this.fetchImpl = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.bodyFetch = opts.fetch ?? ((input) => streamingFetch(input as Request));
     this.api = createClient<paths>({
       baseUrl: this.base,
       headers: { Authorization: `Bearer ${opts.apiKey}` },
@@ -188,7 +192,7 @@ export class TabularClient {
         body: body.stream(),
         duplex: "half",
       } as RequestInit);
-    const res = await fetchRetrying(make, this.fetchImpl, this.opts.retry);
+    const res = await fetchRetrying(make, this.bodyFetch, this.opts.retry);
     if (!res.ok) throw await errorOf(res);
     return res;
   }
