@@ -54,7 +54,7 @@ export async function runBatchPartInTrainer(client: ControlClient, a: TrialAssig
         frame,
         range,
         async (done) => {
-          if (await client.trialBeat(a.trial, done)) throw new JobCanceledError();
+          if (await client.trialBeat(a.trial, a.run, done)) throw new JobCanceledError();
         },
         { groupAlikeRows: true },
       );
@@ -63,7 +63,7 @@ export async function runBatchPartInTrainer(client: ControlClient, a: TrialAssig
       await storePages(client.resultSink(), rows.table, range.start / RESULT_PAGE_ROWS);
       phases.pages_s = seconds(paging);
       const handing = performance.now();
-      await client.writeTrialOutcome(a.trial, encodePartResult(partResult(rows, range)));
+      await client.writeTrialOutcome(a.trial, a.run, encodePartResult(partResult(rows, range)));
       phases.outcome_s = seconds(handing);
     } finally {
       await runtime.release();
@@ -76,6 +76,6 @@ export async function runBatchPartInTrainer(client: ControlClient, a: TrialAssig
     }
     const message = e instanceof Error ? e.message : String(e);
     logWarning(`job ${a.job_id} part ${a.trial}: failed: ${message}`, fields);
-    await client.failTrial(a.trial, message).catch(() => {});
+    await client.failTrial(a.trial, a.run, message).catch(() => {});
   }
 }

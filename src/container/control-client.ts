@@ -240,22 +240,29 @@ export class ControlClient {
     await this.json("closeSearch", {});
   }
 
+  // `run`: the send of the trial this instance runs (its TrialAssignment's), carried by each call.
+
   /** The trial's instance is alive (`done`: a batch part's rows done); true when the trial must stop. */
-  async trialBeat(trial: number, done?: number): Promise<boolean> {
-    return (await this.jsonAt("trialBeat", { trial }, done === undefined ? {} : { done })).stop;
+  async trialBeat(trial: number, run: number, done?: number): Promise<boolean> {
+    return (await this.jsonAt("trialBeat", { trial }, done === undefined ? { run } : { run, done })).stop;
   }
 
   /** This instance is stopping before the trial ended: the trial is sent again at once. Whether the Worker took it. */
-  async handBackTrial(trial: number): Promise<boolean> {
-    return (await this.jsonAt("handBackTrial", { trial }, {})).ok;
+  async handBackTrial(trial: number, run: number): Promise<boolean> {
+    return (await this.jsonAt("handBackTrial", { trial }, { run })).ok;
   }
 
-  async failTrial(trial: number, message: string): Promise<void> {
-    await this.jsonAt("failTrial", { trial }, { message: message.slice(0, FAILURE_MESSAGE_MAX_CHARS) });
+  async failTrial(trial: number, run: number, message: string): Promise<void> {
+    await this.jsonAt("failTrial", { trial }, { run, message: message.slice(0, FAILURE_MESSAGE_MAX_CHARS) });
   }
 
-  async writeTrialOutcome(trial: number, bytes: Uint8Array): Promise<void> {
-    const res = await this.call("writeTrialOutcome", { params: { trial }, body: bytes, contentType: "application/octet-stream" });
+  async writeTrialOutcome(trial: number, run: number, bytes: Uint8Array): Promise<void> {
+    const res = await this.call("writeTrialOutcome", {
+      params: { trial },
+      query: { run: String(run) },
+      body: bytes,
+      contentType: "application/octet-stream",
+    });
     if (!res.ok) throw new Error(`could not store trial ${trial}'s outcome: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
   }
 

@@ -110,11 +110,12 @@ export function createTrainerServer(config: ControlConfig) {
 function acceptTrial(config: ControlConfig, body: unknown, res: ServerResponse): void {
   const a = trialAssignment.safeParse(body);
   if (!a.success) {
-    send(res, 422, { detail: "Expected {job_id: uuid, attempt: positive integer, trial: integer, spec: object}" });
+    send(res, 422, { detail: "Expected {job_id: uuid, attempt: positive integer, trial: integer, run: positive integer, spec: object}" });
     return;
   }
-  const { job_id: jobId, attempt, trial } = a.data;
-  const key = `${jobId}:${trial}`;
+  const { job_id: jobId, attempt, trial, run } = a.data;
+  // another send of the same trial is another run: refused while this one has not yet stopped
+  const key = `${jobId}:${trial}:${run}`;
   if (trialRunning && trialRunning.key !== key) {
     send(res, 503, { detail: "The trainer is running another trial" });
     return;
@@ -130,7 +131,7 @@ function acceptTrial(config: ControlConfig, body: unknown, res: ServerResponse):
   const done = (part.success ? runBatchPartInTrainer(client, a.data, part.data) : runTrialInTrainer(client, a.data)).finally(() => {
     trialRunning = null;
   });
-  trialRunning = { key, work: { client, trial, done } };
+  trialRunning = { key, work: { client, trial: { trial, run }, done } };
   send(res, 202, { job_id: jobId, trial, status: "accepted" });
 }
 

@@ -13,8 +13,8 @@ import { log, logWarning } from "./log";
 /** A job the trainer is working on, or a trial of a search (or a part of a batch) it runs for a job. */
 export interface RunningJob {
   client: ControlClient;
-  /** Set for a trial: handed back on its own (sent again at once), the job's attempt goes on elsewhere. */
-  trial?: number;
+  /** Set for a trial (its number and send): handed back on its own (sent again at once), the job's attempt goes on elsewhere. */
+  trial?: { trial: number; run: number };
   /** Settles when the run ends, however it ends. */
   done: Promise<void>;
 }
@@ -47,10 +47,10 @@ export async function drain(server: Server, running: () => RunningJob[], graceMs
   const left = running();
   await Promise.all(
     left.map(async ({ client, trial }) => {
-      const fields = { job_id: client.jobId, attempt: client.attempt, ...(trial === undefined ? {} : { trial }) };
-      const what = trial === undefined ? `job ${client.jobId} attempt ${client.attempt}` : `job ${client.jobId} trial ${trial}`;
+      const fields = { job_id: client.jobId, attempt: client.attempt, ...(trial === undefined ? {} : { trial: trial.trial }) };
+      const what = trial === undefined ? `job ${client.jobId} attempt ${client.attempt}` : `job ${client.jobId} trial ${trial.trial}`;
       try {
-        const taken = trial === undefined ? await client.handBack(HAND_BACK_REASON) : await client.handBackTrial(trial);
+        const taken = trial === undefined ? await client.handBack(HAND_BACK_REASON) : await client.handBackTrial(trial.trial, trial.run);
         log(`${what}: handed back${taken ? "" : " (it had already moved on)"}`, fields);
       } catch (e) {
         // The heartbeat timeout (the job's, or the trial's) sends it again instead.

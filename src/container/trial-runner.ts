@@ -25,23 +25,23 @@ export async function runTrialInTrainer(client: ControlClient, a: TrialAssignmen
   try {
     const { data, plan } = await searchDataFor(a.job_id, a.attempt, () => client.readSearchData());
     const now = () => performance.now();
-    const run = runTrial(data, plan, a.spec as unknown as TrialSpec, now, trainerThreadPool());
+    const steps = runTrial(data, plan, a.spec as unknown as TrialSpec, now, trainerThreadPool());
     let last = now();
-    let r = run.next();
-    for (; !r.done; r = run.next()) {
+    let r = steps.next();
+    for (; !r.done; r = steps.next()) {
       if (now() - last < BEAT_EVERY_MS) continue;
       last = now();
-      if (await client.trialBeat(a.trial)) {
+      if (await client.trialBeat(a.trial, a.run)) {
         log(`job ${a.job_id} trial ${a.trial}: stopped (the search no longer needs it)`, fields);
         return;
       }
     }
-    await client.writeTrialOutcome(a.trial, encodeTrialOutcome({ ...r.value, instance: INSTANCE }));
+    await client.writeTrialOutcome(a.trial, a.run, encodeTrialOutcome({ ...r.value, instance: INSTANCE }));
     log(`job ${a.job_id} trial ${a.trial}: ${r.value.status} in ${r.value.seconds.toFixed(1)} s`, fields);
   } catch (e) {
     if (e instanceof JobCanceledError) return;
     const message = e instanceof Error ? e.message : String(e);
     logWarning(`job ${a.job_id} trial ${a.trial}: failed: ${message}`, fields);
-    await client.failTrial(a.trial, message).catch(() => {});
+    await client.failTrial(a.trial, a.run, message).catch(() => {});
   }
 }

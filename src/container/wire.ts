@@ -32,6 +32,8 @@ export type TrainerAssignment = z.infer<typeof trainerAssignment>;
  */
 export const trialAssignment = trainerAssignment.extend({
   trial: z.number().int().min(0),
+  /** Which send of the trial this instance runs: its calls carry it (durable/trial-state.ts TrialState.run). */
+  run: z.number().int().min(1),
   spec: z.record(z.string(), z.unknown()),
 });
 export type TrialAssignment = z.infer<typeof trialAssignment>;
@@ -128,6 +130,8 @@ const beginFrameUploadAnswer = z.object({ upload_id: z.string() });
 const signFramePartBody = z.object({ attempt, upload_id: uploadId, part_number: z.number().int().min(1), bytes: z.number().int().min(0) });
 const signFramePartAnswer = z.object({ url: z.string().nullable() });
 export const framePartQuery = attemptQuery.extend({ upload_id: uploadId });
+/** A trial's outcome is stored by the instance running one send of it (`?attempt=&run=`). */
+export const trialOutcomeQuery = attemptQuery.extend({ run: z.coerce.number().int().min(1) });
 const completeFrameUploadBody = z.object({
   attempt,
   upload_id: uploadId,
@@ -151,11 +155,12 @@ const trialView = z.object({
 const trialsAnswer = z.object({ trials: z.array(trialView) });
 const closeSearchBody = z.object({ attempt });
 /** The instance running a trial reports (`done`: a batch part's rows done; answered `stop: true` once the trial no longer runs), or says it failed. */
-const trialBeatBody = z.object({ attempt, done: z.number().int().min(0).optional() });
+const run = z.number().int().min(1);
+const trialBeatBody = z.object({ attempt, run, done: z.number().int().min(0).optional() });
 const trialBeatAnswer = z.object({ stop: z.boolean() });
-const failTrialBody = z.object({ attempt, message: z.string().min(1).max(FAILURE_MESSAGE_MAX_CHARS) });
+const failTrialBody = z.object({ attempt, run, message: z.string().min(1).max(FAILURE_MESSAGE_MAX_CHARS) });
 /** The instance is stopping (SIGTERM) before its trial ended: the trial is sent again at once. */
-const handBackTrialBody = z.object({ attempt });
+const handBackTrialBody = z.object({ attempt, run });
 /**
  * `{first}` of `results/pages/{first}`: the number of the first of the result pages in the body
  * (pages one per line: a JSON text holds no raw line break), written in one call.

@@ -236,28 +236,29 @@ export class JobDO extends DurableObject<Env> implements JobObject {
     return search !== null;
   }
 
-  /** A delivery of a trial's message: its spec when it is to run now (`spec: null`: a duplicate, or it no longer runs). */
-  async beginTrial(attempt: number, trial: number): Promise<{ spec: JsonObject | null; slot: number }> {
-    const begun = await (await this.search(attempt))?.begin(attempt, trial);
+  /** A delivery of a trial's message for its send `run`: its spec when it is to run now (`spec: null`: a duplicate, an earlier send's, or it no longer runs). */
+  async beginTrial(attempt: number, trial: number, run: number): Promise<{ spec: JsonObject | null; slot: number }> {
+    const begun = await (await this.search(attempt))?.begin(attempt, trial, run);
     return begun ?? { spec: null, slot: 0 };
   }
 
-  async trialUndispatched(attempt: number, trial: number): Promise<void> {
-    await (await this.search(attempt))?.undispatched(attempt, trial);
+  async trialUndispatched(attempt: number, trial: number, run: number): Promise<void> {
+    await (await this.search(attempt))?.undispatched(attempt, trial, run);
   }
 
-  /** A trial's instance is alive (`done`: a batch part's rows done); false: it must stop (the job or the trial no longer runs). */
-  async trialBeat(attempt: number, trial: number, done?: number): Promise<boolean> {
-    return (await (await this.search(attempt))?.beat(attempt, trial, done)) ?? false;
+  /** A trial's instance, running send `run`, is alive (`done`: a batch part's rows done); false: it must stop (the job, the trial or that send no longer runs). */
+  async trialBeat(attempt: number, trial: number, run: number, done?: number): Promise<boolean> {
+    return (await (await this.search(attempt))?.beat(attempt, trial, run, done)) ?? false;
   }
 
   /** A stopping instance hands its trial back: sent again at once (durable/trials.ts); false when it no longer runs. */
-  async handBackTrial(attempt: number, trial: number): Promise<boolean> {
-    return (await (await this.search(attempt))?.handBack(attempt, trial)) ?? false;
+  async handBackTrial(attempt: number, trial: number, run: number): Promise<boolean> {
+    return (await (await this.search(attempt))?.handBack(attempt, trial, run)) ?? false;
   }
 
-  async settleTrial(attempt: number, trial: number, status: "done" | "failed", message: string | null): Promise<boolean> {
-    return (await (await this.search(attempt))?.settle(attempt, trial, status, message)) ?? false;
+  /** Send `run` of a trial ended (done or failed); false when that send no longer runs. */
+  async settleTrial(attempt: number, trial: number, run: number, status: "done" | "failed", message: string | null): Promise<boolean> {
+    return (await (await this.search(attempt))?.settle(attempt, trial, run, status, message)) ?? false;
   }
 
   /** The search's trials (the coordinator's poll, and the trials' watchdog); null when the job no longer runs for this attempt. */

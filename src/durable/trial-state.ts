@@ -17,8 +17,15 @@ export interface TrialState {
   /** Which of the search's instances runs it: the same slot never runs two trials at once. */
   slot: number;
   status: TrialStatus;
-  /** Times it was sent to the queue. */
+  /** Times it was sent to the queue, counted against the trial (a hand-back is not). */
   sends: number;
+  /**
+   * The number of its current send, hand-backs included: the instance running it carries the one
+   * it began, and a call from an earlier send (an instance that went silent, then woke up after
+   * the trial was sent again) is refused, as a job's attempt token refuses a superseded worker.
+   * Absent in a trial stored before it existed: its `sends` stand in.
+   */
+  run?: number;
   sentAtMs: number;
   /** The last sign of life of the instance running it. */
   beatAtMs: number | null;
@@ -30,6 +37,9 @@ export interface TrialState {
 /** The storage key of a trial: under the attempt, so a restarted job's search starts clean. */
 export const trialKey = (attempt: number, trial: number) => `${trialPrefix(attempt)}${String(trial).padStart(6, "0")}`;
 export const trialPrefix = (attempt: number) => `trial:${attempt}:`;
+
+/** The trial's current send (see TrialState.run). */
+export const currentRun = (t: TrialState): number => t.run ?? t.sends;
 
 export type TrialAction = { action: "wait" } | { action: "resend" } | { action: "fail"; message: string };
 

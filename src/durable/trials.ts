@@ -9,7 +9,7 @@
  */
 import type { TrialView } from "../jobs/job-object";
 import type { JsonObject } from "../jobs/types";
-import { onTrialDeadline, type TrialState, trialKey, trialPrefix } from "./trial-state";
+import { currentRun, onTrialDeadline, type TrialState, trialKey, trialPrefix } from "./trial-state";
 
 export class SearchTrials {
   constructor(
@@ -28,6 +28,7 @@ export class SearchTrials {
 
   private async send(attempt: number, t: TrialState): Promise<void> {
     t.status = "queued";
+    t.run = currentRun(t) + 1;
     t.sends += 1;
     t.sentAtMs = Date.now();
     t.beatAtMs = null;
@@ -35,7 +36,7 @@ export class SearchTrials {
     delete t.done;
     await this.put(attempt, t);
     // the queue's trial message (queue/messages.ts: trialMessageSchema, which the consumer reads it with)
-    await this.queue.send({ job_id: this.jobId, attempt, trial: t.trial });
+    await this.queue.send({ job_id: this.jobId, attempt, trial: t.trial, run: t.run });
   }
 
   /** Sends a trial; a trial already sent is left as it is (a retried call). */
@@ -44,10 +45,13 @@ export class SearchTrials {
     await this.send(attempt, { trial, spec, slot, status: "queued", sends: 0, sentAtMs: 0, beatAtMs: null, message: null });
   }
 
-  /** A delivery of the trial's message: its spec and slot when it is to run now (queued), else null (a duplicate, or canceled). */
-  async begin(attempt: number, trial: number): Promise<{ spec: JsonObject; slot: number } | null> {
+  /**
+   * A delivery of the trial's message for send `run`: its spec and slot when it is to run now
+   * (queued, and this is its current send), else null (a duplicate, an earlier send's message, or canceled).
+   */
+  async begin(attempt: number, trial: number, run: number): Promise<{ spec: JsonObject; slot: number } | null> {
     const t = await this.load(attempt, trial);
-    if (t?.status !== "queued") return null;
+    if (t?.status !== "queued" || currentRun(t) !== run) return null;
     t.status = "running";
     t.beatAtMs = Date.now();
     await this.put(attempt, t);
@@ -55,17 +59,22 @@ export class SearchTrials {
   }
 
   /** The delivery could not hand the trial to an instance: queued again (the queue retries it). */
-  async undispatched(attempt: number, trial: number): Promise<void> {
+  async undispatched(attempt: number, trial: number, run: number): Promise<void> {
     const t = await this.load(attempt, trial);
-    if (t?.status !== "running") return;
+    if (!this.runs(t, run)) return;
     t.status = "queued";
     await this.put(attempt, t);
   }
 
-  /** The instance running the trial is alive (`done`: units of its work done so far); false: the trial no longer runs (canceled, or given to another). */
-  async beat(attempt: number, trial: number, done?: number): Promise<boolean> {
+  /** Whether `t` runs as send `run`: the calls of an earlier send's instance are refused. */
+  private runs(t: TrialState | null, run: number): t is TrialState {
+    return t?.status === "running" && currentRun(t) === run;
+  }
+
+  /** The instance running send `run` of the trial is alive (`done`: units of its work done so far); false: that send no longer runs (canceled, or sent again). */
+  async beat(attempt: number, trial: number, run: number, done?: number): Promise<boolean> {
     const t = await this.load(attempt, trial);
-    if (t?.status !== "running") return false;
+    if (!this.runs(t, run)) return false;
     t.beatAtMs = Date.now();
     if (done !== undefined) t.done = done;
     await this.put(attempt, t);
@@ -79,18 +88,22 @@ export class SearchTrials {
    * (503) while it drains and the queue retries it until the slot's container has restarted:
    * either way sooner than the trial's heartbeat timeout. False when it no longer runs.
    */
-  async handBack(attempt: number, trial: number): Promise<boolean> {
+  async handBack(attempt: number, trial: number, run: number): Promise<boolean> {
     const t = await this.load(attempt, trial);
-    if (t?.status !== "running") return false;
+    if (!this.runs(t, run)) return false;
     t.sends -= 1;
     await this.send(attempt, t);
     return true;
   }
 
-  /** The trial ended: its outcome is stored (done), or it failed with a message. */
-  async settle(attempt: number, trial: number, status: "done" | "failed", message: string | null = null): Promise<boolean> {
+  /**
+   * The trial ended: its outcome is stored (done), or it failed with a message. `run`: the send
+   * that ended (an earlier send's end is refused); null: whichever runs (the watchdog's verdict).
+   */
+  async settle(attempt: number, trial: number, run: number | null, status: "done" | "failed", message: string | null = null): Promise<boolean> {
     const t = await this.load(attempt, trial);
     if (!t || t.status === "done" || t.status === "failed" || t.status === "canceled") return false;
+    if (run !== null && currentRun(t) !== run) return false;
     t.status = status;
     t.message = message;
     await this.put(attempt, t);
@@ -105,7 +118,7 @@ export class SearchTrials {
     for (const t of stored.values()) {
       const next = onTrialDeadline(t, now);
       if (next.action === "resend") await this.send(attempt, t);
-      else if (next.action === "fail") await this.settle(attempt, t.trial, "failed", next.message);
+      else if (next.action === "fail") await this.settle(attempt, t.trial, null, "failed", next.message);
       const current = next.action === "wait" ? t : ((await this.load(attempt, t.trial)) ?? t);
       out.push({
         trial: current.trial,

@@ -45,12 +45,13 @@ export interface JobObject {
   /** The running job's worker is gone: restarted now (or failed, on its last attempt); false when not running. */
   workerLost(reason: string): Promise<boolean>;
   // The trials of the job's model search, for the running attempt (durable/trials.ts); refused (false, null) once it no longer runs.
+  // `run`: which send of the trial the caller handles (its queue message, its instance); an earlier send's calls are refused.
   startTrial(attempt: number, trial: number, slot: number, spec: JsonObject): Promise<boolean>;
-  beginTrial(attempt: number, trial: number): Promise<{ spec: JsonObject | null; slot: number }>;
-  trialUndispatched(attempt: number, trial: number): Promise<void>;
-  trialBeat(attempt: number, trial: number, done?: number): Promise<boolean>;
-  handBackTrial(attempt: number, trial: number): Promise<boolean>;
-  settleTrial(attempt: number, trial: number, status: "done" | "failed", message: string | null): Promise<boolean>;
+  beginTrial(attempt: number, trial: number, run: number): Promise<{ spec: JsonObject | null; slot: number }>;
+  trialUndispatched(attempt: number, trial: number, run: number): Promise<void>;
+  trialBeat(attempt: number, trial: number, run: number, done?: number): Promise<boolean>;
+  handBackTrial(attempt: number, trial: number, run: number): Promise<boolean>;
+  settleTrial(attempt: number, trial: number, run: number, status: "done" | "failed", message: string | null): Promise<boolean>;
   listTrials(attempt: number): Promise<TrialView[] | null>;
   closeSearch(attempt: number): Promise<number>;
 }

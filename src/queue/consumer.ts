@@ -23,17 +23,17 @@ async function processTrialMessage(deps: WorkDeps, msg: Message<unknown>, m: Tri
     return;
   }
   const jobObj = jobObject(deps.env.JOB, m.job_id);
-  const { spec, slot } = await jobObj.beginTrial(m.attempt, m.trial);
+  const { spec, slot } = await jobObj.beginTrial(m.attempt, m.trial, m.run);
   if (!spec) {
     msg.ack();
     return;
   }
   try {
-    await dispatchTrialToTrainer(deps.env, { job_id: m.job_id, attempt: m.attempt, trial: m.trial, spec }, slot);
+    await dispatchTrialToTrainer(deps.env, { job_id: m.job_id, attempt: m.attempt, trial: m.trial, run: m.run, spec }, slot);
     msg.ack();
   } catch (e) {
     console.warn(`trial ${m.trial} of job ${m.job_id}: not handed to a trainer yet (${errorText(e)})`);
-    await jobObj.trialUndispatched(m.attempt, m.trial);
+    await jobObj.trialUndispatched(m.attempt, m.trial, m.run);
     msg.retry({ delaySeconds: TRIAL_REDISPATCH_DELAY_S });
   }
 }
@@ -92,6 +92,7 @@ async function processDeadLetter(deps: WorkDeps, msg: Message<unknown>): Promise
     await jobObject(deps.env.JOB, m.job_id).settleTrial(
       m.attempt,
       m.trial,
+      m.run,
       "failed",
       `Part ${m.trial} of the job (a search trial or a batch's row range) could not be handed to a trainer instance.`,
     );

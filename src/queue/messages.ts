@@ -4,8 +4,14 @@ import { z } from "zod";
 export const jobMessageSchema = z.object({ job_id: z.uuid() });
 
 /**
- * A trial of a job's model search (durable/trials.ts): the job, the attempt its search belongs to
- * and the trial's number; its parameters are read from the job's object when it begins.
+ * A trial of a job's model search (durable/trials.ts): the job, the attempt its search belongs to,
+ * the trial's number and which send of it this is; its parameters are read from the job's object
+ * when it begins.
  */
-export const trialMessageSchema = z.object({ job_id: z.uuid(), attempt: z.number().int().min(1), trial: z.number().int().min(0) });
+export const trialMessageSchema = z.object({
+  job_id: z.uuid(),
+  attempt: z.number().int().min(1),
+  trial: z.number().int().min(0),
+  run: z.number().int().min(1),
+});
 export type TrialMessage = z.infer<typeof trialMessageSchema>;

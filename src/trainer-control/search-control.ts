@@ -64,31 +64,38 @@ export async function closeSearch(deps: ControlDeps, jobId: string, attempt: num
   return { ok: true };
 }
 
-/** A trial's instance is alive; `stop`: the trial no longer runs (canceled, the job over, or sent to another). */
-export async function trialBeat(deps: ControlDeps, jobId: string, attempt: number, trial: number, done?: number) {
+/** A trial's instance (running send `run`) is alive; `stop`: that send no longer runs (canceled, the job over, or sent again). */
+export async function trialBeat(deps: ControlDeps, jobId: string, attempt: number, trial: number, run: number, done?: number) {
   const r = await searchJob(deps, jobId, attempt);
-  return { stop: !(await r.jobObj.trialBeat(attempt, trial, done)) };
+  return { stop: !(await r.jobObj.trialBeat(attempt, trial, run, done)) };
 }
 
 /** The trial's instance is stopping: the trial is sent again at once (`ok` false: it no longer ran). */
-export async function handBackTrial(deps: ControlDeps, jobId: string, attempt: number, trial: number) {
+export async function handBackTrial(deps: ControlDeps, jobId: string, attempt: number, trial: number, run: number) {
   const r = await searchJob(deps, jobId, attempt);
-  return { ok: await r.jobObj.handBackTrial(attempt, trial) };
+  return { ok: await r.jobObj.handBackTrial(attempt, trial, run) };
 }
 
-export async function failTrial(deps: ControlDeps, jobId: string, attempt: number, trial: number, message: string) {
+export async function failTrial(deps: ControlDeps, jobId: string, attempt: number, trial: number, run: number, message: string) {
   const r = await searchJob(deps, jobId, attempt);
-  return { ok: await r.jobObj.settleTrial(attempt, trial, "failed", message) };
+  return { ok: await r.jobObj.settleTrial(attempt, trial, run, "failed", message) };
 }
 
 /** A trial's outcome: stored, then the trial is done (an outcome of a trial no longer running is refused). */
-export async function writeTrialOutcome(deps: ControlDeps, jobId: string, attempt: number, trial: number, body: ArrayBuffer): Promise<void> {
+export async function writeTrialOutcome(
+  deps: ControlDeps,
+  jobId: string,
+  attempt: number,
+  trial: number,
+  run: number,
+  body: ArrayBuffer,
+): Promise<void> {
   const r = await searchJob(deps, jobId, attempt);
-  if (!(await r.jobObj.trialBeat(attempt, trial))) throw new Conflict("The trial no longer runs; its outcome is not needed.");
+  if (!(await r.jobObj.trialBeat(attempt, trial, run))) throw new Conflict("The trial no longer runs; its outcome is not needed.");
   const key = trialOutcomeKey(r.job.orgId, jobId, attempt, trial);
   await deps.bucket.put(key, body);
   // not settled: the trial was canceled, or the job ended (its search's files deleted), meanwhile
-  if (!(await r.jobObj.settleTrial(attempt, trial, "done", null))) await deps.bucket.delete(key);
+  if (!(await r.jobObj.settleTrial(attempt, trial, run, "done", null))) await deps.bucket.delete(key);
 }
 
 export async function readTrialOutcome(deps: ControlDeps, jobId: string, attempt: number, trial: number): Promise<R2ObjectBody> {

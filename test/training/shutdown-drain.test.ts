@@ -13,7 +13,7 @@ function recordingClient(jobId: string, calls: string[]) {
     jobId,
     attempt: 1,
     handBack: async () => (calls.push(`job ${jobId}`), true),
-    handBackTrial: async (trial: number) => (calls.push(`job ${jobId} trial ${trial}`), true),
+    handBackTrial: async (trial: number, run: number) => (calls.push(`job ${jobId} trial ${trial} run ${run}`), true),
   } as unknown as ControlClient;
 }
 
@@ -25,10 +25,10 @@ describe("drain", () => {
     const server = createServer().listen(0);
     const work: RunningJob[] = [
       { client: recordingClient("a", calls), done: never },
-      { client: recordingClient("b", calls), trial: 3, done: never },
+      { client: recordingClient("b", calls), trial: { trial: 3, run: 2 }, done: never },
     ];
     await drain(server, () => work, 0);
-    expect(calls.sort()).toEqual(["job a", "job b trial 3"]);
+    expect(calls.sort()).toEqual(["job a", "job b trial 3 run 2"]);
     expect(server.listening).toBe(false);
   });
 
@@ -40,7 +40,7 @@ describe("drain", () => {
     const done = new Promise<void>((r) => setTimeout(r, 20)).then(() => {
       running = [];
     });
-    running = [{ client: recordingClient("c", calls), trial: 0, done }];
+    running = [{ client: recordingClient("c", calls), trial: { trial: 0, run: 1 }, done }];
     await drain(server, () => running, 5000);
     expect(calls).toEqual([]);
   });

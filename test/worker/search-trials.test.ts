@@ -38,16 +38,16 @@ describe("a search's trials in the job's object", () => {
     const { stub, attempt } = await runningJob();
     expect(await stub.startTrial(attempt, 0, 1, spec)).toBe(true);
     expect(await stub.listTrials(attempt)).toEqual([{ trial: 0, status: "queued", message: null }]);
-    expect(await stub.beginTrial(attempt, 0)).toEqual({ spec, slot: 1 });
+    expect(await stub.beginTrial(attempt, 0, 1)).toEqual({ spec, slot: 1 });
     // a second delivery of the same message does not run it twice
-    expect((await stub.beginTrial(attempt, 0)).spec).toBeNull();
+    expect((await stub.beginTrial(attempt, 0, 1)).spec).toBeNull();
     expect((await stub.listTrials(attempt))![0].status).toBe("running");
   });
 
   it("sending a trial twice keeps the first", async () => {
     const { stub, attempt } = await runningJob();
     await stub.startTrial(attempt, 3, 0, spec);
-    await stub.beginTrial(attempt, 3);
+    await stub.beginTrial(attempt, 3, 1);
     await stub.startTrial(attempt, 3, 0, spec);
     expect((await stub.listTrials(attempt))![0]).toMatchObject({ trial: 3, status: "running" });
   });
@@ -56,27 +56,27 @@ describe("a search's trials in the job's object", () => {
     const { stub, attempt } = await runningJob();
     await stub.startTrial(attempt, 0, 0, spec);
     await stub.startTrial(attempt, 1, 1, spec);
-    await stub.beginTrial(attempt, 0);
-    await stub.beginTrial(attempt, 1);
-    expect(await stub.trialBeat(attempt, 0)).toBe(true);
-    expect(await stub.settleTrial(attempt, 0, "done", null)).toBe(true);
-    expect(await stub.settleTrial(attempt, 1, "failed", "out of memory")).toBe(true);
+    await stub.beginTrial(attempt, 0, 1);
+    await stub.beginTrial(attempt, 1, 1);
+    expect(await stub.trialBeat(attempt, 0, 1)).toBe(true);
+    expect(await stub.settleTrial(attempt, 0, 1, "done", null)).toBe(true);
+    expect(await stub.settleTrial(attempt, 1, 1, "failed", "out of memory")).toBe(true);
     expect(await stub.listTrials(attempt)).toEqual([
       { trial: 0, status: "done", message: null },
       { trial: 1, status: "failed", message: "out of memory" },
     ]);
     // a trial that ended stays ended
-    expect(await stub.settleTrial(attempt, 0, "failed", "late")).toBe(false);
-    expect(await stub.trialBeat(attempt, 0)).toBe(false);
+    expect(await stub.settleTrial(attempt, 0, 1, "failed", "late")).toBe(false);
+    expect(await stub.trialBeat(attempt, 0, 1)).toBe(false);
   });
 
   it("are canceled when the search closes: their instances are told to stop", async () => {
     const { stub, attempt } = await runningJob();
     await stub.startTrial(attempt, 0, 0, spec);
     await stub.startTrial(attempt, 1, 1, spec);
-    await stub.beginTrial(attempt, 0);
+    await stub.beginTrial(attempt, 0, 1);
     expect(await stub.closeSearch(attempt)).toBe(2);
-    expect(await stub.trialBeat(attempt, 0)).toBe(false);
+    expect(await stub.trialBeat(attempt, 0, 1)).toBe(false);
     expect((await stub.listTrials(attempt))!.map((t) => t.status)).toEqual(["canceled", "canceled"]);
   });
 
@@ -95,9 +95,9 @@ describe("a search's trials in the job's object", () => {
   it("stop with the job: a canceled job's trials are told to stop, and no trial is sent", async () => {
     const { stub, attempt } = await runningJob();
     await stub.startTrial(attempt, 0, 0, spec);
-    await stub.beginTrial(attempt, 0);
+    await stub.beginTrial(attempt, 0, 1);
     await stub.cancel();
-    expect(await stub.trialBeat(attempt, 0)).toBe(false);
+    expect(await stub.trialBeat(attempt, 0, 1)).toBe(false);
     expect(await stub.startTrial(attempt, 1, 0, spec)).toBe(false);
     expect(await stub.listTrials(attempt)).toBeNull();
   });
@@ -112,27 +112,48 @@ describe("a search's trials in the job's object", () => {
   it("send a trial handed back by a stopping instance again at once, the send not counted", async () => {
     const { stub, attempt } = await runningJob();
     await stub.startTrial(attempt, 0, 0, spec);
-    await stub.beginTrial(attempt, 0);
-    expect(await stub.handBackTrial(attempt, 0)).toBe(true);
-    expect(await stub.trialBeat(attempt, 0)).toBe(false);
+    await stub.beginTrial(attempt, 0, 1);
+    expect(await stub.handBackTrial(attempt, 0, 1)).toBe(true);
+    expect(await stub.trialBeat(attempt, 0, 1)).toBe(false);
     expect((await stub.listTrials(attempt))![0].status).toBe("queued");
     const sends = await runInDurableObject(
       stub,
       async (_: unknown, state: DurableObjectState) => (await state.storage.get<TrialState>(trialKey(attempt, 0)))!.sends,
     );
     expect(sends).toBe(1);
-    // begun again by the next instance; a trial no longer running is not handed back
-    expect((await stub.beginTrial(attempt, 0)).spec).toEqual(spec);
-    await stub.settleTrial(attempt, 0, "done", null);
-    expect(await stub.handBackTrial(attempt, 0)).toBe(false);
+    // begun again by the next instance, as its second run; a trial no longer running is not handed back
+    expect((await stub.beginTrial(attempt, 0, 2)).spec).toEqual(spec);
+    await stub.settleTrial(attempt, 0, 2, "done", null);
+    expect(await stub.handBackTrial(attempt, 0, 2)).toBe(false);
+  });
+
+  it("refuse the calls of a run sent again: the instance that went silent is told to stop, and cannot end the new run", async () => {
+    const { stub, attempt } = await runningJob();
+    await stub.startTrial(attempt, 0, 0, spec);
+    await stub.beginTrial(attempt, 0, 1);
+    await runInDurableObject(stub, async (_: unknown, state: DurableObjectState) => {
+      const t = (await state.storage.get<TrialState>(trialKey(attempt, 0)))!;
+      await state.storage.put(trialKey(attempt, 0), { ...t, beatAtMs: Date.now() - TRIAL_HEARTBEAT_TIMEOUT_S * 1000 - 1 });
+    });
+    await stub.listTrials(attempt); // the watchdog sends it again: run 2
+    // the first run's late message is not begun again; the second's is
+    expect((await stub.beginTrial(attempt, 0, 1)).spec).toBeNull();
+    expect((await stub.beginTrial(attempt, 0, 2)).spec).toEqual(spec);
+    // the first run's instance woke up: its beat, hand-back and failure are refused
+    expect(await stub.trialBeat(attempt, 0, 1)).toBe(false);
+    expect(await stub.handBackTrial(attempt, 0, 1)).toBe(false);
+    expect(await stub.settleTrial(attempt, 0, 1, "failed", "out of memory")).toBe(false);
+    expect(await stub.trialBeat(attempt, 0, 2)).toBe(true);
+    expect(await stub.settleTrial(attempt, 0, 2, "done", null)).toBe(true);
+    expect((await stub.listTrials(attempt))![0]).toMatchObject({ status: "done", message: null });
   });
 
   it("sends a trial again when its instance went silent, then fails it alone", async () => {
     const { stub, attempt } = await runningJob();
     await stub.startTrial(attempt, 0, 0, spec);
     await stub.startTrial(attempt, 1, 1, spec);
-    await stub.beginTrial(attempt, 0);
-    await stub.beginTrial(attempt, 1);
+    await stub.beginTrial(attempt, 0, 1);
+    await stub.beginTrial(attempt, 1, 1);
     // trial 0's instance last reported longer ago than the heartbeat timeout (its instance died)
     const silence = async () =>
       runInDurableObject(stub, async (_: unknown, state: DurableObjectState) => {
@@ -145,7 +166,7 @@ describe("a search's trials in the job's object", () => {
       { trial: 1, status: "running", message: null },
     ]);
     for (let send = 2; send <= TRIAL_MAX_SENDS; send++) {
-      await stub.beginTrial(attempt, 0);
+      await stub.beginTrial(attempt, 0, send);
       await silence();
     }
     const [lost, other] = (await stub.listTrials(attempt))!;

@@ -101,8 +101,8 @@ export const trainerStarted = createRoute({ hide: true, method: "post", path: wi
 
 /** A route about one trial: `{trial}` in the path. */
 const trialParams = params.extend({ trial: wire.trialParam });
-const trialBytesRoute = (route: "writeTrialOutcome" | "readTrialOutcome") =>
-  createRoute({ hide: true, method: method(route), path: path(route), request: { params: trialParams, query: wire.attemptQuery }, responses: ok });
+const trialBytesRoute = <Q extends z.ZodObject>(route: "writeTrialOutcome" | "readTrialOutcome", query: Q) =>
+  createRoute({ hide: true, method: method(route), path: path(route), request: { params: trialParams, query }, responses: ok });
 const trialJsonRoute = <B extends z.ZodType>(route: "trialBeat" | "failTrial" | "handBackTrial", body: B) =>
   createRoute({
     hide: true,
@@ -122,5 +122,5 @@ export const closeSearch = jsonRoute("closeSearch", routes.closeSearch.body);
 export const trialBeat = trialJsonRoute("trialBeat", routes.trialBeat.body);
 export const failTrial = trialJsonRoute("failTrial", routes.failTrial.body);
 export const handBackTrial = trialJsonRoute("handBackTrial", routes.handBackTrial.body);
-export const writeTrialOutcome = trialBytesRoute("writeTrialOutcome");
-export const readTrialOutcome = trialBytesRoute("readTrialOutcome");
+export const writeTrialOutcome = trialBytesRoute("writeTrialOutcome", wire.trialOutcomeQuery);
+export const readTrialOutcome = trialBytesRoute("readTrialOutcome", wire.attemptQuery);

@@ -164,24 +164,26 @@ internalApp.openapi(def.closeSearch, async (c) => c.json(await searches.closeSea
 
 internalApp.openapi(def.trialBeat, async (c) => {
   const { id, trial } = c.req.valid("param");
-  const { attempt, done } = c.req.valid("json");
-  return c.json(await searches.trialBeat(deps(c), id, attempt, trial, done));
+  const { attempt, run, done } = c.req.valid("json");
+  return c.json(await searches.trialBeat(deps(c), id, attempt, trial, run, done));
 });
 
 internalApp.openapi(def.handBackTrial, async (c) => {
   const { id, trial } = c.req.valid("param");
-  return c.json(await searches.handBackTrial(deps(c), id, c.req.valid("json").attempt, trial));
+  const { attempt, run } = c.req.valid("json");
+  return c.json(await searches.handBackTrial(deps(c), id, attempt, trial, run));
 });
 
 internalApp.openapi(def.failTrial, async (c) => {
   const { id, trial } = c.req.valid("param");
-  const { attempt, message } = c.req.valid("json");
-  return c.json(await searches.failTrial(deps(c), id, attempt, trial, message));
+  const { attempt, run, message } = c.req.valid("json");
+  return c.json(await searches.failTrial(deps(c), id, attempt, trial, run, message));
 });
 
 internalApp.openapi(def.writeTrialOutcome, async (c) => {
   const { id, trial } = c.req.valid("param");
-  await searches.writeTrialOutcome(deps(c), id, c.req.valid("query").attempt, trial, await c.req.arrayBuffer());
+  const { attempt, run } = c.req.valid("query");
+  await searches.writeTrialOutcome(deps(c), id, attempt, trial, run, await c.req.arrayBuffer());
   return c.body(null, 204);
 });
 
