@@ -36,6 +36,11 @@ import { seededRandom } from "../../test/seeded-random";
 import { Client, TERMINAL } from "../service/client";
 
 const argv = process.argv.slice(2);
+if (argv.includes("--help") || argv.includes("-h")) {
+  // the file's opening comment is the usage
+  console.log(readFileSync(new URL(import.meta.url), "utf8").split("*/")[0]!.replace(/^\/\*\*\n| \* ?/gm, ""));
+  process.exit(0);
+}
 const arg = (name: string, dflt: string) => {
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : dflt;
