@@ -38,7 +38,11 @@ import { Client, TERMINAL } from "../service/client";
 const argv = process.argv.slice(2);
 if (argv.includes("--help") || argv.includes("-h")) {
   // the file's opening comment is the usage
-  console.log(readFileSync(new URL(import.meta.url), "utf8").split("*/")[0]!.replace(/^\/\*\*\n| \* ?/gm, ""));
+  console.log(
+    readFileSync(new URL(import.meta.url), "utf8")
+      .split("*/")[0]!
+      .replace(/^\/\*\*\n| \* ?/gm, ""),
+  );
   process.exit(0);
 }
 const arg = (name: string, dflt: string) => {
