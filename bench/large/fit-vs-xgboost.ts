@@ -9,7 +9,9 @@
  * Ours: the frame /tmp/bench-large/mixed2_{N}_s13.frame (bench/large/train-memory.ts writes it)
  * loaded as the trainer loads it for a prediction model (columns widened as they are read), the
  * shared representation built once (cached beside the frame as .rep.json: a second model, as the
- * service trains it once the first has built it), then per candidate `trainPredictionModel` with
+ * service trains it once the first has built it; a cache whose featurizer is not the one this
+ * engine builds, e.g. from before the extra features of a category with more than 254 levels, is
+ * left alone for the engine that wrote it and this engine's is cached as .rep.{hash}.json), then per candidate `trainPredictionModel` with
  * `search: "off"` and the candidate's params over the defaults, on `--threads` threads (a list:
  * each candidate on each; the trainer's GbdtThreads, 1 = none). Timed: the whole call (featurize,
  * split, bin, boost) and each stage; CPU = the process's user + system time over it (all its
@@ -24,10 +26,12 @@
  * Prints one line per fit and a JSON summary (--json FILE writes it too).
  */
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { GbdtThreads } from "../../src/container/gbdt-threads";
 import { decodeFrame } from "../../src/ingest/codec";
+import { buildFeaturizer } from "../../src/ml/featurize";
 import { findColumn } from "../../src/ml/frame";
 import { extractLabel } from "../../src/ml/label";
 import { splitRows } from "../../src/ml/prediction/data";
@@ -58,12 +62,21 @@ const cpuSeconds = () => {
 
 const bytes = readFileSync(FRAME);
 const frame = decodeFrame(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { lazy: true });
-let representation = existsSync(REP) ? parseRepresentation(readFileSync(REP, "utf8")) : null;
+const featurizer = JSON.stringify(buildFeaturizer(frame, { labelColumn: null }));
+const cached = (file: string) => {
+  const rep = existsSync(file) ? parseRepresentation(readFileSync(file, "utf8")) : null;
+  return rep && JSON.stringify(rep.featurizer) === featurizer ? rep : null;
+};
+let representation = cached(REP);
 if (!representation) {
-  const t = performance.now();
-  representation = buildRepresentation(frame, { seed: 0, encoder: false });
-  writeFileSync(REP, serializeRepresentation(representation));
-  console.log(`representation built in ${((performance.now() - t) / 1000).toFixed(1)} s (cached: ${REP})`);
+  const own = `${FRAME}.rep.${createHash("sha1").update(featurizer).digest("hex").slice(0, 12)}.json`;
+  representation = cached(own);
+  if (!representation) {
+    const t = performance.now();
+    representation = buildRepresentation(frame, { seed: 0, encoder: false });
+    writeFileSync(own, serializeRepresentation(representation));
+    console.log(`representation built in ${((performance.now() - t) / 1000).toFixed(1)} s (cached: ${own})`);
+  }
 }
 
 // our split (the one the model takes without an explicit split): XGBoost gets the same rows
