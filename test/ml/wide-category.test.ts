@@ -12,6 +12,7 @@ import { predict } from "../../src/ml/gbdt/predict";
 import { exportGbdtToOnnx } from "../../src/ml/onnx/export";
 import { trainPredictionModel } from "../../src/ml/prediction/train";
 import { Rng } from "../../src/ml/random";
+import { buildRepresentation, parseRepresentation } from "../../src/ml/representation/representation";
 import { createSession, runFeatures, toNumbers } from "./helpers/ort-node";
 
 const LEVELS = 300;
@@ -87,7 +88,7 @@ describe("a category with more than 254 levels", () => {
   });
 
   it("wide-cat-learned: a prediction model learns the label carried by the rare levels, and ONNX agrees with the engine", async () => {
-    const { frame, level } = wideFrame(2);
+    const { frame } = wideFrame(2);
     const res = trainPredictionModel(frame, { labelColumn: "label", params: { search: "off", max_rounds: 30, seed: 0 } });
     expect(res.model.featureNames).toContain("region.rare1");
     // fresh rows, as an inference file brings them (its own dictionary order)
@@ -110,5 +111,23 @@ describe("a category with more than 254 levels", () => {
     let diff = 0;
     for (let i = 0; i < X.numRows; i++) diff = Math.max(diff, Math.abs(onnx[i] - p[i]));
     expect(diff).toBeLessThanOrEqual(1e-5);
+  });
+});
+
+describe("a stored representation from before the further category features", () => {
+  it("wide-cat-rep-v3: is built again when it capped a category of more than 254 levels, else read as it is", () => {
+    const { frame } = wideFrame(4);
+    const rep = buildRepresentation(frame, { encoder: false });
+    // as representation-v3 stored it: `region` alone, its first 254 levels
+    const capped = {
+      ...rep,
+      format: "representation-v3",
+      featurizer: { ...rep.featurizer, features: rep.featurizer.features.filter((f) => f.name !== "region.rare1") },
+    };
+    capped.bins = capped.featurizer.features.map((f) => rep.bins[rep.featurizer.features.indexOf(f)]);
+    expect(parseRepresentation(JSON.stringify(capped))).toBeNull();
+    const narrow = buildRepresentation({ ...frame, columns: frame.columns.filter((c) => c.name !== "region") }, { encoder: false });
+    const back = parseRepresentation(JSON.stringify({ ...narrow, format: "representation-v3" }));
+    expect(back).toEqual(narrow);
   });
 });
