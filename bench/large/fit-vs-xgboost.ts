@@ -12,7 +12,9 @@
  * service trains it once the first has built it; a cache whose featurizer is not the one this
  * engine builds, e.g. from before the extra features of a category with more than 254 levels, is
  * left alone for the engine that wrote it and this engine's is cached as .rep.{hash}.json), then per candidate `trainPredictionModel` with
- * `search: "off"` and the candidate's params over the defaults, on `--threads` threads (a list:
+ * `search: "off"` and the candidate's params over the defaults (a candidate's `rep`: the stored
+ * representation file to use instead, read as stored, unparsed: an older engine's, e.g. one whose
+ * category kept 254 levels, stands for that engine in the same run), on `--threads` threads (a list:
  * each candidate on each; the trainer's GbdtThreads, 1 = none). Timed: the whole call (featurize,
  * split, bin, boost) and each stage; CPU = the process's user + system time over it (all its
  * threads).
@@ -37,7 +39,7 @@ import { extractLabel } from "../../src/ml/label";
 import { splitRows } from "../../src/ml/prediction/data";
 import type { PredictionParams } from "../../src/ml/prediction/model";
 import { trainPredictionModel } from "../../src/ml/prediction/train";
-import { buildRepresentation, parseRepresentation, serializeRepresentation } from "../../src/ml/representation/representation";
+import { buildRepresentation, parseRepresentation, type Representation, serializeRepresentation } from "../../src/ml/representation/representation";
 
 const argv = process.argv.slice(2);
 const arg = (name: string, dflt: string) => {
@@ -49,7 +51,7 @@ const DIR = arg("--dir", "/tmp/bench-large");
 const LABEL = "label";
 const threadList = arg("--threads", "2").split(",").map(Number);
 const xgbThreads = arg("--xgb-threads", "2");
-const configs: { label: string; params: PredictionParams }[] = JSON.parse(arg("--configs", '[{"label":"defaults","params":{}}]'));
+const configs: { label: string; params: PredictionParams; rep?: string }[] = JSON.parse(arg("--configs", '[{"label":"defaults","params":{}}]'));
 const FRAME = `${DIR}/mixed2_${ROWS}_s13.frame`;
 const CSV = `${DIR}/mixed2_${ROWS}_s13.csv`;
 const REP = `${FRAME}.rep.json`;
@@ -92,6 +94,7 @@ for (const threads of threadList) {
   const pool = threads > 1 ? new GbdtThreads(threads) : undefined;
   pool?.warm();
   for (const c of configs) {
+    const rep = c.rep ? (JSON.parse(readFileSync(c.rep, "utf8")) as Representation) : representation;
     const l0 = load();
     const c0 = cpuSeconds();
     const t0 = performance.now();
@@ -103,7 +106,7 @@ for (const threads of threadList) {
     };
     const res = trainPredictionModel(frame, {
       labelColumn: LABEL,
-      representation,
+      representation: rep,
       params: { time_budget_s: 21_600, ...c.params, search: "off" },
       parallel: pool,
       onStage: (stage) => {
@@ -118,6 +121,7 @@ for (const threads of threadList) {
       side: "ours",
       label: c.label,
       params: c.params,
+      rep: c.rep,
       threads,
       wall_s: wall,
       cpu_s: cpu,
