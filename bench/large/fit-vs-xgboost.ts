@@ -9,8 +9,12 @@
  * Ours: the frame /tmp/bench-large/mixed2_{N}_s13.frame (bench/large/train-memory.ts writes it)
  * loaded as the trainer loads it for a prediction model (columns widened as they are read), the
  * shared representation built once (cached beside the frame as .rep.json: a second model, as the
- * service trains it once the first has built it), then per candidate `trainPredictionModel` with
- * `search: "off"` and the candidate's params over the defaults, on `--threads` threads (a list:
+ * service trains it once the first has built it; a cache whose featurizer is not the one this
+ * engine builds, e.g. from before the extra features of a category with more than 254 levels, is
+ * left alone for the engine that wrote it and this engine's is cached as .rep.{hash}.json), then per candidate `trainPredictionModel` with
+ * `search: "off"` and the candidate's params over the defaults (a candidate's `rep`: the stored
+ * representation file to use instead, read as stored, unparsed: an older engine's, e.g. one whose
+ * category kept 254 levels, stands for that engine in the same run), on `--threads` threads (a list:
  * each candidate on each; the trainer's GbdtThreads, 1 = none). Timed: the whole call (featurize,
  * split, bin, boost) and each stage; CPU = the process's user + system time over it (all its
  * threads).
@@ -24,16 +28,18 @@
  * Prints one line per fit and a JSON summary (--json FILE writes it too).
  */
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { GbdtThreads } from "../../src/container/gbdt-threads";
 import { decodeFrame } from "../../src/ingest/codec";
+import { buildFeaturizer } from "../../src/ml/featurize";
 import { findColumn } from "../../src/ml/frame";
 import { extractLabel } from "../../src/ml/label";
 import { splitRows } from "../../src/ml/prediction/data";
 import type { PredictionParams } from "../../src/ml/prediction/model";
 import { trainPredictionModel } from "../../src/ml/prediction/train";
-import { buildRepresentation, parseRepresentation, serializeRepresentation } from "../../src/ml/representation/representation";
+import { buildRepresentation, parseRepresentation, type Representation, serializeRepresentation } from "../../src/ml/representation/representation";
 
 const argv = process.argv.slice(2);
 const arg = (name: string, dflt: string) => {
@@ -45,7 +51,7 @@ const DIR = arg("--dir", "/tmp/bench-large");
 const LABEL = "label";
 const threadList = arg("--threads", "2").split(",").map(Number);
 const xgbThreads = arg("--xgb-threads", "2");
-const configs: { label: string; params: PredictionParams }[] = JSON.parse(arg("--configs", '[{"label":"defaults","params":{}}]'));
+const configs: { label: string; params: PredictionParams; rep?: string }[] = JSON.parse(arg("--configs", '[{"label":"defaults","params":{}}]'));
 const FRAME = `${DIR}/mixed2_${ROWS}_s13.frame`;
 const CSV = `${DIR}/mixed2_${ROWS}_s13.csv`;
 const REP = `${FRAME}.rep.json`;
@@ -58,12 +64,21 @@ const cpuSeconds = () => {
 
 const bytes = readFileSync(FRAME);
 const frame = decodeFrame(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { lazy: true });
-let representation = existsSync(REP) ? parseRepresentation(readFileSync(REP, "utf8")) : null;
+const featurizer = JSON.stringify(buildFeaturizer(frame, { labelColumn: null }));
+const cached = (file: string) => {
+  const rep = existsSync(file) ? parseRepresentation(readFileSync(file, "utf8")) : null;
+  return rep && JSON.stringify(rep.featurizer) === featurizer ? rep : null;
+};
+let representation = cached(REP);
 if (!representation) {
-  const t = performance.now();
-  representation = buildRepresentation(frame, { seed: 0, encoder: false });
-  writeFileSync(REP, serializeRepresentation(representation));
-  console.log(`representation built in ${((performance.now() - t) / 1000).toFixed(1)} s (cached: ${REP})`);
+  const own = `${FRAME}.rep.${createHash("sha1").update(featurizer).digest("hex").slice(0, 12)}.json`;
+  representation = cached(own);
+  if (!representation) {
+    const t = performance.now();
+    representation = buildRepresentation(frame, { seed: 0, encoder: false });
+    writeFileSync(own, serializeRepresentation(representation));
+    console.log(`representation built in ${((performance.now() - t) / 1000).toFixed(1)} s (cached: ${own})`);
+  }
 }
 
 // our split (the one the model takes without an explicit split): XGBoost gets the same rows
@@ -79,6 +94,7 @@ for (const threads of threadList) {
   const pool = threads > 1 ? new GbdtThreads(threads) : undefined;
   pool?.warm();
   for (const c of configs) {
+    const rep = c.rep ? (JSON.parse(readFileSync(c.rep, "utf8")) as Representation) : representation;
     const l0 = load();
     const c0 = cpuSeconds();
     const t0 = performance.now();
@@ -90,7 +106,7 @@ for (const threads of threadList) {
     };
     const res = trainPredictionModel(frame, {
       labelColumn: LABEL,
-      representation,
+      representation: rep,
       params: { time_budget_s: 21_600, ...c.params, search: "off" },
       parallel: pool,
       onStage: (stage) => {
@@ -105,6 +121,7 @@ for (const threads of threadList) {
       side: "ours",
       label: c.label,
       params: c.params,
+      rep: c.rep,
       threads,
       wall_s: wall,
       cpu_s: cpu,

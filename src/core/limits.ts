@@ -151,6 +151,20 @@ export const MAX_RECORD_CHARS = 8 * MB;
 export const PREVIEW_ROWS = 500;
 /** Classes a classification label may have. */
 export const MAX_CLASSES = 100;
+/**
+ * Levels of a category column one model feature carries: the GBDT's bins are one byte (bin 0
+ * missing, then the levels, then one "other"), and one byte keeps its histograms and partitions
+ * at their speed. A column with more levels gets further features of as many levels each.
+ */
+export const CATEGORY_LEVELS_PER_FEATURE = 254;
+/** Most levels kept per category column (four features); rarer levels count as missing. */
+export const MAX_CATEGORY_LEVELS = 4 * CATEGORY_LEVELS_PER_FEATURE;
+/**
+ * Rows a level past the first feature's levels needs to be kept: below it a level cannot make a
+ * split of its own (a GBDT category needs 20 rows in a leaf), and a small table keeps the one
+ * feature it always had. The first feature keeps its most frequent levels whatever their count.
+ */
+export const CATEGORY_EXTRA_LEVEL_MIN_ROWS = 100;
 
 // ── Requests ────────────────────────────────────────────────────────────────────────────────────
 

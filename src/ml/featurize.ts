@@ -7,9 +7,14 @@
  *   kept, and the float32 matrix never holds an infinity);
  * - boolean columns: 0 / 1;
  * - categorical columns: an integer code = index in the spec's stored `vocabulary` (the most
- *   frequent MAX_CATEGORIES values seen in training, by frequency). Mapping is BY STRING, so an
- *   inference file with its own dictionary codes maps correctly. Unseen, rare (outside the
- *   vocabulary) and missing values become NaN. Marked categorical for native splits;
+ *   frequent CATEGORY_LEVELS_PER_FEATURE values seen in training, by frequency). Mapping is BY
+ *   STRING, so an inference file with its own dictionary codes maps correctly. Unseen, rare
+ *   (outside the vocabulary) and missing values become NaN. Marked categorical for native splits.
+ *   A column with more levels, each with CATEGORY_EXTRA_LEVEL_MIN_ROWS rows or more, gets further
+ *   features `column.rare1`, `.rare2`, … holding the next levels by frequency (up to
+ *   MAX_CATEGORY_LEVELS in all), NaN on the rows of every other level: the GBDT's bins stay one
+ *   byte (its histograms, partitions and ONNX export are unchanged) and a large table's rare levels
+ *   are learned instead of merged into missing;
  * - datetime columns: year, month (1-12), day of month, day of week (0 = Sunday), hour (only when
  *   not all zero), epoch days — all UTC, each kept only when not constant;
  * - dropped, each with a stated reason: the label, columns outside `inputColumns`, id-like
@@ -17,13 +22,12 @@
  * At inference, extra columns are ignored and absent ones are all missing; a column may arrive in
  * any storage (raw text included) and is read with ingestion's cell rules (./feature-source).
  */
+import { CATEGORY_EXTRA_LEVEL_MIN_ROWS, CATEGORY_LEVELS_PER_FEATURE, MAX_CATEGORY_LEVELS } from "../core/limits";
 import { COLUMN_DONE, type ColumnDone } from "./column-done";
 import { fillCategory, parseDictionary } from "./feature-source";
 import type { Column, ColumnKind, Frame } from "./frame";
 
 export const FLOAT32_MAX = 3.4028234663852886e38;
-/** Largest vocabulary kept per categorical column (fits the GBDT's 255 value bins). */
-const MAX_CATEGORIES = 254;
 
 type FeatureTransform = "numeric" | "boolean" | "category" | "year" | "month" | "day" | "dayofweek" | "hour" | "epoch_days";
 
@@ -129,13 +133,18 @@ function describeColumn(col: Column, rowCount: number): { defs: FeatureDef[]; no
     if (used.length === 1 && present === rowCount) return "constant column (a single value)";
     if (present >= 20 && used.length >= 0.95 * present && used.length > 2) return "id-like column (almost every value is distinct)";
     used.sort((a, b) => counts[b] - counts[a] || (col.dictionary[a] < col.dictionary[b] ? -1 : 1));
-    const kept = used.slice(0, MAX_CATEGORIES);
-    const vocabulary = kept.map((c) => col.dictionary[c]);
+    const kept = keptLevels(used, counts);
+    const defs: FeatureDef[] = [];
+    for (let start = 0; start < kept; start += CATEGORY_LEVELS_PER_FEATURE) {
+      const part = start / CATEGORY_LEVELS_PER_FEATURE;
+      const vocabulary = used.slice(start, Math.min(kept, start + CATEGORY_LEVELS_PER_FEATURE)).map((c) => col.dictionary[c]);
+      defs.push({ name: part === 0 ? col.name : `${col.name}.rare${part}`, source: col.name, transform: "category", vocabulary });
+    }
     const note =
-      used.length > MAX_CATEGORIES
-        ? `${used.length} categories: the ${MAX_CATEGORIES} most frequent are kept, rarer ones count as missing`
+      used.length > kept
+        ? `${used.length} categories: the ${kept} most frequent are kept${defs.length > 1 ? ` (in ${defs.length} features)` : ""}, rarer ones count as missing`
         : undefined;
-    return { defs: [{ name: col.name, source: col.name, transform: "category", vocabulary }], note };
+    return { defs, note };
   }
   const v = col.values;
   let min = Infinity;
@@ -172,6 +181,16 @@ function describeColumn(col: Column, rowCount: number): { defs: FeatureDef[]; no
   }
   if (defs.length === 0) return "constant column (a single date)";
   return { defs };
+}
+
+/**
+ * How many of a category column's levels (`used`, by decreasing count) are kept: the first
+ * feature's, then further levels while each has rows enough to be learned, up to the cap.
+ */
+function keptLevels(used: number[], counts: Float64Array): number {
+  let kept = Math.min(used.length, CATEGORY_LEVELS_PER_FEATURE);
+  while (kept < Math.min(used.length, MAX_CATEGORY_LEVELS) && counts[used[kept]] >= CATEGORY_EXTRA_LEVEL_MIN_ROWS) kept++;
+  return kept;
 }
 
 /** Civil date parts from epoch milliseconds (UTC), without allocating Date objects. */

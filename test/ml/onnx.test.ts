@@ -114,6 +114,17 @@ describe("ONNX export (TreeEnsemble v5, double) run in onnxruntime-web", () => {
     expect(toNumbers(out.prediction)).toEqual([-1, 10, -1, 20, -1, 20, -1]);
   });
 
+  it("categorical set holding code 0: a missing value follows defaultLeft = 0 (right), not code 0", async () => {
+    // (a set reaching past code 63 took onnxruntime-web off its small-set path: NaN then went left)
+    const t = tree({ f: 0, cats: [0, 2, 64], dl: 0, l: { leaf: 1 }, r: { leaf: 2 } });
+    const m = model([t], 1, "regression", 1, [0]);
+    const rows = [[NaN], [0], [1], [2], [64]];
+    await checkModel(m, rows);
+    const session = await createSession(exportGbdtToOnnx(m));
+    const out = await runFeatures(session, Float32Array.from(rows.flat()), rows.length, 1);
+    expect(toNumbers(out.prediction)).toEqual([2, 1, 2, 1, 1]);
+  });
+
   it("categorical sets with large codes (up to 253) and non-code values", async () => {
     const big = [3, 31, 32, 63, 64, 100, 200, 253];
     const t = tree({ f: 1, cats: big, dl: 0, l: { f: 0, cats: [0, 250], dl: 1, l: { leaf: 1 }, r: { leaf: 2 } }, r: { leaf: 3 } });

@@ -103,7 +103,7 @@ describe("representation", () => {
     const { layout, seed: _seed, ...rest } = buildRepresentation(frame(300));
     const v2 = { ...rest, format: "representation-v2" };
     const back = parseRepresentation(JSON.stringify(v2))!;
-    expect(back.format).toBe("representation-v3");
+    expect(back.format).toBe("representation-v4");
     expect(back.layout).toEqual(layout);
     expect(back.encoder).toEqual(v2.encoder);
     expect(back.seed).toBe(0);

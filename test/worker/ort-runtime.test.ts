@@ -59,6 +59,31 @@ describe("GBDT ONNX in onnxruntime-web (workerd)", () => {
     expect(Array.from(onnx.labelIndex!, (k) => trained.classes![k])).toEqual(engine.predictions);
   });
 
+  it("binary on a category of 300 levels (its rarer ones in a further feature, mostly missing): within 1e-6 of the engine", async () => {
+    // levels by frequency: 254 of 130 rows, then 46 of 110 (kept in `g.rare1`); the label rides on the rare ones
+    const wide = (seed: number): Frame => {
+      const rng = new Rng(seed);
+      const levels = Int32Array.from(Array.from({ length: 300 }, (_, l) => Array<number>(l < 254 ? 130 : 110).fill(l)).flat());
+      rng.shuffle(levels);
+      const y = Array.from(levels, (l) => ((l >= 254 && l % 2 === 0) !== rng.next() < 0.1 ? "yes" : "no"));
+      return {
+        rowCount: levels.length,
+        columns: [
+          dict(
+            "g",
+            Array.from(levels, (l) => `g${l}`),
+          ),
+          dict("y", y),
+        ],
+      };
+    };
+    const trained = train(wide(3));
+    expect(trained.featurizer.features.map((f) => f.name)).toEqual(["g", "g.rare1"]);
+    const { onnx, engine } = await onnxVersusEngine(trained, wide(4));
+    expectClose(onnx.probabilities!, engine.probabilities!, 1e-6);
+    expect(Array.from(onnx.labelIndex!, (k) => trained.classes![k])).toEqual(engine.predictions);
+  });
+
   it("multiclass: probabilities within 1e-6 and the same labels as the engine", async () => {
     const trained = train(frame(600, 3, (x, c, e) => (c === "s" ? "d" : x + 2 * e < 4 ? "a" : x + 2 * e < 8 ? "b" : "c")));
     expect(trained.model.objective).toBe("multiclass");

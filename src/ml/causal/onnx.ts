@@ -11,7 +11,7 @@
 import type { GbdtModel } from "../gbdt/model";
 import { GraphBuilder, ML_DOMAIN } from "../onnx/graph";
 import { DataType } from "../onnx/onnx-proto";
-import { treeEnsembleAttributes } from "../onnx/tree-ensemble";
+import { treeEnsemble } from "../onnx/tree-ensemble";
 import { addFeaturesInput } from "../space/space";
 
 export interface CausalPredictors {
@@ -25,7 +25,9 @@ export interface CausalPredictors {
 
 /** The GBDT's prediction, double [N, outputs] (probabilities for a binary or multiclass model). */
 function addGbdtStage(g: GraphBuilder, model: GbdtModel, x: string): string {
-  const sum = g.op("TreeEnsemble", [x], treeEnsembleAttributes(model), { domain: ML_DOMAIN, prefix: "trees" });
+  const { attributes, inputShift } = treeEnsemble(model);
+  const input = inputShift ? g.op("Add", [x, g.double(inputShift, [model.numFeatures])]) : x;
+  const sum = g.op("TreeEnsemble", [input], attributes, { domain: ML_DOMAIN, prefix: "trees" });
   const raw = g.op("Add", [sum, g.double(model.baseScore, [model.numOutputs])]);
   if (model.objective === "binary") return g.op("Sigmoid", [raw]);
   return model.objective === "multiclass" ? g.op("Softmax", [raw], [{ name: "axis", int: 1 }]) : raw;

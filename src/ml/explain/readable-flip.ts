@@ -94,6 +94,11 @@ export function readableFlip(
   };
 
   if (def.transform === "category") {
+    // a row holds a level in one of its column's features (`column`, `column.rare1`, …; ../featurize)
+    // and NaN in the others: re-predicted as such a row, the flip shown is one the column can make
+    ctx.featurizer.features.forEach((g, k) => {
+      if (k !== f && g.source === def.source && g.transform === "category") work[k] = NaN;
+    });
     const p = tryValue(found.to);
     const name = def.vocabulary?.[found.to] ?? String(found.to);
     return p && { column, from, to: name, phrase: `with ${column.name} '${name}'`, pred: p };

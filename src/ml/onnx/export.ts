@@ -16,7 +16,7 @@
  */
 import type { GbdtModel } from "../gbdt/model";
 import { DataType, doubleTensor, encodeModel, type Node, type ValueInfo } from "./onnx-proto";
-import { treeEnsembleAttributes } from "./tree-ensemble";
+import { treeEnsemble } from "./tree-ensemble";
 
 const ONNX_OPSET = 21; // default domain; ai.onnx.ml v5 ships with opset 21 (ONNX 1.16)
 const ONNX_ML_OPSET = 5;
@@ -36,12 +36,20 @@ export function exportGbdtToOnnx(model: GbdtModel, options: OnnxExportOptions = 
   const numClasses = model.objective === "binary" ? 2 : K;
   const rawName = classification ? "raw_score" : "prediction";
 
-  const nodes: Node[] = [
-    { opType: "Cast", inputs: ["features"], outputs: ["features_f64"], attributes: [{ name: "to", int: DataType.DOUBLE }] },
-    { opType: "TreeEnsemble", domain: ML, inputs: ["features_f64"], outputs: ["tree_sum"], attributes: treeEnsembleAttributes(model) },
-    { opType: "Add", inputs: ["tree_sum", "base_score"], outputs: [rawName] },
-  ];
+  const { attributes, inputShift } = treeEnsemble(model);
+  const nodes: Node[] = [{ opType: "Cast", inputs: ["features"], outputs: ["features_f64"], attributes: [{ name: "to", int: DataType.DOUBLE }] }];
   const initializers = [doubleTensor(model.baseScore, [K], "base_score")];
+  let treeInput = "features_f64";
+  if (inputShift) {
+    // categorical codes + 1 (./tree-ensemble)
+    initializers.push(doubleTensor(inputShift, [model.numFeatures], "category_shift"));
+    nodes.push({ opType: "Add", inputs: ["features_f64", "category_shift"], outputs: ["features_shifted"] });
+    treeInput = "features_shifted";
+  }
+  nodes.push(
+    { opType: "TreeEnsemble", domain: ML, inputs: [treeInput], outputs: ["tree_sum"], attributes },
+    { opType: "Add", inputs: ["tree_sum", "base_score"], outputs: [rawName] },
+  );
   const outputs: ValueInfo[] = [];
 
   if (!classification) {

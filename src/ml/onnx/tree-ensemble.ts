@@ -13,6 +13,12 @@
  *   float32 cast to double, so `x <= t` decides exactly as the engine does);
  * - categorical: BRANCH_MEMBER on leftCategories; codes not in the set (unseen) go false = right;
  * - NaN: nodes_missing_value_tracks_true = defaultLeft.
+ * The input of a model with categorical splits is shifted: code + 1 on the features of those
+ * splits (x + 0 on the others, exact), and the member sets hold code + 1. onnxruntime-web can
+ * test a NaN that does not track true for membership as the code 0 (seen with sets reaching past
+ * code 63, and in trained models), so a set holding code 0 sent a missing value left against
+ * defaultLeft = 0: a category's further features (`column.rare1`) are NaN on most rows, so their
+ * models disagreed with the engine on most rows. Shifted, no set holds 0.
  * A tree without splits becomes one LEQ node whose both branches reach its single leaf, because
  * v5 roots must be nodes.
  */
@@ -22,7 +28,25 @@ import { type Attribute, doubleTensor, uint8Tensor } from "./onnx-proto";
 const BRANCH_LEQ = 0;
 const BRANCH_MEMBER = 6;
 
-export function treeEnsembleAttributes(model: GbdtModel): Attribute[] {
+/**
+ * The TreeEnsemble node's attributes, and the shift its input needs (x + inputShift per feature,
+ * null: none): the graph adds it to the double features before the node.
+ */
+export function treeEnsemble(model: GbdtModel): { attributes: Attribute[]; inputShift: number[] | null } {
+  const inputShift = new Array<number>(model.numFeatures).fill(0);
+  let shifted = false;
+  for (const tree of model.trees) {
+    tree.isCategorical.forEach((c, i) => {
+      if (c && (tree.leftCategories[i]?.length ?? 0) > 0) {
+        inputShift[tree.splitFeature[i]] = 1;
+        shifted = true;
+      }
+    });
+  }
+  return { attributes: treeEnsembleAttributes(model, inputShift), inputShift: shifted ? inputShift : null };
+}
+
+function treeEnsembleAttributes(model: GbdtModel, shift: number[]): Attribute[] {
   const featureIds: number[] = [];
   const modes: number[] = [];
   const splits: number[] = [];
@@ -62,7 +86,9 @@ export function treeEnsembleAttributes(model: GbdtModel): Attribute[] {
       if (tree.isCategorical[i] && cats.length > 0) {
         modes.push(BRANCH_MEMBER);
         splits.push(0); // unused for BRANCH_MEMBER
-        members.push(...cats, NaN); // each set is terminated by NaN
+        const s = shift[tree.splitFeature[i]];
+        for (const c of cats) members.push(c + s);
+        members.push(NaN); // each set is terminated by NaN
       } else if (tree.isCategorical[i]) {
         // Empty left set: no code goes left, only NaN when defaultLeft. -Infinity does that.
         modes.push(BRANCH_LEQ);

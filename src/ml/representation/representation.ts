@@ -15,12 +15,14 @@
  *
  * Stored form: `JSON.stringify(rep)` (plain JSON; the encoder's weights are one base64 string),
  * read back with `parseRepresentation`, which returns null for anything it cannot use (an older
- * format such as representation-v1, a damaged file): the caller then builds a new one.
+ * format such as representation-v1, a representation-v3 whose featurizer capped a category that
+ * this one may keep more levels of, a damaged file): the caller then builds a new one.
  *
  * It sits in a folder of its own, above the algorithms it combines (../gbdt/bins, ../ssl/encoder,
  * ../profile) and below everything that models on it (ml/prediction, ml/fit, ml/space, ml/causal).
  */
 
+import { CATEGORY_LEVELS_PER_FEATURE } from "../../core/limits";
 import { COLUMN_DONE, type ColumnDone } from "../column-done";
 import {
   applyFeaturizer,
@@ -37,7 +39,12 @@ import { type ColumnProfile, profileColumn } from "../profile";
 import { parseEncoder, planEncoder, type SslEncoder, type SslStep, trainEncoderSteps } from "../ssl/encoder";
 import { describeFeatures, type SslFeature } from "../ssl/layout";
 
-const REPRESENTATION_FORMAT = "representation-v3";
+const REPRESENTATION_FORMAT = "representation-v4";
+/**
+ * The format before a category's levels past the first 254 had features of their own
+ * (`column.rare1`, ../featurize): read as this one unless it capped such a category.
+ */
+const ONE_FEATURE_CATEGORY_FORMAT = "representation-v3";
 /** The format before the layout had a field of its own (the encoder was always built): read and upgraded. */
 const EAGER_ENCODER_FORMAT = "representation-v2";
 
@@ -207,6 +214,16 @@ export function modelFeaturizer(tableFeaturizer: FeaturizerSpec, labelColumn: st
   return spec;
 }
 
+/**
+ * Whether an older representation's featurizer kept only the first feature's levels of a column
+ * with more (built again, the column may get further features).
+ */
+function cappedCategory(rep: Representation): boolean {
+  const profile = Array.isArray(rep.profile) ? rep.profile : [];
+  const distinct = new Map(profile.map((p) => [p?.name, p?.distinct_count]));
+  return (rep.featurizer?.features ?? []).some((f) => f.transform === "category" && (distinct.get(f.source) ?? 0) > CATEGORY_LEVELS_PER_FEATURE);
+}
+
 /** The stored form of a representation (JSON text): what parseRepresentation reads back. */
 export function serializeRepresentation(rep: Representation): string {
   return JSON.stringify(rep);
@@ -229,7 +246,11 @@ export function parseRepresentation(json: unknown): Representation | null {
   if ((rep.format as string) === EAGER_ENCODER_FORMAT) {
     const encoder = rep.encoder as SslEncoder | null;
     // v2's fixed seed was 0; its encoder, when there was something to encode, is always there
-    rep = { ...rep, format: REPRESENTATION_FORMAT, seed: 0, layout: encoder?.features ?? null };
+    rep = { ...rep, format: ONE_FEATURE_CATEGORY_FORMAT as typeof REPRESENTATION_FORMAT, seed: 0, layout: encoder?.features ?? null };
+  }
+  if ((rep.format as string) === ONE_FEATURE_CATEGORY_FORMAT) {
+    if (cappedCategory(rep)) return null;
+    rep = { ...rep, format: REPRESENTATION_FORMAT };
   }
   if (rep.format !== REPRESENTATION_FORMAT || !Number.isInteger(rep.seed)) return null;
   const features = rep.featurizer?.features;
