@@ -16,6 +16,7 @@
 
 import { compactDistinct } from "./distinct-keys";
 import * as flat from "./flat";
+import * as leafMasks from "./leaf-masks";
 import * as leafTable from "./leaf-table";
 import type { GbdtModel } from "./model";
 import { transformScores } from "./objective";
@@ -27,6 +28,7 @@ const orderKey = flat.orderKey;
 const RANKS = flat.RANKS_PER_WORD;
 const CODES = flat.CODES_PER_WORD;
 const scoreTable = leafTable.scoreTable;
+const scoreMasks = leafMasks.scoreMasks;
 
 /** Key bytes per block: in L1 next to the records of the current tree. */
 const BLOCK_BYTES = 16384;
@@ -93,10 +95,15 @@ export function predictRaw(model: GbdtModel, data: Float32Array, numRows: number
 function scoreRows(m: flat.FlatModel, T: number, keys: Uint8Array, n: number, out: Float64Array, o0: number, K: number) {
   const { roots, leafStart, nodes, leafAt, stride } = m;
   const tabled = m.tables.start;
+  const masked = m.masks.start;
   const groups = n - (n & 7);
   for (let t = 0, k = 0; t < T; t++, k = k + 1 === K ? 0 : k + 1) {
     if (tabled[t] >= 0) {
       scoreTable(m, t, keys, n, out, o0 + k, K);
+      continue;
+    }
+    if (masked[t] >= 0) {
+      scoreMasks(m.masks, t, stride, keys, n, out, o0 + k, K);
       continue;
     }
     if (groups > 0) scoreTree(m, t, keys, groups, out, o0 + k, K);
