@@ -18,8 +18,8 @@
  * not a tree, and the rule above fails on it); those are walked.
  */
 
-/** One 32-bit mask per row and tree. */
-const MAX_MASK_LEAVES = 32;
+/** One 32-bit mask per row and tree up to 32 leaves, two (a low and a high word) up to 64. */
+const MAX_MASK_LEAVES = 64;
 /** Columns unrolled into one expression; a tree reading more goes through the generic loop. */
 const UNROLLED = 8;
 const NODE = 4;
@@ -34,8 +34,13 @@ export interface LeafMasks {
   /** Per column slot: the key column, and the offset of its 32 masks in `masks`. */
   cols: Int32Array;
   offsets: Int32Array;
-  /** 32 masks per slot; the first 32 are all ones (a padding slot's, with column 0). */
+  /**
+   * 32 masks per slot, by key byte; a tree of more than 32 leaves has 64 per slot, the low
+   * words then the high words. The first 64 are all ones (a padding slot's, with column 0).
+   */
   masks: Int32Array;
+  /** Per tree: 1 when its masks have two words. */
+  wide: Uint8Array;
 }
 
 /** The parts of ./flat's compiled model that the masks read (see FlatModel there). */
@@ -55,7 +60,8 @@ export function leafMasks(m: TreeRecords, eligible: (t: number) => boolean): Lea
   const values: number[] = [];
   const cols: number[] = [];
   const offsets: number[] = [];
-  const masks: number[] = new Array(32).fill(-1);
+  const masks: number[] = new Array(64).fill(-1);
+  const wide = new Uint8Array(T);
   for (let t = 0; t < T; t++) {
     const root = m.roots[t];
     const leaves = m.leafStart[t];
@@ -64,9 +70,11 @@ export function leafMasks(m: TreeRecords, eligible: (t: number) => boolean): Lea
     const leafCount = ((t + 1 < T ? m.roots[t + 1] : m.nodes.length) - leaves) / NODE;
     // a proper binary tree has one leaf more than splits; a record chain adds splits, not leaves
     if (!eligible(t) || splits < 2 || leafCount > MAX_MASK_LEAVES || leafCount !== splits + 1) continue;
+    const words = leafCount > 32 ? 2 : 1;
+    wide[t] = words - 1;
     // leaves left to right, and each split's left-subtree leaves as a bit range
     const bit = new Map<number, number>();
-    const leftBits = new Map<number, number>();
+    const leftBits = new Map<number, [number, number]>();
     const visit = (n: number): [number, number] => {
       if (n >= leaves) {
         bit.set(n, bit.size);
@@ -75,7 +83,7 @@ export function leafMasks(m: TreeRecords, eligible: (t: number) => boolean): Lea
       }
       const [lo, mid] = visit(m.nodes[n + 1]);
       const [, hi] = visit(m.nodes[n + 2]);
-      leftBits.set(n, rangeMask(lo, mid));
+      leftBits.set(n, [rangeMask(lo, mid), rangeMask(lo - 32, mid - 32)]);
       return [lo, hi];
     };
     start[t] = values.length;
@@ -90,11 +98,15 @@ export function leafMasks(m: TreeRecords, eligible: (t: number) => boolean): Lea
         slotOf.set(col, slot);
         cols.push(col);
         offsets.push(masks.length);
-        for (let v = 0; v < 32; v++) masks.push(-1);
+        for (let v = 0; v < 32 * words; v++) masks.push(-1);
       }
       const mask = m.nodes[n + 3];
-      const ruledOut = ~leftBits.get(n)!;
-      for (let v = 0; v < 32; v++) if (((mask >>> v) & 1) === 0) masks[offsets[slot] + v] &= ruledOut;
+      const [low, high] = leftBits.get(n)!;
+      for (let v = 0; v < 32; v++) {
+        if (((mask >>> v) & 1) !== 0) continue;
+        masks[offsets[slot] + v] &= ~low;
+        if (words > 1) masks[offsets[slot] + 32 + v] &= ~high;
+      }
     }
     count[t] = cols.length - first[t];
   }
@@ -106,11 +118,17 @@ export function leafMasks(m: TreeRecords, eligible: (t: number) => boolean): Lea
     cols: Int32Array.from(cols),
     offsets: Int32Array.from(offsets),
     masks: Int32Array.from(masks),
+    wide,
   };
 }
 
-/** Bits lo .. hi - 1 of a 32-bit mask. */
-const rangeMask = (lo: number, hi: number) => (hi - lo === 32 ? -1 : ((1 << (hi - lo)) - 1) << lo);
+/** Bits lo .. hi - 1 of a 32-bit word (those of them in 0..31). */
+function rangeMask(lo: number, hi: number): number {
+  const a = Math.max(lo, 0);
+  const b = Math.min(hi, 32);
+  if (a >= b) return 0;
+  return b - a === 32 ? -1 : ((1 << (b - a)) - 1) << a;
+}
 
 /**
  * Adds tree t's leaf value (t has masks) to out[o0 + i * K] for the n rows whose keys start at
@@ -123,6 +141,10 @@ export function scoreMasks(lm: LeafMasks, t: number, stride: number, keys: Uint8
   const f = lm.first[t];
   // leaf bit b is values[v0 + b]; 31 - clz32(x & -x) is the lowest set bit of x
   const v0 = lm.start[t] + 31;
+  if (lm.wide[t]) {
+    scoreWide(lm, t, stride, keys, n, out, o0, K);
+    return;
+  }
   if (C > UNROLLED) {
     for (let i = 0, b = 0, o = o0; i < n; i++, b += stride, o += K) {
       let x = -1;
@@ -165,5 +187,29 @@ export function scoreMasks(lm: LeafMasks, t: number, stride: number, keys: Uint8
       masks[k6 + keys[b + c6]] &
       masks[k7 + keys[b + c7]];
     out[o] += values[v0 - Math.clz32(x & -x)];
+  }
+}
+
+/**
+ * scoreMasks for a tree of 33 to 64 leaves: a low and a high word; the leaf is the low word's
+ * lowest set bit, or 32 + the high word's when the low word is 0 (chosen without a branch).
+ */
+function scoreWide(lm: LeafMasks, t: number, stride: number, keys: Uint8Array, n: number, out: Float64Array, o0: number, K: number) {
+  const { cols, offsets, masks, values } = lm;
+  const C = lm.count[t];
+  const f = lm.first[t];
+  const v0 = lm.start[t];
+  for (let i = 0, b = 0, o = o0; i < n; i++, b += stride, o += K) {
+    let lo = -1;
+    let hi = -1;
+    for (let c = f; c < f + C; c++) {
+      const k = offsets[c] + keys[b + cols[c]];
+      lo &= masks[k];
+      hi &= masks[k + 32];
+    }
+    // all ones when lo has a bit, else 0
+    const some = (lo | -lo) >> 31;
+    const leaf = ((31 - Math.clz32(lo & -lo)) & some) | ((63 - Math.clz32(hi & -hi)) & ~some);
+    out[o] += values[v0 + leaf];
   }
 }
