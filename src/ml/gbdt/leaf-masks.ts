@@ -22,6 +22,11 @@
 const MAX_MASK_LEAVES = 64;
 /** Columns unrolled into one expression; a tree reading more goes through the generic loop. */
 const UNROLLED = 8;
+/**
+ * Trees reading more key columns are walked: a row then costs more loads here than the walk's few
+ * steps (shuttle's searched model, 3.6 steps per row and tree: 9 to 11 columns were slower).
+ */
+const MAX_MASK_COLUMNS = Number(process.env.MASK_COLS ?? 8);
 const NODE = 4;
 
 export interface LeafMasks {
@@ -70,6 +75,9 @@ export function leafMasks(m: TreeRecords, eligible: (t: number) => boolean): Lea
     const leafCount = ((t + 1 < T ? m.roots[t + 1] : m.nodes.length) - leaves) / NODE;
     // a proper binary tree has one leaf more than splits; a record chain adds splits, not leaves
     if (!eligible(t) || splits < 2 || leafCount > MAX_MASK_LEAVES || leafCount !== splits + 1) continue;
+    const treeCols = new Set<number>();
+    for (let n = root; n < leaves; n += NODE) treeCols.add(m.nodes[n]);
+    if (treeCols.size > MAX_MASK_COLUMNS) continue;
     const words = leafCount > 32 ? 2 : 1;
     wide[t] = words - 1;
     // leaves left to right, and each split's left-subtree leaves as a bit range
@@ -146,9 +154,12 @@ export function scoreMasks(lm: LeafMasks, t: number, stride: number, keys: Uint8
     return;
   }
   if (C > UNROLLED) {
-    for (let i = 0, b = 0, o = o0; i < n; i++, b += stride, o += K) {
-      let x = -1;
-      for (let c = f; c < f + C; c++) x &= masks[offsets[c] + keys[b + cols[c]]];
+    // eight columns at a time into the rows' masks (more would not stay in registers)
+    if (rowMasks.length < n) rowMasks = new Int32Array(n);
+    rowMasks.fill(-1, 0, n);
+    for (let g = 0; g < C; g += UNROLLED) andEight(lm, f + g, Math.min(UNROLLED, C - g), stride, keys, n, rowMasks);
+    for (let i = 0, o = o0; i < n; i++, o += K) {
+      const x = rowMasks[i];
       out[o] += values[v0 - Math.clz32(x & -x)];
     }
     return;
@@ -188,6 +199,39 @@ export function scoreMasks(lm: LeafMasks, t: number, stride: number, keys: Uint8
       masks[k7 + keys[b + c7]];
     out[o] += values[v0 - Math.clz32(x & -x)];
   }
+}
+
+let rowMasks = new Int32Array(256);
+
+/** ANDs into x[i] the masks of the C <= 8 column slots from `first` for the n rows; missing ones are padding. */
+function andEight(lm: LeafMasks, first: number, C: number, stride: number, keys: Uint8Array, n: number, x: Int32Array) {
+  const { cols, offsets, masks } = lm;
+  const c0 = cols[first];
+  const k0 = offsets[first];
+  const c1 = 1 < C ? cols[first + 1] : 0;
+  const k1 = 1 < C ? offsets[first + 1] : 0;
+  const c2 = 2 < C ? cols[first + 2] : 0;
+  const k2 = 2 < C ? offsets[first + 2] : 0;
+  const c3 = 3 < C ? cols[first + 3] : 0;
+  const k3 = 3 < C ? offsets[first + 3] : 0;
+  const c4 = 4 < C ? cols[first + 4] : 0;
+  const k4 = 4 < C ? offsets[first + 4] : 0;
+  const c5 = 5 < C ? cols[first + 5] : 0;
+  const k5 = 5 < C ? offsets[first + 5] : 0;
+  const c6 = 6 < C ? cols[first + 6] : 0;
+  const k6 = 6 < C ? offsets[first + 6] : 0;
+  const c7 = 7 < C ? cols[first + 7] : 0;
+  const k7 = 7 < C ? offsets[first + 7] : 0;
+  for (let i = 0, b = 0; i < n; i++, b += stride)
+    x[i] &=
+      masks[k0 + keys[b + c0]] &
+      masks[k1 + keys[b + c1]] &
+      masks[k2 + keys[b + c2]] &
+      masks[k3 + keys[b + c3]] &
+      masks[k4 + keys[b + c4]] &
+      masks[k5 + keys[b + c5]] &
+      masks[k6 + keys[b + c6]] &
+      masks[k7 + keys[b + c7]];
 }
 
 /**
