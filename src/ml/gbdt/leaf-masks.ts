@@ -26,7 +26,7 @@ const UNROLLED = 8;
  * Trees reading more key columns are walked: a row then costs more loads here than the walk's few
  * steps (shuttle's searched model, 3.6 steps per row and tree: 9 to 11 columns were slower).
  */
-const MAX_MASK_COLUMNS = Number(process.env.MASK_COLS ?? 8);
+const MAX_MASK_COLUMNS = 8;
 const NODE = 4;
 
 export interface LeafMasks {
