@@ -147,7 +147,16 @@ export function flatten(model: GbdtModel): FlatModel | null {
     catWords,
     pattern: new Uint8Array(0),
     tables: { start: new Int32Array(0), values: new Float64Array(0), cols: new Int32Array(0), masks: new Int32Array(0) },
-    masks: { start: new Int32Array(0), values: new Float64Array(0), count: new Int32Array(0), first: new Int32Array(0), cols: new Int32Array(0), offsets: new Int32Array(0), masks: new Int32Array(0), wide: new Uint8Array(0) },
+    masks: {
+      start: new Int32Array(0),
+      values: new Float64Array(0),
+      count: new Int32Array(0),
+      first: new Int32Array(0),
+      cols: new Int32Array(0),
+      offsets: new Int32Array(0),
+      masks: new Int32Array(0),
+      wide: new Uint8Array(0),
+    },
     sortColumns: new Int32Array(0),
   };
   for (let f = 0, thr = 0; f < F; f++) {

@@ -1,5 +1,5 @@
 /**
- * Leaf masks for mid-size trees (more split records than a leaf table takes, at most 32 leaves):
+ * Leaf masks for mid-size trees (more split records than a leaf table takes, at most 64 leaves):
  * the exit leaf found from bitvectors, after QuickScorer (Lucchese et al., SIGIR 2015), without
  * a walk. Number a tree's leaves left to right, one bit each. A split that sends a row right
  * rules out every leaf of its left subtree; AND the masks of all the splits that send the row
@@ -20,11 +20,10 @@
 
 /** One 32-bit mask per row and tree up to 32 leaves, two (a low and a high word) up to 64. */
 const MAX_MASK_LEAVES = 64;
-/** Columns unrolled into one expression; a tree reading more goes through the generic loop. */
-const UNROLLED = 8;
 /**
- * Trees reading more key columns are walked: a row then costs more loads here than the walk's few
- * steps (shuttle's searched model, 3.6 steps per row and tree: 9 to 11 columns were slower).
+ * Trees reading more key columns are walked: a row then costs more loads here than the walk's
+ * few steps (shuttle's searched model, trees of 9 to 11 columns: 1.16-1.22x the walk's time;
+ * those of up to 8, unrolled in one expression: 0.75-0.88x).
  */
 const MAX_MASK_COLUMNS = 8;
 const NODE = 4;
@@ -56,7 +55,10 @@ interface TreeRecords {
   leafAt: Float64Array;
 }
 
-/** The masks of every tree with `eligible(t)`, more than one split and at most 32 leaves, and no record chains. */
+/**
+ * The masks of every tree with `eligible(t)`, at least two split records, at most 64 leaves and
+ * MAX_MASK_COLUMNS key columns, and no record chains.
+ */
 export function leafMasks(m: TreeRecords, eligible: (t: number) => boolean): LeafMasks {
   const T = m.roots.length;
   const start = new Int32Array(T).fill(-1);
@@ -141,29 +143,19 @@ function rangeMask(lo: number, hi: number): number {
 /**
  * Adds tree t's leaf value (t has masks) to out[o0 + i * K] for the n rows whose keys start at
  * i * stride: the AND of one mask per key column, unrolled for up to 8 columns (missing ones
- * read column 0 in the all-ones slot), then the lowest set bit.
+ * read column 0 in the all-ones slot), then the lowest set bit. (Plain locals, as in
+ * ./leaf-table: a closure or an array here costs more than the loads.)
  */
 export function scoreMasks(lm: LeafMasks, t: number, stride: number, keys: Uint8Array, n: number, out: Float64Array, o0: number, K: number) {
-  const { cols, offsets, masks, values } = lm;
-  const C = lm.count[t];
-  const f = lm.first[t];
-  // leaf bit b is values[v0 + b]; 31 - clz32(x & -x) is the lowest set bit of x
-  const v0 = lm.start[t] + 31;
   if (lm.wide[t]) {
     scoreWide(lm, t, stride, keys, n, out, o0, K);
     return;
   }
-  if (C > UNROLLED) {
-    // eight columns at a time into the rows' masks (more would not stay in registers)
-    if (rowMasks.length < n) rowMasks = new Int32Array(n);
-    rowMasks.fill(-1, 0, n);
-    for (let g = 0; g < C; g += UNROLLED) andEight(lm, f + g, Math.min(UNROLLED, C - g), stride, keys, n, rowMasks);
-    for (let i = 0, o = o0; i < n; i++, o += K) {
-      const x = rowMasks[i];
-      out[o] += values[v0 - Math.clz32(x & -x)];
-    }
-    return;
-  }
+  const { cols, offsets, masks, values } = lm;
+  const C = lm.count[t];
+  const f = lm.first[t];
+  // leaf bit b is values[v0 + b - 31]: 31 - clz32(x & -x) is the lowest set bit of x
+  const v0 = lm.start[t] + 31;
   const c0 = cols[f]; // C >= 1: every masked tree has a split
   const k0 = offsets[f];
   const c1 = 1 < C ? cols[f + 1] : 0;
@@ -179,8 +171,8 @@ export function scoreMasks(lm: LeafMasks, t: number, stride: number, keys: Uint8
     }
     return;
   }
-  const c4 = 4 < C ? cols[f + 4] : 0;
-  const k4 = 4 < C ? offsets[f + 4] : 0;
+  const c4 = cols[f + 4];
+  const k4 = offsets[f + 4];
   const c5 = 5 < C ? cols[f + 5] : 0;
   const k5 = 5 < C ? offsets[f + 5] : 0;
   const c6 = 6 < C ? cols[f + 6] : 0;
@@ -199,39 +191,6 @@ export function scoreMasks(lm: LeafMasks, t: number, stride: number, keys: Uint8
       masks[k7 + keys[b + c7]];
     out[o] += values[v0 - Math.clz32(x & -x)];
   }
-}
-
-let rowMasks = new Int32Array(256);
-
-/** ANDs into x[i] the masks of the C <= 8 column slots from `first` for the n rows; missing ones are padding. */
-function andEight(lm: LeafMasks, first: number, C: number, stride: number, keys: Uint8Array, n: number, x: Int32Array) {
-  const { cols, offsets, masks } = lm;
-  const c0 = cols[first];
-  const k0 = offsets[first];
-  const c1 = 1 < C ? cols[first + 1] : 0;
-  const k1 = 1 < C ? offsets[first + 1] : 0;
-  const c2 = 2 < C ? cols[first + 2] : 0;
-  const k2 = 2 < C ? offsets[first + 2] : 0;
-  const c3 = 3 < C ? cols[first + 3] : 0;
-  const k3 = 3 < C ? offsets[first + 3] : 0;
-  const c4 = 4 < C ? cols[first + 4] : 0;
-  const k4 = 4 < C ? offsets[first + 4] : 0;
-  const c5 = 5 < C ? cols[first + 5] : 0;
-  const k5 = 5 < C ? offsets[first + 5] : 0;
-  const c6 = 6 < C ? cols[first + 6] : 0;
-  const k6 = 6 < C ? offsets[first + 6] : 0;
-  const c7 = 7 < C ? cols[first + 7] : 0;
-  const k7 = 7 < C ? offsets[first + 7] : 0;
-  for (let i = 0, b = 0; i < n; i++, b += stride)
-    x[i] &=
-      masks[k0 + keys[b + c0]] &
-      masks[k1 + keys[b + c1]] &
-      masks[k2 + keys[b + c2]] &
-      masks[k3 + keys[b + c3]] &
-      masks[k4 + keys[b + c4]] &
-      masks[k5 + keys[b + c5]] &
-      masks[k6 + keys[b + c6]] &
-      masks[k7 + keys[b + c7]];
 }
 
 /**
