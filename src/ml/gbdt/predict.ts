@@ -7,7 +7,9 @@
  * is one branch-free bit test on a byte of the row's key vector; rows are predicted in blocks,
  * tree-major inside a block (the block's keys and a tree's records stay in cache). A tree of at
  * most 8 split records is looked up in its leaf table (./leaf-table: all its tests at once, no
- * walk); a larger one is walked by eight rows in lockstep so that their dependent loads overlap.
+ * walk); a mid-size one (up to 64 leaves reading up to 8 key columns) by its leaf masks
+ * (./leaf-masks: one load per key column and the lowest set bit, QuickScorer-style); a larger
+ * one is walked by eight rows in lockstep so that their dependent loads overlap.
  * Models of 16 trees or more score each distinct key vector once (./distinct-keys), in an order
  * that wastes fewer lockstep steps (./row-order). Each row's scores are still
  * summed in tree order starting from baseScore, so the doubles equal a plain traversal's
@@ -90,7 +92,8 @@ export function predictRaw(model: GbdtModel, data: Float32Array, numRows: number
 /**
  * Adds every tree's leaf value to out[o0 + i * K + (t mod K)] for the n rows whose keys start at
  * i * stride, tree by tree (each row's sum stays in tree order): small trees by their leaf table,
- * the others eight rows at a time in lockstep, then the last rows one by one.
+ * mid-size ones by their leaf masks, the others eight rows at a time in lockstep, then the last
+ * rows one by one.
  */
 function scoreRows(m: flat.FlatModel, T: number, keys: Uint8Array, n: number, out: Float64Array, o0: number, K: number) {
   const { roots, leafStart, nodes, leafAt, stride } = m;
