@@ -5,7 +5,7 @@
  * single-leaf trees, every objective, awkward inputs and row counts around the block sizes.
  */
 import { describe, expect, it } from "vitest";
-import { orderKey, thresholdKey } from "../../src/ml/gbdt/flat";
+import { flatten, orderKey, thresholdKey } from "../../src/ml/gbdt/flat";
 import { emptyTree, type GbdtModel, type Objective, type Tree } from "../../src/ml/gbdt/model";
 import { transformScores } from "../../src/ml/gbdt/objective";
 import { predict, predictRaw } from "../../src/ml/gbdt/predict";
@@ -170,6 +170,32 @@ describe("compiled blocked predict = plain traversal, bit for bit", () => {
       const data = randomData(m, 777);
       expectIdentical(predictRaw(m.model, data, 777), referenceRaw(m.model, data, 777));
     }
+  });
+
+  it("mid-size trees of one and of two mask words (./leaf-masks), numeric and narrow categorical splits, under and over the distinct-row tree count", () => {
+    for (const [rounds, maxLeaves] of [
+      [4, 32],
+      [30, 32],
+      [30, 64],
+    ]) {
+      const m = randomModel(40 + maxLeaves + rounds, "multiclass", { rounds, maxLeaves, maxCode: 20 });
+      const masks = flatten(m.model)!.masks;
+      const masked = m.model.trees.filter((_, t) => masks.start[t] >= 0);
+      expect(masked.length).toBeGreaterThan(rounds); // most trees of 9 or more splits
+      expect(masked.some((t) => t.leafValue.length > 32)).toBe(maxLeaves > 32);
+      const data = randomData(m, 1000);
+      expectIdentical(predictRaw(m.model, data, 1000), referenceRaw(m.model, data, 1000));
+    }
+  });
+
+  it("trees with multi-word categorical splits (record chains) are walked, not masked", () => {
+    const m = randomModel(51, "regression", { F: 3, rounds: 20, maxLeaves: 32, maxCode: 90 });
+    const masks = flatten(m.model)!.masks;
+    const chained = m.model.trees.map((t, ti) => ({ t, ti })).filter(({ t }) => t.leftCategories.some((c) => c.some((code) => code >= 30)));
+    expect(chained.length).toBeGreaterThan(0);
+    for (const { ti } of chained) expect(masks.start[ti]).toBe(-1);
+    const data = randomData(m, 600);
+    expectIdentical(predictRaw(m.model, data, 600), referenceRaw(m.model, data, 600));
   });
 
   it("deep trees (up to 200 leaves, walked in lockstep after the rows are sorted by key columns, ./row-order)", () => {

@@ -21,6 +21,7 @@
  * in lockstep; it is done once its offset is >= leafStart, and leafAt[offset / NODE] is the value. (Packing column and a 16-bit mask in one slot saves a load per step but doubles the
  * key bytes per row, which measured slower.)
  */
+import { type LeafMasks, leafMasks } from "./leaf-masks";
 import { type LeafTables, leafTables } from "./leaf-table";
 import type { GbdtModel } from "./model";
 import { sortColumns } from "./row-order";
@@ -61,6 +62,8 @@ export interface FlatModel {
   pattern: Uint8Array;
   /** Small trees' leaf tables (./leaf-table). */
   tables: LeafTables;
+  /** Mid-size trees' leaf masks (./leaf-masks), for trees without a leaf table. */
+  masks: LeafMasks;
   /** Key columns to sort rows by before the walk of the other trees (./row-order); empty: no walk. */
   sortColumns: Int32Array;
 }
@@ -144,6 +147,16 @@ export function flatten(model: GbdtModel): FlatModel | null {
     catWords,
     pattern: new Uint8Array(0),
     tables: { start: new Int32Array(0), values: new Float64Array(0), cols: new Int32Array(0), masks: new Int32Array(0) },
+    masks: {
+      start: new Int32Array(0),
+      values: new Float64Array(0),
+      count: new Int32Array(0),
+      first: new Int32Array(0),
+      cols: new Int32Array(0),
+      offsets: new Int32Array(0),
+      masks: new Int32Array(0),
+      wide: new Uint8Array(0),
+    },
     sortColumns: new Int32Array(0),
   };
   for (let f = 0, thr = 0; f < F; f++) {
@@ -213,7 +226,8 @@ export function flatten(model: GbdtModel): FlatModel | null {
     rec = leaves + t.leafValue.length;
   });
   m.tables = leafTables(m);
-  m.sortColumns = sortColumns(m, (t) => m.tables.start[t] < 0 && m.roots[t] < m.leafStart[t]);
+  m.masks = leafMasks(m, (t) => m.tables.start[t] < 0);
+  m.sortColumns = sortColumns(m, (t) => m.tables.start[t] < 0 && m.masks.start[t] < 0 && m.roots[t] < m.leafStart[t]);
   cache.set(model, m);
   return m;
 }

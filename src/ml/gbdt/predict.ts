@@ -7,7 +7,9 @@
  * is one branch-free bit test on a byte of the row's key vector; rows are predicted in blocks,
  * tree-major inside a block (the block's keys and a tree's records stay in cache). A tree of at
  * most 8 split records is looked up in its leaf table (./leaf-table: all its tests at once, no
- * walk); a larger one is walked by eight rows in lockstep so that their dependent loads overlap.
+ * walk); a mid-size one (up to 64 leaves reading up to 8 key columns) by its leaf masks
+ * (./leaf-masks: one load per key column and the lowest set bit, QuickScorer-style); a larger
+ * one is walked by eight rows in lockstep so that their dependent loads overlap.
  * Models of 16 trees or more score each distinct key vector once (./distinct-keys), in an order
  * that wastes fewer lockstep steps (./row-order). Each row's scores are still
  * summed in tree order starting from baseScore, so the doubles equal a plain traversal's
@@ -16,6 +18,7 @@
 
 import { compactDistinct } from "./distinct-keys";
 import * as flat from "./flat";
+import * as leafMasks from "./leaf-masks";
 import * as leafTable from "./leaf-table";
 import type { GbdtModel } from "./model";
 import { transformScores } from "./objective";
@@ -27,6 +30,7 @@ const orderKey = flat.orderKey;
 const RANKS = flat.RANKS_PER_WORD;
 const CODES = flat.CODES_PER_WORD;
 const scoreTable = leafTable.scoreTable;
+const scoreMasks = leafMasks.scoreMasks;
 
 /** Key bytes per block: in L1 next to the records of the current tree. */
 const BLOCK_BYTES = 16384;
@@ -88,15 +92,21 @@ export function predictRaw(model: GbdtModel, data: Float32Array, numRows: number
 /**
  * Adds every tree's leaf value to out[o0 + i * K + (t mod K)] for the n rows whose keys start at
  * i * stride, tree by tree (each row's sum stays in tree order): small trees by their leaf table,
- * the others eight rows at a time in lockstep, then the last rows one by one.
+ * mid-size ones by their leaf masks, the others eight rows at a time in lockstep, then the last
+ * rows one by one.
  */
 function scoreRows(m: flat.FlatModel, T: number, keys: Uint8Array, n: number, out: Float64Array, o0: number, K: number) {
   const { roots, leafStart, nodes, leafAt, stride } = m;
   const tabled = m.tables.start;
+  const masked = m.masks.start;
   const groups = n - (n & 7);
   for (let t = 0, k = 0; t < T; t++, k = k + 1 === K ? 0 : k + 1) {
     if (tabled[t] >= 0) {
       scoreTable(m, t, keys, n, out, o0 + k, K);
+      continue;
+    }
+    if (masked[t] >= 0) {
+      scoreMasks(m.masks, t, stride, keys, n, out, o0 + k, K);
       continue;
     }
     if (groups > 0) scoreTree(m, t, keys, groups, out, o0 + k, K);
