@@ -161,7 +161,7 @@ function hajekEstimate(mu: Float64Array, e: Float64Array, y: Float64Array, arm: 
   return { ate, std_error: se, ci_low: ate - 1.959964 * se, ci_high: ate + 1.959964 * se, n };
 }
 
-const stats = Object.fromEntries(VARIANTS.map((v) => [v, { covered: 0, err: [] as number[], hw: [] as number[], chosen: 0 }]));
+const stats = Object.fromEntries(VARIANTS.map((v) => [v, { covered: 0, err: [] as number[], hw: [] as number[], chosen: 0, clipped: 0 }]));
 const seeds = Number(seedsArg);
 const t0 = process.cpuUsage();
 for (let seed = Number(firstArg); seed < Number(firstArg) + seeds; seed++) {
@@ -223,7 +223,9 @@ for (let seed = Number(firstArg); seed < Number(firstArg) + seeds; seed++) {
         stats[full].chosen++;
       }
     } else if (v !== "engine") throw new Error(`unknown variant ${v}`);
-    const phi = pseudoOutcomes({ mu: engine.mu, e }, y, arm, rows, 2, CLIP).phi;
+    const po = pseudoOutcomes({ mu: engine.mu, e }, y, arm, rows, 2, CLIP);
+    const phi = po.phi;
+    stats[full].clipped += po.clippedRows / rows.length / seeds;
     const est = hajek ? hajekEstimate(engine.mu, e, y, arm, rows) : aipwEstimate(phi);
     if (foldVariance) {
       // the larger of the influence-function se and the spread of the fold means (each fold's φ
@@ -251,13 +253,13 @@ for (let seed = Number(firstArg); seed < Number(firstArg) + seeds; seed++) {
 }
 const mean = (xs: number[]) => xs.reduce((s, v) => s + v, 0) / xs.length;
 const sd = (xs: number[]) => Math.sqrt(xs.reduce((s, v) => s + (v - mean(xs)) ** 2, 0) / (xs.length - 1));
-console.log("| setup | seeds | variant | coverage | bias | rmse | mean half-width | sd/se | smooth chosen |");
-console.log("|---|---|---|---|---|---|---|---|---|");
+console.log("| setup | seeds | variant | coverage | bias | rmse | mean half-width | sd/se | smooth chosen | rows clipped |");
+console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const v of VARIANTS) {
   const st = stats[v];
   const rmse = Math.sqrt(mean(st.err.map((x) => x * x)));
   console.log(
-    `| ${setup} | ${firstArg}–${Number(firstArg) + seeds - 1} | ${v} | ${(st.covered / seeds).toFixed(2)} (${st.covered}/${seeds}) | ${mean(st.err) >= 0 ? "+" : ""}${mean(st.err).toFixed(3)} | ${rmse.toFixed(3)} | ${mean(st.hw).toFixed(3)} | ${(sd(st.err) / (mean(st.hw) / 1.959964)).toFixed(2)} | ${v.includes("screen") || v.startsWith("ss") || v.startsWith("sb") ? `${st.chosen}/${seeds}` : v.includes("sl") ? `mean w ${(st.chosen / seeds).toFixed(2)}` : "—"} |`,
+    `| ${setup} | ${firstArg}–${Number(firstArg) + seeds - 1} | ${v} | ${(st.covered / seeds).toFixed(2)} (${st.covered}/${seeds}) | ${mean(st.err) >= 0 ? "+" : ""}${mean(st.err).toFixed(3)} | ${rmse.toFixed(3)} | ${mean(st.hw).toFixed(3)} | ${(sd(st.err) / (mean(st.hw) / 1.959964)).toFixed(2)} | ${v.includes("screen") || v.startsWith("ss") || v.startsWith("sb") ? `${st.chosen}/${seeds}` : v.includes("sl") ? `mean w ${(st.chosen / seeds).toFixed(2)}` : "—"} | ${(100 * st.clipped).toFixed(1)}% |`,
   );
 }
 const cpu = process.cpuUsage(t0);
