@@ -132,6 +132,28 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
     await shot("04-datasets");
   });
 
+  it("keeps the search's answer when the unfiltered list answers after it", async () => {
+    // the page's first list (no search) answers 2 s late: after the search typed meanwhile
+    const unfiltered = (url: URL) => url.pathname === "/datasets" && url.searchParams.get("limit") === "50" && !url.searchParams.has("search");
+    await page.route(unfiltered, async (route) => {
+      await new Promise((r) => setTimeout(r, 2000));
+      await route.continue();
+    });
+    try {
+      const late = page.waitForResponse((res) => unfiltered(new URL(res.url())));
+      await openSignedIn("#/datasets");
+      await page.getByLabel("Search by name").fill("chu");
+      await page.getByRole("table", { name: "Datasets matching “chu”" }).waitFor();
+      // once the late list has arrived, the search's table is still the one shown
+      await late;
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await page.getByRole("table", { name: "Datasets matching “chu”" }).count()).toBe(1);
+      expect(await page.getByRole("table", { name: "Datasets, newest first" }).count()).toBe(0);
+    } finally {
+      await page.unroute(unfiltered);
+    }
+  });
+
   it("uploads a file over 30 MB through the signed URL, straight to storage", async () => {
     // Over the direct limit (30 MiB): ~35 MB. From a file: a buffer this large is slow to hand over.
     const path = join(mkdtempSync(join(tmpdir(), "console-")), "large-table.csv");

@@ -100,6 +100,20 @@ function send(method, url, body, { headers, onProgress, networkError, fromServic
 export const TERMINAL = ["succeeded", "failed", "canceled", "rejected"];
 
 /**
+ * For a list reloaded as the user types or filters: each call of the returned function starts a
+ * request and answers `isNewest()`, false once a later request started. An answer that arrives
+ * after a newer request's (a slow first page, then the search typed meanwhile) is dropped instead
+ * of drawn over the newer one.
+ */
+export function newestRequest() {
+  let started = 0;
+  return () => {
+    const mine = ++started;
+    return () => mine === started;
+  };
+}
+
+/**
  * Polls GET /jobs/{id} every `everyMs` until the job ends or alive() turns false (the user left
  * the page); onUpdate(job) at each answer. Resolves with the last job seen.
  */

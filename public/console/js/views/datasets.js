@@ -1,5 +1,5 @@
 /** Datasets: list with search, upload with progress, and one dataset's column profile and preview. */
-import { api, pollJob, putSigned, upload } from "../api.js";
+import { api, newestRequest, pollJob, putSigned, upload } from "../api.js";
 import { add, badge, field, fill, fmtDate, fmtNum, h, notice, progressBar, table } from "../dom.js";
 
 // Direct uploads take 30 MB; larger files go through the signed-URL flow: prepare, PUT straight to
@@ -19,28 +19,31 @@ const contentTypeOf = (f) => f.type || TYPES[f.name.split(".").pop().toLowerCase
 export async function datasetList(view, ctx) {
   const listBox = h("div");
   const search = h("input", { type: "search", name: "search", autocomplete: "off" });
+  const request = newestRequest();
+  const reload = () => loadList(listBox, search.value.trim(), ctx, request());
   let timer;
   search.addEventListener("input", () => {
     clearTimeout(timer);
-    timer = setTimeout(() => loadList(listBox, search.value.trim(), ctx), 250);
+    timer = setTimeout(reload, 250);
   });
   add(
     view,
     h("h1", {}, "Datasets"),
-    uploadForm(ctx, () => loadList(listBox, search.value.trim(), ctx)),
+    uploadForm(ctx, reload),
     h("h2", {}, "Your datasets"),
     h("form", { role: "search", class: "inline", onsubmit: (e) => e.preventDefault() }, field("Search by name", search)),
     listBox,
   );
-  await loadList(listBox, "", ctx);
+  await reload();
 }
 
-async function loadList(box, term, ctx, cursor, rows = []) {
+/** `isNewest`: false once another list was asked for (its answer is the one to show). */
+async function loadList(box, term, ctx, isNewest, cursor, rows = []) {
   const q = new URLSearchParams({ limit: "50" });
   if (term) q.set("search", term);
   if (cursor) q.set("cursor", cursor);
   const page = await api(`/datasets?${q}`);
-  if (!ctx.alive()) return;
+  if (!ctx.alive() || !isNewest()) return;
   rows.push(
     ...page.items.map((d) => [
       h("a", { href: `#/datasets/${d.dataset_id}` }, d.name),
@@ -52,7 +55,7 @@ async function loadList(box, term, ctx, cursor, rows = []) {
     ]),
   );
   const more = page.next_cursor
-    ? h("button", { type: "button", onclick: () => loadList(box, term, ctx, page.next_cursor, rows) }, "Load more")
+    ? h("button", { type: "button", onclick: () => loadList(box, term, ctx, isNewest, page.next_cursor, rows) }, "Load more")
     : null;
   fill(
     box,

@@ -1,5 +1,5 @@
 /** Jobs: list filtered by type and status, cancel and retry, and one job's detail. */
-import { api, pollJob, TERMINAL } from "../api.js";
+import { api, newestRequest, pollJob, TERMINAL } from "../api.js";
 import { add, badge, field, fill, filterOptions, fmtDate, fmtNum, h, notice, shortId, table } from "../dom.js";
 import { searchSection } from "./search-trials.js";
 import { trainingJobPanel } from "./train-progress.js";
@@ -14,7 +14,8 @@ export async function jobList(view, ctx) {
   status.value = ctx.params.get("status") ?? "";
   const box = h("div");
   const message = h("div", { "aria-live": "polite" });
-  const reload = () => load(box, message, { type: type.value, status: status.value }, ctx);
+  const request = newestRequest();
+  const reload = () => load(box, message, { type: type.value, status: status.value }, ctx, request());
   type.addEventListener("change", reload);
   status.addEventListener("change", reload);
   add(
@@ -27,15 +28,16 @@ export async function jobList(view, ctx) {
   await reload();
 }
 
-async function load(box, message, filters, ctx, cursor, rows = []) {
+/** `isNewest`: false once another list was asked for (its answer is the one to show). */
+async function load(box, message, filters, ctx, isNewest, cursor, rows = []) {
   const q = new URLSearchParams({ limit: "50" });
   for (const [k, v] of Object.entries(filters)) if (v) q.set(k, v);
   if (cursor) q.set("cursor", cursor);
   const page = await api(`/jobs?${q}`);
-  if (!ctx.alive()) return;
-  rows.push(...page.items.map((j) => jobRow(j, message, () => load(box, message, filters, ctx))));
+  if (!ctx.alive() || !isNewest()) return;
+  rows.push(...page.items.map((j) => jobRow(j, message, () => load(box, message, filters, ctx, isNewest))));
   const more = page.next_cursor
-    ? h("button", { type: "button", onclick: () => load(box, message, filters, ctx, page.next_cursor, rows) }, "Load more")
+    ? h("button", { type: "button", onclick: () => load(box, message, filters, ctx, isNewest, page.next_cursor, rows) }, "Load more")
     : null;
   fill(box, table("Jobs, newest first", ["Job", "Type", "Status", "Progress", "About", "Created", "Actions"], rows, { cards: true }), more);
 }
