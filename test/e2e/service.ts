@@ -19,15 +19,27 @@ export interface RunningService {
   output(): string;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
+    srv.once("error", () => resolve(false));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
   });
+}
+
+/**
+ * Ports are drawn below Linux's ephemeral range (32768–60999): a port the OS hands out (listen on
+ * 0) lies inside it, where any outgoing connection may take it as its source port before the
+ * service binds it, and npm start puts the further trainers on the ports after TRAINER_PORT. A
+ * fresh-clone run lost its second trainer so (EADDRINUSE on 37864, its restarts failing alike).
+ */
+const PORT_RANGE = { from: 20000, size: 12000 };
+
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = PORT_RANGE.from + Math.floor(Math.random() * PORT_RANGE.size);
+    if (await portFree(port)) return port;
+  }
 }
 
 /**
