@@ -141,6 +141,8 @@ describe.skipIf(!browserBin.path)(`the console in Chromium${browserBin.reason ? 
     });
     try {
       const late = page.waitForResponse((res) => unfiltered(new URL(res.url())));
+      // a page load of its own: on the datasets page already, going to it again would load nothing
+      await page.goto("about:blank");
       await openSignedIn("#/datasets");
       await page.getByLabel("Search by name").fill("chu");
       await page.getByRole("table", { name: "Datasets matching “chu”" }).waitFor();
