@@ -103,6 +103,12 @@ for (const threads of threadList) {
       representation,
       params: { time_budget_s: 21_600, ...c.params, search: "off" },
       parallel: pool,
+      // every 10th round's validation loss on stderr: a run stopped early still shows its curve
+      onIteration: (info) => {
+        if (info.iteration % 10 === 0)
+          console.error(`${c.label}: round ${info.iteration} val_loss ${info.valLoss} cpu_s ${(cpuSeconds() - c0).toFixed(1)}`);
+        return undefined;
+      },
       onStage: (stage) => {
         closeStage();
         open = { stage, c: cpuSeconds(), t: performance.now() };
