@@ -4,7 +4,8 @@
  * and the validation scores of both.
  *
  *   node_modules/node/bin/node --max-old-space-size=6144 --import tsx bench/large/fit-vs-xgboost.ts \
- *     --rows 2000000 [--threads 2] [--xgb-threads 2] [--configs '[{"label":"defaults","params":{}}]'] [--no-xgb]
+ *     --rows 2000000 [--threads 2] [--xgb-threads 2] [--configs '[{"label":"defaults","params":{}}]'] [--no-xgb] \
+ *     [--engine '{"maxCatThreshold":64}'] [--json FILE]
  *
  * Ours: the frame /tmp/bench-large/mixed2_{N}_s13.frame (bench/large/train-memory.ts writes it)
  * loaded as the trainer loads it for a prediction model (columns widened as they are read), the
@@ -25,7 +26,7 @@
  * `OMP_WAIT_POLICY=PASSIVE`, nthread per `--xgb-threads` (a list: one fit each). Its CPU: the fit's
  * (and the DMatrix + fit's).
  *
- * Prints one line per fit and a JSON summary (--json FILE writes it too).
+ * Prints one line per fit; --json FILE writes them all, ours with each round's validation loss.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -35,6 +36,7 @@ import { GbdtThreads } from "../../src/container/gbdt-threads";
 import { decodeFrame } from "../../src/ingest/codec";
 import { buildFeaturizer } from "../../src/ml/featurize";
 import { findColumn } from "../../src/ml/frame";
+import { DEFAULT_GBDT_PARAMS } from "../../src/ml/gbdt/train";
 import { extractLabel } from "../../src/ml/label";
 import { splitRows } from "../../src/ml/prediction/data";
 import type { PredictionParams } from "../../src/ml/prediction/model";
@@ -52,6 +54,9 @@ const LABEL = "label";
 const threadList = arg("--threads", "2").split(",").map(Number);
 const xgbThreads = arg("--xgb-threads", "2");
 const configs: { label: string; params: PredictionParams; rep?: string }[] = JSON.parse(arg("--configs", '[{"label":"defaults","params":{}}]'));
+// a diagnostic: engine parameters the prediction params do not expose (e.g. maxCatThreshold), set
+// over DEFAULT_GBDT_PARAMS for every fit of this run
+Object.assign(DEFAULT_GBDT_PARAMS, JSON.parse(arg("--engine", "{}")));
 const FRAME = `${DIR}/mixed2_${ROWS}_s13.frame`;
 const CSV = `${DIR}/mixed2_${ROWS}_s13.csv`;
 const REP = `${FRAME}.rep.json`;
@@ -90,6 +95,11 @@ const valFile = `${DIR}/mixed2_${ROWS}_s13.val-rows.i32`;
 writeFileSync(valFile, new Uint8Array(val.buffer, val.byteOffset, val.byteLength));
 
 const results: object[] = [];
+const json = arg("--json", "");
+/** Rewritten after every fit, so that a stopped run keeps the fits it finished. */
+const save = () => {
+  if (json) writeFileSync(json, JSON.stringify({ rows: ROWS, results }, null, 1));
+};
 for (const threads of threadList) {
   const pool = threads > 1 ? new GbdtThreads(threads) : undefined;
   pool?.warm();
@@ -109,6 +119,12 @@ for (const threads of threadList) {
       representation: rep,
       params: { time_budget_s: 21_600, ...c.params, search: "off" },
       parallel: pool,
+      // every 10th round's validation loss on stderr: a run stopped early still shows its curve
+      onIteration: (info) => {
+        if (info.iteration % 10 === 0)
+          console.error(`${c.label}: round ${info.iteration} val_loss ${info.valLoss} cpu_s ${(cpuSeconds() - c0).toFixed(1)}`);
+        return undefined;
+      },
       onStage: (stage) => {
         closeStage();
         open = { stage, c: cpuSeconds(), t: performance.now() };
@@ -132,7 +148,9 @@ for (const threads of threadList) {
       stages,
       load: `${l0} → ${load()}`,
     };
-    results.push(r);
+    // the per-round validation loss goes to --json only (where a schedule's curve is read)
+    results.push({ ...r, val_losses: res.history.map((h) => h.valLoss) });
+    save();
     console.log(JSON.stringify(r));
   }
   await pool?.close();
@@ -151,5 +169,4 @@ if (!argv.includes("--no-xgb")) {
     console.log(JSON.stringify(r));
   }
 }
-const json = arg("--json", "");
-if (json) writeFileSync(json, JSON.stringify({ rows: ROWS, results }, null, 1));
+save();
