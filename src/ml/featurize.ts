@@ -24,6 +24,7 @@
  */
 import { CATEGORY_EXTRA_LEVEL_MIN_ROWS, CATEGORY_LEVELS_PER_FEATURE, MAX_CATEGORY_LEVELS } from "../core/limits";
 import { COLUMN_DONE, type ColumnDone } from "./column-done";
+import { MlInputError } from "./errors";
 import { fillCategory, parseDictionary } from "./feature-source";
 import type { Column, ColumnKind, Frame } from "./frame";
 
@@ -222,6 +223,16 @@ function datePart(part: FeatureTransform, ms: number): number {
 
 export function featureKinds(spec: FeaturizerSpec): FeatureKind[] {
   return spec.features.map((f) => (f.transform === "category" ? { type: "categorical", cardinality: f.vocabulary!.length } : { type: "numeric" }));
+}
+
+/**
+ * MlInputError unless the spec has a feature: the message says why each column is unused (the
+ * label, when given, is left out of that list).
+ */
+export function requireFeatures(spec: FeaturizerSpec, labelColumn: string | null = null): void {
+  if (spec.features.length > 0) return;
+  const why = spec.columns.filter((c) => c.name !== labelColumn).map((c) => `${c.name}: ${c.reason ?? "unused"}`);
+  throw new MlInputError(`no usable feature columns${why.length ? ` (${why.join("; ")})` : ""}`);
 }
 
 /** A spec restricted to features whose source column passes `keep` (reports updated). */

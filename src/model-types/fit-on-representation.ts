@@ -9,7 +9,7 @@
  * `ssl` too.
  */
 import { MlInputError } from "../ml/errors";
-import { buildFeaturizerSteps, type FeaturizerSpec } from "../ml/featurize";
+import { buildFeaturizerSteps, type FeaturizerSpec, requireFeatures } from "../ml/featurize";
 import type { FitStep, UnsupervisedModel, UnsupervisedTrainOptions } from "../ml/fit/contract";
 import { type Frame, findColumn } from "../ml/frame";
 import { appendMetadata } from "../ml/onnx/onnx-proto";
@@ -48,11 +48,12 @@ function* train(engineFit: EngineFit, input: TrainInput, readsEncoder: boolean):
   checkShape(input.task.model_type, frame, inputColumns);
   // the table's featurizer: the stored representation's, or described here once and reused by the build
   const tableFeaturizer = rep ? rep.featurizer : yield* describeTable(frame);
-  checkFeatures(tableFeaturizer, input.task.label_column, inputColumns);
+  requireFeatures(modelFeaturizer(tableFeaturizer, input.task.label_column, inputColumns ?? undefined), input.task.label_column);
 
-  const build = () => buildRepresentationSteps(frame, { seed: REPRESENTATION_SEED, encoder: readsEncoder, featurizer: tableFeaturizer });
-  if (!rep) rep = yield* storing(build(), input.sslSteps);
-  else if (readsEncoder && lacksEncoder(rep)) rep = yield* storing(addEncoderSteps(frame, rep), input.sslSteps);
+  if (!rep) {
+    const build = buildRepresentationSteps(frame, { seed: REPRESENTATION_SEED, encoder: readsEncoder, featurizer: tableFeaturizer });
+    rep = yield* storing(build, input.sslSteps);
+  } else if (readsEncoder && lacksEncoder(rep)) rep = yield* storing(addEncoderSteps(frame, rep), input.sslSteps);
   let offset = input.sslSteps;
 
   const steps = engineFit(frame, {
@@ -129,14 +130,5 @@ function checkShape(modelType: string, frame: Frame, inputColumns: string[] | nu
   if (inputColumns) {
     const unknown = inputColumns.filter((c) => !findColumn(frame, c));
     if (unknown.length) throw new MlInputError(`input columns not found: ${unknown.join(", ")}`);
-  }
-}
-
-/** That the model has features, checked before the ssl phase is spent on it (from the table's featurizer: no pass over the rows). */
-function checkFeatures(tableFeaturizer: FeaturizerSpec, labelColumn: string | null, inputColumns: string[] | null): void {
-  const featurizer = modelFeaturizer(tableFeaturizer, labelColumn, inputColumns ?? undefined);
-  if (featurizer.features.length === 0) {
-    const why = featurizer.columns.map((c) => `${c.name}: ${c.reason ?? "unused"}`);
-    throw new MlInputError(`no usable feature columns${why.length ? ` (${why.join("; ")})` : ""}`);
   }
 }

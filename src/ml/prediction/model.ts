@@ -9,7 +9,7 @@
 
 import type { ColumnDone } from "../column-done";
 import { MlInputError } from "../errors";
-import { buildFeaturizerSteps, type FeaturizerSpec } from "../featurize";
+import { buildFeaturizerSteps, type FeaturizerSpec, requireFeatures } from "../featurize";
 import type { Frame } from "../frame";
 import { findColumn } from "../frame";
 import type { FeatureBins } from "../gbdt/bins";
@@ -143,7 +143,7 @@ export function* preparePredictionSteps(frame: Frame, opts: TrainPredictionOptio
     // fail before building it (the features deriveModelFeatures gives below); the build reuses
     // this featurizer rather than describing every column again
     const tableFeaturizer = yield* buildFeaturizerSteps(frame, { labelColumn: null });
-    checkFeatures(modelFeaturizer(tableFeaturizer, opts.labelColumn, opts.inputColumns), opts.labelColumn);
+    requireFeatures(modelFeaturizer(tableFeaturizer, opts.labelColumn, opts.inputColumns), opts.labelColumn);
     opts.onStage?.("representation");
     // without its encoder: no ssl step, only the profile's column steps
     const build = buildRepresentationSteps(frame, { seed: REPRESENTATION_SEED, encoder: false, featurizer: tableFeaturizer });
@@ -157,7 +157,7 @@ export function* preparePredictionSteps(frame: Frame, opts: TrainPredictionOptio
   }
   opts.onStage?.("featurize");
   const { featurizer, bins } = deriveModelFeatures(rep, opts.labelColumn, opts.inputColumns);
-  checkFeatures(featurizer, opts.labelColumn);
+  requireFeatures(featurizer, opts.labelColumn);
 
   // split
   let train: Int32Array;
@@ -255,12 +255,6 @@ export function evaluationMetrics(model: GbdtModel, raw: Float64Array, y: Float6
   return model.objective === "regression"
     ? { ...regressionMetrics(y, pred) }
     : { ...classificationMetrics(y, pred, model.objective === "binary" ? 2 : model.numOutputs) };
-}
-
-function checkFeatures(featurizer: FeaturizerSpec, labelColumn: string): void {
-  if (featurizer.features.length > 0) return;
-  const why = featurizer.columns.filter((c) => c.name !== labelColumn).map((c) => `${c.name}: ${c.reason ?? "unused"}`);
-  throw new MlInputError(`no usable feature columns${why.length ? ` (${why.join("; ")})` : ""}`);
 }
 
 export { DEFAULT_PREDICTION_PARAMS, MAX_TIME_BUDGET_S, type PredictionParams } from "./params";

@@ -10,7 +10,7 @@
  * explanations that map rows into them (ml/explain), so none of those imports another for it.
  */
 import { MlInputError } from "../errors";
-import { applyFeaturizer, type FeatureMatrix, type FeaturizerSpec, selectFeatures } from "../featurize";
+import { applyFeaturizer, type FeatureMatrix, type FeaturizerSpec, requireFeatures, selectFeatures } from "../featurize";
 import type { FitStep } from "../fit/contract";
 import type { Frame } from "../frame";
 import type { Representation } from "../representation/representation";
@@ -37,10 +37,7 @@ export function standardSpace(rep: Representation, inputColumns?: string[] | nul
   }
   const inputs = inputColumns ? new Set(inputColumns) : null;
   const featurizer = inputs ? selectFeatures(rep.featurizer, (src) => inputs.has(src), "not in input_columns") : rep.featurizer;
-  if (featurizer.features.length === 0) {
-    const why = featurizer.columns.map((c) => `${c.name}: ${c.reason ?? "unused"}`);
-    throw new MlInputError(`no usable feature columns${why.length ? ` (${why.join("; ")})` : ""}`);
-  }
+  requireFeatures(featurizer);
   const index = new Map(rep.featurizer.features.map((f, i) => [f.name, i]));
   const layout = featurizer.features.map((f) => repLayout[index.get(f.name)!]);
   const columnNames: string[] = [];
