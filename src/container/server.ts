@@ -30,7 +30,7 @@ const running = new Map<string, RunningJob>();
 let draining = false;
 /**
  * The search trial this process runs (one at a time: a trial uses the whole core it gets, and the
- * Worker gives each slot of a search its own instance), keyed "job:trial".
+ * Worker gives each slot of a search its own instance), keyed "job:trial:run".
  */
 let trialRunning: { key: string; work: RunningJob } | null = null;
 
